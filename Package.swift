@@ -1,0 +1,95 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+let strictSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "atoauth",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    products: [
+        .library(name: "Keystore", targets: ["Keystore"]),
+        .library(name: "DPoPRequestExecutor", targets: ["DPoPRequestExecutor"]),
+        .library(name: "OAuthSessionManager", targets: ["OAuthSessionManager"]),
+        .library(name: "AccountManager", targets: ["AccountManager"]),
+        .library(name: "ATClient", targets: ["ATClient"]),
+        .executable(name: "atoauth", targets: ["atoauth"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CSodium",
+            pkgConfig: "libsodium",
+            providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]
+        ),
+        .target(
+            name: "Keystore",
+            dependencies: [
+                "CSodium",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "DPoPRequestExecutor",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "OAuthSessionManager",
+            dependencies: ["Keystore", "DPoPRequestExecutor"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "AccountManager",
+            dependencies: ["Keystore", "DPoPRequestExecutor", "OAuthSessionManager"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "ATClient",
+            dependencies: ["DPoPRequestExecutor", "OAuthSessionManager", "AccountManager"],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "atoauth",
+            dependencies: [
+                "Keystore", "DPoPRequestExecutor", "OAuthSessionManager", "AccountManager", "ATClient",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "KeystoreStressHelper",
+            dependencies: ["Keystore"],
+            path: "Tests/KeystoreStressHelper",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "KeystoreTests",
+            dependencies: [
+                "Keystore",
+                "KeystoreStressHelper",
+                .product(name: "InMemoryLogging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "DPoPRequestExecutorTests",
+            dependencies: ["DPoPRequestExecutor"],
+            swiftSettings: strictSettings
+        ),
+    ]
+)

@@ -1,0 +1,66 @@
+/// A DPoP failure: a proof that does not verify, an unusable key, or a nonce challenge the client cannot satisfy.
+public struct DPoPError: Error, Sendable, Hashable, CustomStringConvertible {
+    private enum Code: Hashable, Sendable {
+        case invalidProof
+        case invalidKey
+        case invalidTarget
+        case invalidNonce
+        case repeatedNonceChallenge
+        case challengeWithoutNonce
+    }
+
+    private let code: Code
+    /// What went wrong, in words; never contains a token, proof or key.
+    public let reason: String
+    /// The HTTP status of the answer that caused the error, when there was one.
+    public let status: Int?
+
+    private init(_ code: Code, _ reason: String, status: Int? = nil) {
+        self.code = code
+        self.reason = reason
+        self.status = status
+    }
+
+    /// A proof was rejected by ``DPoPProofVerifier``; `reason` names the failed check.
+    public static func invalidProof(_ reason: String) -> DPoPError { DPoPError(.invalidProof, reason) }
+
+    /// A stored or supplied key cannot be used.
+    public static func invalidKey(_ reason: String) -> DPoPError { DPoPError(.invalidKey, reason) }
+
+    /// A proof's `nonce` is missing or not one the server currently accepts; servers answer `use_dpop_nonce`.
+    public static func invalidNonce(_ reason: String) -> DPoPError { DPoPError(.invalidNonce, reason) }
+
+    /// Whether this is a missing or stale nonce, which a client fixes by retrying with the server's new nonce.
+    public var isNonceError: Bool { code == .invalidNonce }
+
+    /// The request URL cannot be a proof's `htu` (no scheme or host).
+    public static func invalidTarget(_ reason: String) -> DPoPError { DPoPError(.invalidTarget, reason) }
+
+    /// The server asked for a new nonce twice in a row; the client does not loop (RFC 9449 §8).
+    public static func repeatedNonceChallenge(status: Int) -> DPoPError {
+        DPoPError(
+            .repeatedNonceChallenge,
+            "the server rejected the DPoP nonce again right after sending a new one",
+            status: status
+        )
+    }
+
+    /// The server asked for a nonce but sent no `DPoP-Nonce` header.
+    public static func challengeWithoutNonce(status: Int) -> DPoPError {
+        DPoPError(.challengeWithoutNonce, "the server asked for a DPoP nonce but did not send one", status: status)
+    }
+
+    /// Whether both errors have the same kind, ignoring the reason.
+    public func isSameKind(as other: DPoPError) -> Bool { code == other.code }
+
+    /// A sentence for people.
+    public var description: String {
+        switch code {
+        case .invalidProof, .invalidNonce: "Invalid DPoP proof: \(reason)."
+        case .invalidKey: "Unusable DPoP key: \(reason). Sign in again to create a new one."
+        case .invalidTarget: "Cannot make a DPoP proof for this URL: \(reason)."
+        case .repeatedNonceChallenge, .challengeWithoutNonce:
+            "DPoP nonce negotiation failed: \(reason) (HTTP \(status ?? 0)). Try again later."
+        }
+    }
+}

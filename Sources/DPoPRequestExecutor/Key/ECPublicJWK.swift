@@ -1,0 +1,63 @@
+public import Crypto
+import Foundation
+
+/// The public half of an ES256 key as a JSON Web Key (RFC 7517, RFC 7518 §6.2.1).
+public struct ECPublicJWK: Sendable, Hashable, Codable {
+    /// The key type; always `EC`.
+    public var kty: String
+    /// The curve; always `P-256` here.
+    public var crv: String
+    /// The x coordinate, base64url.
+    public var x: String
+    /// The y coordinate, base64url.
+    public var y: String
+
+    /// Creates a JWK from its members.
+    public init(kty: String = "EC", crv: String = "P-256", x: String, y: String) {
+        self.kty = kty
+        self.crv = crv
+        self.x = x
+        self.y = y
+    }
+
+    /// Creates the JWK of a P-256 public key.
+    public init(_ key: P256.Signing.PublicKey) {
+        let raw = key.rawRepresentation
+        self.init(x: Base64URL.encode(raw.prefix(32)), y: Base64URL.encode(raw.suffix(32)))
+    }
+
+    /// The RFC 7638 SHA-256 thumbprint, the value of `cnf.jkt` and `dpop_jkt`.
+    public var thumbprint: String {
+        JWKThumbprint.sha256(requiredMembers: ["crv": crv, "kty": kty, "x": x, "y": y])
+    }
+
+    /// The P-256 public key, or a ``DPoPError`` when the members do not describe one.
+    public func publicKey() throws -> P256.Signing.PublicKey {
+        guard kty == "EC", crv == "P-256" else { throw DPoPError.invalidProof("jwk is not an EC P-256 key") }
+        guard let xBytes = Base64URL.decode(x), let yBytes = Base64URL.decode(y), xBytes.count == 32,
+            yBytes.count == 32
+        else { throw DPoPError.invalidProof("jwk coordinates are not 32-byte base64url values") }
+        do {
+            return try P256.Signing.PublicKey(rawRepresentation: xBytes + yBytes)
+        } catch {
+            throw DPoPError.invalidProof("jwk is not a point on P-256")
+        }
+    }
+
+    /// The JWK as compact JSON with members in a fixed order, as it appears in a proof header.
+    func appendJSON(to output: inout [UInt8]) {
+        output.append(0x7B)
+        JSONString.appendKey("kty", to: &output)
+        JSONString.append(kty, to: &output)
+        output.append(0x2C)
+        JSONString.appendKey("crv", to: &output)
+        JSONString.append(crv, to: &output)
+        output.append(0x2C)
+        JSONString.appendKey("x", to: &output)
+        JSONString.append(x, to: &output)
+        output.append(0x2C)
+        JSONString.appendKey("y", to: &output)
+        JSONString.append(y, to: &output)
+        output.append(0x7D)
+    }
+}

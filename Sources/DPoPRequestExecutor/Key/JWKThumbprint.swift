@@ -1,0 +1,25 @@
+import Crypto
+import Foundation
+
+/// JWK thumbprints (RFC 7638): SHA-256 over the required members in lexicographic order, no white space.
+public enum JWKThumbprint {
+    /// The canonical JSON of the given required members (RFC 7638 §3.2); every member value is a string.
+    public static func canonicalJSON(requiredMembers: [String: String]) -> String {
+        var output = [UInt8]()
+        output.append(0x7B)
+        for (index, name) in requiredMembers.keys.sorted(by: { Array($0.utf16).lexicographicallyPrecedes($1.utf16) })
+            .enumerated()
+        {
+            if index > 0 { output.append(0x2C) }
+            JSONString.appendKey(name, to: &output)
+            JSONString.append(requiredMembers[name] ?? "", to: &output)
+        }
+        output.append(0x7D)
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// The base64url SHA-256 thumbprint of the given required members (RFC 7638 §3.1).
+    public static func sha256(requiredMembers: [String: String]) -> String {
+        Base64URL.encode(SHA256.hash(data: Data(canonicalJSON(requiredMembers: requiredMembers).utf8)))
+    }
+}

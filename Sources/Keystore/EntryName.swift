@@ -1,0 +1,101 @@
+/// A validated entry or lock name and the file name stem that stands for it on disk.
+///
+/// Names are non-empty and at most ``maximumByteCount`` UTF-8 bytes. The stem percent-encodes every byte outside
+/// `[A-Za-z0-9._-]` with uppercase hex digits, so it is reversible and safe on any file system. A stem that would
+/// be longer than ``maximumStemByteCount`` (a long name made mostly of escaped bytes) is replaced by `~` and the
+/// SHA-256 of the name; the file store then keeps the name in a side file. `~` is always escaped, so the two
+/// forms never collide.
+struct EntryName: Hashable, Sendable {
+    /// The largest accepted name, in UTF-8 bytes.
+    static let maximumByteCount = 200
+
+    /// The longest percent-encoded stem used as is, leaving room for a suffix within the usual 255-byte limit.
+    static let maximumStemByteCount = 200
+
+    /// The prefix of stems made from a hash of the name.
+    static let hashedPrefix = "~"
+
+    /// The name as the caller spelled it.
+    let value: String
+
+    /// The file name stem standing for the name.
+    let stem: String
+
+    /// Whether ``stem`` is a hash, so the name cannot be recovered from it.
+    var isHashed: Bool { stem.hasPrefix(Self.hashedPrefix) }
+
+    /// Validates `name` and computes its stem.
+    init(_ name: String) throws {
+        let bytes = Array(name.utf8)
+        guard !bytes.isEmpty else {
+            throw KeystoreError.invalidName("the name is empty")
+        }
+        guard bytes.count <= Self.maximumByteCount else {
+            throw KeystoreError.invalidName("the name has \(bytes.count) UTF-8 bytes")
+        }
+        let encoded = Self.percentEncode(bytes)
+        self.value = name
+        if encoded.utf8.count <= Self.maximumStemByteCount {
+            self.stem = encoded
+        } else {
+            self.stem = Self.hashedPrefix + (try Sodium.sha256Hex(bytes))
+        }
+    }
+
+    /// Returns the name a percent-encoded stem stands for, or `nil` when `stem` is hashed, malformed, or not the
+    /// canonical encoding of a valid name (such as a file someone else put in the directory).
+    static func decode(stem: String) -> String? {
+        var bytes: [UInt8] = []
+        var iterator = stem.utf8.makeIterator()
+        while let byte = iterator.next() {
+            if byte == UInt8(ascii: "%") {
+                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                    return nil
+                }
+                bytes.append(high << 4 | low)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        guard let name = String(validating: bytes, as: UTF8.self),
+            let entryName = try? EntryName(name),
+            entryName.stem == stem
+        else { return nil }
+        return name
+    }
+
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
+
+    private static func percentEncode(_ bytes: [UInt8]) -> String {
+        var encoded: [UInt8] = []
+        encoded.reserveCapacity(bytes.count)
+        for byte in bytes {
+            if isUnreserved(byte) {
+                encoded.append(byte)
+            } else {
+                encoded.append(UInt8(ascii: "%"))
+                encoded.append(hexDigits[Int(byte >> 4)])
+                encoded.append(hexDigits[Int(byte & 0x0F)])
+            }
+        }
+        return String(decoding: encoded, as: UTF8.self)
+    }
+
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
+            true
+        default:
+            false
+        }
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import Logging
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Creates owner-only directories and repairs directories that are open to group or others.
+enum SecureDirectory {
+    /// Makes sure `path` is a directory with mode `0700`, creating it and any missing parents with that mode.
+    ///
+    /// An existing directory with group or other permission bits is reset to `0700` and the old mode is logged
+    /// as a warning.
+    static func prepare(_ path: String, logger: Logger) throws {
+        try createMissing(path)
+        guard let mode = try FileMode.of(path) else {
+            throw KeystoreError.fileSystem("create directory", path: path, errno: ENOENT)
+        }
+        guard FileMode.isDirectory(mode) else {
+            throw KeystoreError.fileSystem("use as a directory", path: path, errno: ENOTDIR)
+        }
+        if FileMode.isLoose(mode) {
+            guard chmod(path, mode_t(FileMode.directory)) == 0 else {
+                throw KeystoreError.fileSystem("set permissions of", path: path, errno: errno)
+            }
+            logger.warning(
+                "Tightened permissions of \(path) from \(FileMode.octal(mode)) to \(FileMode.octal(FileMode.directory))",
+                metadata: ["path": "\(path)", "oldMode": "\(FileMode.octal(mode))"]
+            )
+        }
+    }
+
+    /// Creates `path` and any missing parents with mode `0700`, leaving existing directories as they are.
+    static func createMissing(_ path: String) throws {
+        if try FileMode.of(path) != nil { return }
+        if let parent = parent(of: path) {
+            try createMissing(parent)
+        }
+        guard mkdir(path, mode_t(FileMode.directory)) == 0 else {
+            let code = errno
+            if code == EEXIST { return }
+            throw KeystoreError.fileSystem("create directory", path: path, errno: code)
+        }
+        guard chmod(path, mode_t(FileMode.directory)) == 0 else {
+            throw KeystoreError.fileSystem("set permissions of", path: path, errno: errno)
+        }
+    }
+
+    /// Returns the directory containing `path`, or `nil` for a root or a single relative component.
+    private static func parent(of path: String) -> String? {
+        var trimmed = Substring(path)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        guard let slash = trimmed.lastIndex(of: "/") else { return nil }
+        let parent = slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
+        return parent == String(trimmed) ? nil : parent
+    }
+
+    /// Returns the names of the entries in the directory at `path`, excluding `.` and `..`.
+    static func contents(of path: String) throws -> [String] {
+        guard let stream = opendir(path) else {
+            throw KeystoreError.fileSystem("list", path: path, errno: errno)
+        }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." {
+                names.append(name)
+            }
+        }
+        return names
+    }
+}

@@ -1,0 +1,50 @@
+public import Foundation
+import Synchronization
+
+/// A keystore that keeps entries in memory, for tests and previews.
+///
+/// It checks names like the file store does, and ``withLock(_:isolation:_:)`` really serializes callers per
+/// name within the process, so code under test behaves as it would with a real store. It is `Sendable`: the
+/// entries live behind a `Mutex` and the per-name locks in a `Sendable` lock table.
+public final class InMemoryKeystore: Keystore {
+    private let entries: Mutex<[String: Data]>
+    private let locks = NamedAsyncLock()
+
+    /// Creates a store holding `entries`.
+    public init(entries: [String: Data] = [:]) {
+        self.entries = Mutex(entries)
+    }
+
+    /// Returns the value stored under `name`, or `nil` when there is none.
+    public func load(_ name: String) throws -> Data? {
+        let name = try EntryName(name).value
+        return entries.withLock { $0[name] }
+    }
+
+    /// Stores `value` under `name`, replacing any previous value.
+    public func save(_ value: Data, as name: String) throws {
+        let name = try EntryName(name).value
+        entries.withLock { $0[name] = value }
+    }
+
+    /// Removes the value stored under `name`; does nothing when there is none.
+    public func delete(_ name: String) throws {
+        let name = try EntryName(name).value
+        _ = entries.withLock { $0.removeValue(forKey: name) }
+    }
+
+    /// Returns the names of all stored entries, sorted.
+    public func names() throws -> [String] {
+        entries.withLock { $0.keys.sorted() }
+    }
+
+    /// Runs `body` while holding an in-process lock on `name`; waiting tasks are suspended, not blocked.
+    public func withLock<T>(
+        _ name: String,
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: () async throws -> T
+    ) async throws -> T {
+        let name = try EntryName(name).value
+        return try await locks.withLock(name, body)
+    }
+}

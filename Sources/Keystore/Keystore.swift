@@ -1,0 +1,63 @@
+public import Foundation
+
+/// Stores small secret values (sessions, DPoP keys, pending authorizations) under string names.
+///
+/// Entry names are non-empty strings of at most 200 UTF-8 bytes, such as `session/did:plc:abc234`,
+/// `dpop-key/did:plc:abc234`, `pending/<state>` or `accounts`. Other names are rejected with
+/// ``KeystoreError/invalidName``.
+///
+/// Single operations are atomic. A read-modify-write sequence must run inside ``withLock(_:isolation:_:)``
+/// so that concurrent tasks and processes do not lose each other's updates.
+public protocol Keystore: Sendable {
+    /// Returns the value stored under `name`, or `nil` when there is none.
+    func load(_ name: String) throws -> Data?
+
+    /// Stores `value` under `name`, atomically replacing any previous value.
+    func save(_ value: Data, as name: String) throws
+
+    /// Removes the value stored under `name`; does nothing when there is none.
+    func delete(_ name: String) throws
+
+    /// Returns the names of all stored entries, sorted.
+    func names() throws -> [String]
+
+    /// Runs `body` while holding an exclusive lock on `name`, shared by all tasks and processes using the store.
+    ///
+    /// The lock is advisory: it excludes only other callers of `withLock` with the same name. Lock names follow
+    /// the rules of entry names but live in their own namespace, so a lock may guard several entries.
+    ///
+    /// - Parameters:
+    ///   - name: The lock's name, usually the name of the entry being updated.
+    ///   - isolation: The actor `body` runs on; callers normally leave the default, `#isolation`.
+    ///   - body: The critical section.
+    /// - Returns: The value `body` returns.
+    /// - Throws: What `body` throws, `CancellationError` when the task is cancelled while waiting, or a
+    ///   ``KeystoreError`` such as ``KeystoreError/lockTimeout``.
+    func withLock<T>(
+        _ name: String,
+        isolation: isolated (any Actor)?,
+        _ body: () async throws -> T
+    ) async throws -> T
+}
+
+extension Keystore {
+    /// Runs `body` while holding an exclusive lock on `name`, on the caller's actor.
+    ///
+    /// Protocols cannot declare default arguments, so this overload supplies `#isolation` when the store is used
+    /// through `any Keystore`.
+    ///
+    /// - Parameters:
+    ///   - name: The lock's name, usually the name of the entry being updated.
+    ///   - body: The critical section.
+    ///   - isolation: The actor `body` runs on; defaults to the caller's.
+    /// - Returns: The value `body` returns.
+    /// - Throws: What `body` throws, `CancellationError` when the task is cancelled while waiting, or a
+    ///   ``KeystoreError`` such as ``KeystoreError/lockTimeout``.
+    public func withLock<T>(
+        _ name: String,
+        _ body: () async throws -> T,
+        isolation: isolated (any Actor)? = #isolation
+    ) async throws -> T {
+        try await withLock(name, isolation: isolation, body)
+    }
+}

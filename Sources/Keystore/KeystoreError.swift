@@ -1,0 +1,141 @@
+/// An error thrown by a ``Keystore``.
+///
+/// Errors are compared by kind only, so `error == .corrupted` matches a corrupted entry whatever its path.
+/// The ``description`` says what happened, where, and what to do. It never contains a key, a passphrase
+/// or a stored value.
+public struct KeystoreError: Error, Hashable, Sendable, CustomStringConvertible {
+    private enum Code: Hashable, Sendable {
+        case invalidName
+        case invalidPassphrase
+        case invalidParameters
+        case wrongPassphrase
+        case passphraseRequired
+        case unexpectedPassphrase
+        case missingKeyFile
+        case invalidKeyFile
+        case insecureKeyFile
+        case wrongKeyFile
+        case missingHome
+        case corrupted
+        case unsupportedVersion
+        case missingMetadata
+        case corruptedMetadata
+        case lockTimeout
+        case fileSystem
+        case cryptoFailure
+        case keychainFailure
+    }
+
+    private let code: Code
+
+    /// The file or directory the error concerns, when there is one.
+    public let path: String?
+
+    /// Says what happened and what to do about it.
+    public let description: String
+
+    private init(_ code: Code, path: String? = nil, _ description: String) {
+        self.code = code
+        self.path = path
+        self.description = description
+    }
+
+    /// Returns whether two errors are of the same kind, ignoring their path and description.
+    public static func == (lhs: KeystoreError, rhs: KeystoreError) -> Bool {
+        lhs.code == rhs.code
+    }
+
+    /// Hashes the kind of the error.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(code)
+    }
+
+    /// An entry or lock name is empty or longer than 200 UTF-8 bytes.
+    public static let invalidName = KeystoreError(.invalidName, "The entry name is invalid.")
+    /// A passphrase was given but is empty.
+    public static let invalidPassphrase = KeystoreError(
+        .invalidPassphrase,
+        "The passphrase is empty. Set ATOAUTH_PASSPHRASE to a non-empty passphrase, or unset it to use a key file."
+    )
+    /// Key derivation parameters are outside the range libsodium accepts.
+    public static let invalidParameters = KeystoreError(.invalidParameters, "The Argon2id parameters are invalid.")
+    /// The passphrase does not unlock the store.
+    public static let wrongPassphrase = KeystoreError(.wrongPassphrase, "The passphrase is wrong.")
+    /// The store is protected by a passphrase but none was given.
+    public static let passphraseRequired = KeystoreError(.passphraseRequired, "The keystore needs a passphrase.")
+    /// A passphrase was given for a store that is protected by a key file.
+    public static let unexpectedPassphrase = KeystoreError(.unexpectedPassphrase, "The keystore uses a key file.")
+    /// The key file of an existing store is missing.
+    public static let missingKeyFile = KeystoreError(.missingKeyFile, "The key file is missing.")
+    /// The key file does not hold exactly 32 bytes.
+    public static let invalidKeyFile = KeystoreError(.invalidKeyFile, "The key file has the wrong size.")
+    /// The key file is readable or writable by group or others.
+    public static let insecureKeyFile = KeystoreError(.insecureKeyFile, "The key file's permissions are too open.")
+    /// The key file does not unlock the store.
+    public static let wrongKeyFile = KeystoreError(.wrongKeyFile, "The key file does not unlock the keystore.")
+    /// Neither a key file path nor a home directory could be found in the environment.
+    public static let missingHome = KeystoreError(.missingHome, "No home directory is set.")
+    /// An entry file is damaged, truncated, or was moved from another entry.
+    public static let corrupted = KeystoreError(.corrupted, "A keystore entry is corrupted.")
+    /// A file was written by a newer version of atoauth.
+    public static let unsupportedVersion = KeystoreError(.unsupportedVersion, "The keystore format is too new.")
+    /// The store holds entries but its metadata file is missing.
+    public static let missingMetadata = KeystoreError(.missingMetadata, "The keystore metadata is missing.")
+    /// The store's metadata file cannot be read.
+    public static let corruptedMetadata = KeystoreError(.corruptedMetadata, "The keystore metadata is corrupted.")
+    /// A lock could not be taken before the timeout.
+    public static let lockTimeout = KeystoreError(.lockTimeout, "Timed out waiting for a keystore lock.")
+    /// A file system operation failed.
+    public static let fileSystem = KeystoreError(.fileSystem, "A keystore file operation failed.")
+    /// libsodium could not be initialized or failed to derive a key.
+    public static let cryptoFailure = KeystoreError(.cryptoFailure, "A cryptographic operation failed.")
+    /// A Keychain call returned an error status.
+    public static let keychainFailure = KeystoreError(.keychainFailure, "A Keychain operation failed.")
+}
+
+extension KeystoreError {
+    static func invalidName(_ reason: String) -> KeystoreError {
+        KeystoreError(
+            .invalidName,
+            "Invalid keystore name: \(reason). Use a non-empty name of at most 200 UTF-8 bytes."
+        )
+    }
+
+    static func invalidParameters(_ reason: String) -> KeystoreError {
+        KeystoreError(.invalidParameters, "Invalid Argon2id parameters: \(reason).")
+    }
+
+    static func fileSystem(_ operation: String, path: String, errno code: Int32) -> KeystoreError {
+        KeystoreError(
+            .fileSystem,
+            path: path,
+            "Could not \(operation) \(path): \(POSIXErrorText.describe(code)). "
+                + "Check that the path exists, that it is yours, and that the disk is not full."
+        )
+    }
+
+    static func cryptoFailure(_ reason: String) -> KeystoreError {
+        KeystoreError(.cryptoFailure, "\(reason). Check that libsodium is installed and that memory is available.")
+    }
+
+    static func lockTimeout(name: String, path: String, timeout: Duration) -> KeystoreError {
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        return KeystoreError(
+            .lockTimeout,
+            path: path,
+            "Timed out after \(seconds) s waiting for the keystore lock '\(name)' (\(path)). "
+                + "Another atoauth process may be stuck holding it; wait for it to finish or stop it, then retry."
+        )
+    }
+
+    static func keychainFailure(_ operation: String, status: Int32) -> KeystoreError {
+        KeystoreError(
+            .keychainFailure,
+            "The Keychain refused to \(operation) (OSStatus \(status)). Unlock the Keychain and retry."
+        )
+    }
+
+    static func make(_ prototype: KeystoreError, path: String?, _ description: String) -> KeystoreError {
+        KeystoreError(prototype.code, path: path, description)
+    }
+}

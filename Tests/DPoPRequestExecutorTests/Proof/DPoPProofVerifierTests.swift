@@ -1,0 +1,100 @@
+import Crypto
+import DPoPRequestExecutor
+import Foundation
+import Testing
+
+@Suite("The verifier rejects bad proofs")
+struct DPoPProofVerifierTests {
+    let signer = DPoPProofSigner(key: DPoPKey())
+    let now = Date(timeIntervalSince1970: 1_700_000_000)
+    let target = "https://as.example/oauth/token"
+
+    func verify(
+        _ proof: String,
+        method: HTTPMethod = .post,
+        target: String? = nil,
+        accessToken: String? = nil,
+        nonces: Set<String>? = nil,
+        at time: Date? = nil
+    ) throws -> VerifiedDPoPProof {
+        try DPoPProofVerifier()
+            .verify(
+                proof,
+                method: method,
+                url: url(target ?? self.target),
+                accessToken: accessToken,
+                acceptedNonces: nonces,
+                now: time ?? now
+            )
+    }
+
+    func proof(nonce: String? = nil, token: String? = nil, at time: Date? = nil) throws -> String {
+        try signer.proof(method: .post, url: url(target), nonce: nonce, accessToken: token, issuedAt: time ?? now)
+    }
+
+    @Test("a good proof verifies")
+    func accepts() throws {
+        #expect(try verify(proof()).htu == target)
+    }
+
+    @Test("htm and htu must match the request")
+    func methodAndTarget() throws {
+        #expect(throws: DPoPError.self) { try verify(proof(), method: .get) }
+        #expect(throws: DPoPError.self) { try verify(proof(), target: "https://as.example/oauth/par") }
+        #expect(throws: DPoPError.self) { try verify(proof(), target: "https://other.example/oauth/token") }
+    }
+
+    @Test("iat outside the window is refused")
+    func issuedAtWindow() throws {
+        #expect(throws: DPoPError.self) { try verify(proof(at: now.addingTimeInterval(-191))) }
+        #expect(throws: DPoPError.self) { try verify(proof(at: now.addingTimeInterval(181))) }
+        #expect(try verify(proof(at: now.addingTimeInterval(-189))).jti.isEmpty == false)
+    }
+
+    @Test("a required nonce must be present and current")
+    func nonce() throws {
+        let missing = #expect(throws: DPoPError.self) { try verify(proof(), nonces: ["a"]) }
+        #expect(missing?.isNonceError == true)
+        let stale = #expect(throws: DPoPError.self) { try verify(proof(nonce: "old"), nonces: ["a", "b"]) }
+        #expect(stale?.isNonceError == true)
+        #expect(try verify(proof(nonce: "b"), nonces: ["a", "b"]).nonce == "b")
+    }
+
+    @Test("ath must match the access token and be absent without one")
+    func accessTokenHash() throws {
+        #expect(throws: DPoPError.self) { try verify(proof(token: "a"), accessToken: "b") }
+        #expect(throws: DPoPError.self) { try verify(proof(), accessToken: "b") }
+        #expect(throws: DPoPError.self) { try verify(proof(token: "a")) }
+        #expect(try verify(proof(token: "a"), accessToken: "a").ath != nil)
+    }
+
+    @Test("a header with the wrong typ, alg none, or a private jwk is refused")
+    func header() throws {
+        let good = try proof().split(separator: ".").map(String.init)
+        let jwk = signer.key.publicJWK
+        let headers = [
+            #"{"typ":"JWT","alg":"ES256","jwk":{"kty":"EC","crv":"P-256","x":"\#(jwk.x)","y":"\#(jwk.y)"}}"#,
+            #"{"typ":"dpop+jwt","alg":"none","jwk":{"kty":"EC","crv":"P-256","x":"\#(jwk.x)","y":"\#(jwk.y)"}}"#,
+            #"{"typ":"dpop+jwt","alg":"ES256","jwk":{"kty":"EC","crv":"P-256","x":"\#(jwk.x)","y":"\#(jwk.y)","d":"AA"}}"#,
+            #"{"typ":"dpop+jwt","alg":"ES256"}"#,
+        ]
+        for header in headers {
+            let forged = [Base64URL.encode(Array(header.utf8)), good[1], good[2]].joined(separator: ".")
+            #expect(throws: DPoPError.self) { try verify(forged) }
+        }
+    }
+
+    @Test("a DER signature, a wrong key, and garbage are refused")
+    func signature() throws {
+        let good = try proof().split(separator: ".").map(String.init)
+        let raw = try #require(Base64URL.decode(good[2]))
+        let der = try P256.Signing.ECDSASignature(rawRepresentation: raw).derRepresentation
+        let withDER = [good[0], good[1], Base64URL.encode(der)].joined(separator: ".")
+        #expect(throws: DPoPError.self) { try verify(withDER) }
+        let other = try DPoPProofSigner(key: DPoPKey()).proof(method: .post, url: url(target), issuedAt: now)
+        let mixed = [good[0], good[1], String(other.split(separator: ".")[2])].joined(separator: ".")
+        #expect(throws: DPoPError.self) { try verify(mixed) }
+        #expect(throws: DPoPError.self) { try verify("a.b") }
+        #expect(throws: DPoPError.self) { try verify("!!.??.**") }
+    }
+}

@@ -1,0 +1,25 @@
+import Foundation
+
+/// The known-answer vectors under `Tests/Vectors`, a copy of `shared/vectors`.
+enum Vectors {
+    static let directory = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Vectors")
+
+    static func rfcKnownAnswers() throws -> [String: Any] {
+        let data = try Data(contentsOf: directory.appendingPathComponent("rfc-known-answers.json"))
+        guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw VectorError.malformed
+        }
+        return object
+    }
+
+    static func section(_ name: String) throws -> [String: Any] {
+        guard let section = try rfcKnownAnswers()[name] as? [String: Any] else { throw VectorError.malformed }
+        return section
+    }
+
+    enum VectorError: Error {
+        case malformed
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import Keystore
+
+/// A child process for the keystore tests: it writes to a key-file store until killed, or increments a counter
+/// under `withLock`.
+///
+/// Usage:
+/// - `alternate <store-dir> <key-file> <progress-file> <value-bytes>`: saves `value` as a run of `A` bytes, then
+///   alternates runs of `B` and `A`, writing the number of completed saves to the progress file after each.
+/// - `increment <store-dir> <key-file> <count>`: adds 1 to the entry `counter`, `count` times, inside `withLock`.
+@main
+struct StressHelper {
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        do {
+            switch arguments.first {
+            case "alternate" where arguments.count == 5:
+                try alternate(
+                    store: try open(arguments[1], keyFile: arguments[2]),
+                    progressFile: arguments[3],
+                    byteCount: Int(arguments[4]) ?? 65_536
+                )
+            case "increment" where arguments.count == 4:
+                try await increment(store: try open(arguments[1], keyFile: arguments[2]), times: Int(arguments[3]) ?? 0)
+            default:
+                FileHandle.standardError.write(Data("usage: see StressHelper.swift\n".utf8))
+                exit(2)
+            }
+        } catch {
+            FileHandle.standardError.write(Data("KeystoreStressHelper: \(error)\n".utf8))
+            exit(1)
+        }
+    }
+
+    static func open(_ directory: String, keyFile: String) throws -> EncryptedFileKeystore {
+        try EncryptedFileKeystore(
+            directory: URL(fileURLWithPath: directory),
+            keySource: .keyFile(URL(fileURLWithPath: keyFile))
+        )
+    }
+
+    /// Writes alternating values until killed, or for at most two minutes so a failed test leaves no orphan.
+    static func alternate(store: EncryptedFileKeystore, progressFile: String, byteCount: Int) throws {
+        let values = [
+            Data(repeating: UInt8(ascii: "A"), count: byteCount), Data(repeating: UInt8(ascii: "B"), count: byteCount),
+        ]
+        let deadline = ContinuousClock.now + .seconds(120)
+        var count = 0
+        while ContinuousClock.now < deadline {
+            try store.save(values[count % 2], as: "value")
+            count += 1
+            try String(count).write(toFile: progressFile, atomically: true, encoding: .utf8)
+        }
+    }
+
+    static func increment(store: EncryptedFileKeystore, times: Int) async throws {
+        for _ in 0..<times {
+            try await store.withLock("counter") {
+                let current = try store.load("counter").flatMap { Int(String(decoding: $0, as: UTF8.self)) } ?? 0
+                try store.save(Data(String(current + 1).utf8), as: "counter")
+            }
+        }
+    }
+}

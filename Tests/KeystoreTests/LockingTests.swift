@@ -1,0 +1,103 @@
+import Foundation
+import Keystore
+import Testing
+
+@Suite("Locking")
+struct LockingTests {
+    @Test("8 processes doing 50 locked increments each lose no update")
+    func processContention() async throws {
+        let fixture = try StoreFixture()
+        _ = try fixture.keyFileStore()
+
+        let helpers = try (0..<8).map { _ in
+            try StressHelperProcess(["increment", fixture.directory.path, fixture.keyFile.path, "50"])
+        }
+        for helper in helpers {
+            let exit = await helper.waitForExit()
+            #expect(exit.reason == .exit && exit.status == 0, "helper failed: \(exit.errors)")
+        }
+
+        let counter = try #require(try fixture.keyFileStore().load("counter"))
+        #expect(String(decoding: counter, as: UTF8.self) == "400")
+    }
+
+    @Test("concurrent tasks doing locked increments on one store lose no update")
+    func taskContention() async throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.keyFileStore()
+
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<16 {
+                group.addTask {
+                    for _ in 0..<8 {
+                        try await increment(store)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+
+        #expect(try store.load("counter") == Data("128".utf8))
+    }
+
+    @Test("a lock held elsewhere times out with lockTimeout")
+    func timeout() async throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.keyFileStore(lockTimeout: .milliseconds(100))
+
+        try await store.withLock("accounts") {
+            let started = ContinuousClock.now
+            let error = await #expect(throws: KeystoreError.lockTimeout) {
+                try await store.withLock("accounts") {}
+            }
+            #expect(ContinuousClock.now - started >= .milliseconds(100))
+            #expect(error?.description.contains("accounts") == true)
+        }
+    }
+
+    @Test("waiting for a lock ends with CancellationError when the task is cancelled")
+    func cancellation() async throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.keyFileStore()
+
+        try await store.withLock("accounts") {
+            let waiter = Task { try await store.withLock("accounts") { "entered" } }
+            try await Task.sleep(for: .milliseconds(30))
+            waiter.cancel()
+            await #expect(throws: CancellationError.self) { try await waiter.value }
+        }
+        #expect(try await store.withLock("accounts") { "free" } == "free")
+    }
+
+    @Test("the lock is released when the body throws")
+    func releaseOnThrow() async throws {
+        struct Failure: Error {}
+        let fixture = try StoreFixture()
+        let store = try fixture.keyFileStore(lockTimeout: .milliseconds(200))
+
+        await #expect(throws: Failure.self) { try await store.withLock("accounts") { throw Failure() } }
+
+        #expect(try await store.withLock("accounts") { 42 } == 42)
+    }
+
+    @Test("different lock names do not exclude each other")
+    func independentNames() async throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.keyFileStore(lockTimeout: .milliseconds(200))
+
+        let inner = try await store.withLock("session/did:plc:aaa") {
+            try await store.withLock("session/did:plc:bbb") { "both held" }
+        }
+
+        #expect(inner == "both held")
+    }
+}
+
+/// Adds 1 to the entry `counter` inside `withLock`, with a suspension between the read and the write.
+func increment(_ store: some Keystore) async throws {
+    try await store.withLock("counter") {
+        let current = try store.load("counter").flatMap { Int(String(decoding: $0, as: UTF8.self)) } ?? 0
+        await Task.yield()
+        try store.save(Data(String(current + 1).utf8), as: "counter")
+    }
+}
