@@ -30,6 +30,7 @@ let package = Package(
             pkgConfig: "libsodium",
             providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]
         ),
+        .systemLibrary(name: "CResolv"),
         .target(
             name: "Keystore",
             dependencies: [
@@ -49,7 +50,7 @@ let package = Package(
         ),
         .target(
             name: "OAuthSessionManager",
-            dependencies: ["Keystore", "DPoPRequestExecutor"],
+            dependencies: ["Keystore", "DPoPRequestExecutor", "CResolv"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -89,6 +90,11 @@ let package = Package(
         .testTarget(
             name: "DPoPRequestExecutorTests",
             dependencies: ["DPoPRequestExecutor"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "OAuthSessionManagerTests",
+            dependencies: ["OAuthSessionManager", "DPoPRequestExecutor"],
             swiftSettings: strictSettings
         ),
     ]

@@ -1,0 +1,83 @@
+import Foundation
+import OAuthSessionManager
+import Testing
+
+@Suite("The destination policy allows https to public hosts, and loopback only in development")
+struct DestinationPolicyTests {
+    let production = DestinationPolicy()
+    let development = DestinationPolicy(allowHTTPLoopback: true)
+
+    @Test(
+        "production accepts https to public names and addresses",
+        arguments: [
+            "https://pds.example.com/xrpc", "https://1.1.1.1/", "https://[2606:4700::1111]:8443/",
+            "HTTPS://PDS.Example.com",
+        ]
+    )
+    func productionAccepts(_ text: String) throws {
+        #expect(throws: Never.self) { try production.checkBeforeResolving(try url(text)) }
+    }
+
+    @Test(
+        "production refuses everything else before any look-up",
+        arguments: [
+            "http://pds.example.com/", "ftp://pds.example.com/", "file:///etc/passwd", "https://localhost/",
+            "http://localhost:2583/", "https://127.0.0.1/", "https://[::1]/", "https://10.0.0.1/",
+            "https://172.16.5.4/", "https://192.168.0.1/", "https://100.64.0.1/", "https://169.254.169.254/latest",
+            "https://0.0.0.0/", "https://[fd00::1]/", "https://[fe80::1]/", "https://[::ffff:10.0.0.1]/",
+            "https://[::ffff:127.0.0.1]/", "https://printer.local/", "https://intranet/",
+            "https://user:pw@pds.example.com/",
+            "https://198.18.0.1/", "https://192.0.2.1/", "https://224.0.0.1/",
+        ]
+    )
+    func productionRefuses(_ text: String) throws {
+        let error = #expect(throws: OAuthError.self) { try production.checkBeforeResolving(try url(text)) }
+        #expect(error?.kind == .securityCheckFailed)
+    }
+
+    @Test(
+        "development accepts http and https to loopback hosts",
+        arguments: [
+            "http://localhost:2583/", "http://127.0.0.1:2583/", "http://[::1]:2583/", "https://localhost:8443/",
+            "http://127.1.2.3/", "https://pds.example.com/",
+        ]
+    )
+    func developmentAccepts(_ text: String) throws {
+        #expect(throws: Never.self) { try development.checkBeforeResolving(try url(text)) }
+    }
+
+    @Test(
+        "development still refuses http to other hosts and every non-loopback private address",
+        arguments: [
+            "http://pds.example.com/", "http://10.0.0.1/", "https://10.0.0.1/", "http://192.168.1.1:2583/",
+            "https://[fd00::1]/", "http://[fe80::1]/", "http://pds.test/", "http://a.localhost/", "http://1.1.1.1/",
+        ]
+    )
+    func developmentRefuses(_ text: String) throws {
+        #expect(throws: OAuthError.self) { try development.checkBeforeResolving(try url(text)) }
+    }
+
+    @Test("a public name must resolve to public addresses only, even in development")
+    func resolvedNames() throws {
+        let public1 = try #require(IPAddress("1.1.1.1"))
+        let loopback = try #require(IPAddress("127.0.0.1"))
+        let privateAddress = try #require(IPAddress("10.1.1.1"))
+        #expect(throws: Never.self) { try production.checkResolved(.domainName, addresses: [public1]) }
+        #expect(throws: OAuthError.self) {
+            try production.checkResolved(.domainName, addresses: [public1, privateAddress])
+        }
+        #expect(throws: OAuthError.self) { try development.checkResolved(.domainName, addresses: [loopback]) }
+        #expect(throws: OAuthError.self) { try production.checkResolved(.domainName, addresses: []) }
+    }
+
+    @Test("localhost must resolve to loopback addresses only")
+    func resolvedLocalhost() throws {
+        let loopback = try #require(IPAddress("127.0.0.1"))
+        let loopback6 = try #require(IPAddress("::1"))
+        let privateAddress = try #require(IPAddress("192.168.1.1"))
+        #expect(throws: Never.self) { try development.checkResolved(.localhost, addresses: [loopback, loopback6]) }
+        #expect(throws: OAuthError.self) {
+            try development.checkResolved(.localhost, addresses: [loopback, privateAddress])
+        }
+    }
+}

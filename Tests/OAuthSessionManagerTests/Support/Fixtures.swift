@@ -1,0 +1,71 @@
+import DPoPRequestExecutor
+import Foundation
+import OAuthSessionManager
+
+/// JSON documents as servers send them, with the values the identity and metadata tests share.
+enum Fixtures {
+    static let did = "did:plc:ewvi7nxzyoun6zhxrhs64oiz"
+    static let otherDID = "did:plc:2222222222222222222222aa"
+    static let handle = "alice.example.com"
+    static let pds = "https://pds.example.com"
+    static let issuer = "https://auth.example.com"
+
+    static func didDocument(
+        id: String = did,
+        alsoKnownAs: [String] = ["at://\(handle)"],
+        serviceID: String = "#atproto_pds",
+        type: String = "AtprotoPersonalDataServer",
+        endpoint: String = pds
+    ) -> [String: Any] {
+        [
+            "@context": ["https://www.w3.org/ns/did/v1"],
+            "id": id,
+            "alsoKnownAs": alsoKnownAs,
+            "verificationMethod": [] as [Any],
+            "service": [["id": serviceID, "type": type, "serviceEndpoint": endpoint]],
+        ]
+    }
+
+    static func protectedResource(resource: String = pds, servers: [String] = [issuer]) -> [String: Any] {
+        ["resource": resource, "authorization_servers": servers, "scopes_supported": [] as [String]]
+    }
+
+    static func authorizationServer(issuer: String = issuer) -> [String: Any] {
+        [
+            "issuer": issuer,
+            "authorization_endpoint": "\(issuer)/oauth/authorize",
+            "token_endpoint": "\(issuer)/oauth/token",
+            "pushed_authorization_request_endpoint": "\(issuer)/oauth/par",
+            "revocation_endpoint": "\(issuer)/oauth/revoke",
+            "require_pushed_authorization_requests": true,
+            "client_id_metadata_document_supported": true,
+            "authorization_response_iss_parameter_supported": true,
+            "code_challenge_methods_supported": ["S256"],
+            "dpop_signing_alg_values_supported": ["RS256", "ES256"],
+            "token_endpoint_auth_methods_supported": ["none", "private_key_jwt"],
+            "scopes_supported": ["atproto", "transition:generic"],
+            "response_types_supported": ["code"],
+            "grant_types_supported": ["authorization_code", "refresh_token"],
+        ]
+    }
+
+    static func data(_ object: Any) throws -> Data {
+        try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+    }
+
+    /// A fetcher over `transport` that resolves every name to a public address (or as `addresses` says).
+    static func fetcher(
+        _ transport: ScriptedTransport,
+        allowHTTPLoopback: Bool = false,
+        addresses: [String: [String]] = [:],
+        maximumResponseSize: Int = 512 * 1024
+    ) -> SafeFetcher {
+        var resolver = FakeAddressResolver()
+        resolver.table.merge(addresses) { $1 }
+        return SafeFetcher(
+            transport: transport,
+            configuration: .init(allowHTTPLoopback: allowHTTPLoopback, maximumResponseSize: maximumResponseSize),
+            addressResolver: resolver
+        )
+    }
+}
