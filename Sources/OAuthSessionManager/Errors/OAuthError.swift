@@ -51,7 +51,7 @@ public struct OAuthError: Error, Sendable, Hashable, CustomStringConvertible {
         public var description: String { OAuthError.printable(rawValue, limit: 80) }
     }
 
-    private enum Code: Hashable, Sendable {
+    enum Code: Hashable, Sendable {
         case invalidInput
         case invalidHandle
         case invalidDID
@@ -69,9 +69,24 @@ public struct OAuthError: Error, Sendable, Hashable, CustomStringConvertible {
         case networkFailure
         case invalidProtectedResourceMetadata
         case invalidAuthorizationServerMetadata
+        case invalidClientMetadata
+        case invalidCallback
+        case unknownState
+        case authorizationExpired
+        case issuerMismatch
+        case authorizationFailed
+        case requestFailed
+        case invalidTokenResponse
+        case subjectMismatch
+        case issuerNotConfirmed
+        case signInNeeded
+        case refreshRefused
+        case storedSessionUnreadable
+        case dpopFailed
+        case callbackTimedOut
     }
 
-    private let code: Code
+    let code: Code
     /// The classification the command-line tool maps to an exit status.
     public let kind: Kind
     /// What went wrong, in words; names the failed check and never contains a token or secret.
@@ -85,7 +100,7 @@ public struct OAuthError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The server's `error_description` (or XRPC `message`), made safe to print, when it sent one.
     public let serverErrorDescription: String?
 
-    private init(
+    init(
         _ code: Code,
         _ kind: Kind,
         _ reason: String,
@@ -141,6 +156,7 @@ public struct OAuthError: Error, Sendable, Hashable, CustomStringConvertible {
             "The server's protected resource metadata failed a check: \(reason). Sign-in stopped; nothing was stored."
         case .invalidAuthorizationServerMetadata:
             "The authorization server's metadata failed a check: \(reason). Sign-in stopped; nothing was stored."
+        default: signInSummary
         }
     }
 

@@ -1,0 +1,80 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import Synchronization
+
+/// Holds the page to answer the callback with, once the sign-in has finished.
+final class PageSlot: Sendable {
+    private let state = Mutex<(page: CallbackPage?, waiters: [@Sendable (CallbackPage) -> Void])>((nil, []))
+
+    /// Sets the page (the first one wins) and runs the waiters.
+    func fill(_ page: CallbackPage) {
+        let waiters = state.withLock { state -> [@Sendable (CallbackPage) -> Void] in
+            guard state.page == nil else { return [] }
+            state.page = page
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter(page) }
+    }
+
+    /// Runs `body` with the page as soon as there is one.
+    func whenFilled(_ body: @escaping @Sendable (CallbackPage) -> Void) {
+        let ready = state.withLock { state -> CallbackPage? in
+            if let page = state.page { return page }
+            state.waiters.append(body)
+            return nil
+        }
+        if let ready { body(ready) }
+    }
+}
+
+/// Serves one connection of the loopback listener: the callback path delivers its URL, anything else is 404.
+final class CallbackHandler: ChannelInboundHandler, Sendable {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let path: String
+    private let callbacks: AsyncStream<URL>.Continuation
+    private let page: PageSlot
+
+    init(path: String, callbacks: AsyncStream<URL>.Continuation, page: PageSlot) {
+        self.path = path
+        self.callbacks = callbacks
+        self.page = page
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard case .head(let head) = unwrapInboundIn(data) else { return }
+        let target = head.uri
+        let requestPath = String(target.split(separator: "?", maxSplits: 1).first ?? "")
+        guard head.method == .GET, requestPath == path,
+            let url = URL(string: "http://127.0.0.1\(target)")
+        else {
+            write(status: .notFound, html: CallbackPage.failed("Nothing here.").html, context: context)
+            return
+        }
+        callbacks.yield(url)
+        let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        page.whenFilled { [self] page in
+            loopBound.value.eventLoop.execute {
+                self.write(status: .ok, html: page.html, context: loopBound.value)
+            }
+        }
+    }
+
+    private func write(status: HTTPResponseStatus, html: String, context: ChannelHandlerContext) {
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: "text/html; charset=utf-8")
+        headers.add(name: "Content-Length", value: String(html.utf8.count))
+        headers.add(name: "Cache-Control", value: "no-store")
+        headers.add(name: "Connection", value: "close")
+        context.write(
+            wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))),
+            promise: nil
+        )
+        context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(string: html)))), promise: nil)
+        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in bound.value.close(promise: nil) }
+    }
+}

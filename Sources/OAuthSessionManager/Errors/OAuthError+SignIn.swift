@@ -1,0 +1,124 @@
+import Foundation
+
+extension OAuthError {
+    /// A client metadata document or loopback client configuration breaks a rule (ATPROTO-OAUTH §2).
+    public static func invalidClientMetadata(field: String, reason: String) -> OAuthError {
+        OAuthError(.invalidClientMetadata, .usage, "\(field): \(reason)", field: field)
+    }
+
+    /// The redirect back to the client is malformed: no `state`, no `code`, or a repeated parameter.
+    public static func invalidCallback(_ reason: String) -> OAuthError {
+        OAuthError(.invalidCallback, .securityCheckFailed, reason)
+    }
+
+    /// The callback's `state` matches no pending sign-in: unknown, already used, or from another client.
+    public static let unknownState = OAuthError(
+        .unknownState,
+        .securityCheckFailed,
+        "the callback's state matches no pending sign-in (it is unknown or was already used)"
+    )
+
+    /// The pending sign-in is older than ten minutes.
+    public static let authorizationExpired = OAuthError(
+        .authorizationExpired,
+        .failed,
+        "the sign-in was started more than ten minutes ago"
+    )
+
+    /// The callback's `iss` is missing or is not the issuer the request went to (RFC 9207 §2.4).
+    public static func issuerMismatch(_ reason: String) -> OAuthError {
+        OAuthError(.issuerMismatch, .securityCheckFailed, reason, field: "iss")
+    }
+
+    /// The authorization server redirected back with an `error`, such as `access_denied`.
+    public static func authorizationFailed(serverError: String, description: String?) -> OAuthError {
+        OAuthError(
+            .authorizationFailed,
+            .failed,
+            "the authorization server did not authorize the sign-in",
+            serverError: ServerCode(rawValue: serverError),
+            serverErrorDescription: description
+        )
+    }
+
+    /// A PAR, token or revocation request was answered with an error status.
+    public static func requestFailed(
+        _ what: String,
+        status: Int,
+        serverError: String?,
+        description: String?
+    ) -> OAuthError {
+        OAuthError(
+            .requestFailed,
+            .failed,
+            "\(what) failed with HTTP \(status)",
+            status: status,
+            serverError: serverError.map(ServerCode.init(rawValue:)),
+            serverErrorDescription: description
+        )
+    }
+
+    /// A token (or PAR) answer failed a client-side check (ATPROTO-OAUTH §3.7).
+    public static func invalidTokenResponse(_ reason: String) -> OAuthError {
+        OAuthError(.invalidTokenResponse, .securityCheckFailed, reason)
+    }
+
+    /// The tokens' `sub` is not the account the sign-in started from (ATPROTO-OAUTH §3.7).
+    public static func subjectMismatch(_ reason: String) -> OAuthError {
+        OAuthError(.subjectMismatch, .securityCheckFailed, reason, field: "sub")
+    }
+
+    /// Re-resolving the account did not lead back to the issuer that issued the tokens (ATPROTO-OAUTH §3.7, §5).
+    public static func issuerNotConfirmed(_ reason: String) -> OAuthError {
+        OAuthError(.issuerNotConfirmed, .securityCheckFailed, reason, field: "issuer")
+    }
+
+    /// There is no usable session for the account.
+    public static func signInNeeded(_ reason: String) -> OAuthError {
+        OAuthError(.signInNeeded, .signInNeeded, reason)
+    }
+
+    /// The server refused the refresh token (`invalid_grant`); the session was deleted (ATPROTO-OAUTH §5).
+    public static func refreshRefused(serverError: String?, description: String?) -> OAuthError {
+        OAuthError(
+            .refreshRefused,
+            .signInNeeded,
+            "the authorization server no longer accepts this session",
+            serverError: serverError.map(ServerCode.init(rawValue:)),
+            serverErrorDescription: description
+        )
+    }
+
+    /// A stored session or key cannot be read back.
+    public static func storedSessionUnreadable(_ reason: String) -> OAuthError {
+        OAuthError(.storedSessionUnreadable, .signInNeeded, reason)
+    }
+
+    /// DPoP failed: the server kept rejecting proofs or nonces.
+    public static func dpopFailed(_ reason: String) -> OAuthError {
+        OAuthError(.dpopFailed, .securityCheckFailed, reason)
+    }
+
+    /// No redirect arrived in time.
+    public static func callbackTimedOut(_ seconds: Int) -> OAuthError {
+        OAuthError(.callbackTimedOut, .failed, "no redirect arrived within \(seconds) seconds")
+    }
+
+    var signInSummary: String {
+        switch code {
+        case .invalidClientMetadata: "The client configuration is invalid: \(reason). Fix the client metadata."
+        case .invalidCallback, .unknownState, .issuerMismatch:
+            "The sign-in callback failed a security check: \(reason). Nothing was stored; start the sign-in again."
+        case .authorizationExpired: "The sign-in expired: \(reason). Start it again."
+        case .authorizationFailed: "Sign-in did not complete: \(reason)."
+        case .requestFailed: "The request failed: \(reason). Try again later."
+        case .invalidTokenResponse, .subjectMismatch, .issuerNotConfirmed:
+            "The tokens failed a security check: \(reason). They were not used and nothing was stored."
+        case .signInNeeded, .storedSessionUnreadable: "Sign-in needed: \(reason). Run `atoauth accounts add`."
+        case .refreshRefused: "Sign-in needed: \(reason). Run `atoauth accounts add` again."
+        case .dpopFailed: "DPoP failed: \(reason)."
+        case .callbackTimedOut: "Sign-in timed out: \(reason). Start it again and approve in the browser."
+        default: reason
+        }
+    }
+}

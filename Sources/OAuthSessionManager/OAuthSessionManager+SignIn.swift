@@ -1,0 +1,174 @@
+import DPoPRequestExecutor
+public import Foundation
+
+extension OAuthSessionManager {
+    /// Starts a sign-in: resolves the account, checks its servers' metadata, sends the PAR, and keeps what the
+    /// callback needs for ten minutes (ATPROTO-OAUTH §1–§3.4).
+    ///
+    /// - Parameters:
+    ///   - input: a handle, a DID, or a PDS or entryway `https://` URL.
+    ///   - client: the client identity and redirect URI to use.
+    /// - Returns: the URL to open in the system browser.
+    /// - Throws: ``OAuthError`` naming the failed resolution, metadata check or PAR answer.
+    public func startSignIn(_ input: String, client: OAuthClient) async throws -> AuthorizationRequest {
+        try? store.purgeExpiredPending(now: now())
+        let identity = try await identityResolver.resolve(input)
+        let server = try await metadataResolver.resolve(pds: identity.pds)
+        let metadata = server.authorizationServer
+
+        let pkce = PKCE.generate(using: random)
+        let state = OAuthState.generate(using: random)
+        let key = DPoPKey()
+        var form = [
+            ("client_id", client.clientID), ("response_type", "code"), ("code_challenge", pkce.challenge),
+            ("code_challenge_method", PKCE.method), ("state", state),
+            ("redirect_uri", client.redirectURI.absoluteString), ("scope", client.scope),
+        ]
+        if let hint = identity.handle?.description ?? identity.did?.rawValue {
+            form.append(("login_hint", hint))
+        }
+        let response = try await postForm(
+            form,
+            to: metadata.pushedAuthorizationRequestEndpoint,
+            key: key,
+            purpose: "pushed authorization request"
+        )
+        guard response.status == 201 || response.status == 200 else {
+            let (code, description) = Self.oauthError(in: response)
+            throw OAuthError.requestFailed(
+                "the pushed authorization request",
+                status: response.status,
+                serverError: code,
+                description: description
+            )
+        }
+        guard let object = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any],
+            let requestURI = object["request_uri"] as? String, !requestURI.isEmpty
+        else { throw OAuthError.invalidTokenResponse("the PAR answer has no request_uri") }
+
+        try store.savePending(
+            PendingAuthorization(
+                state: state,
+                codeVerifier: pkce.verifier,
+                dpopKey: key.persistedRepresentation,
+                issuer: metadata.issuer,
+                expectedDID: identity.did?.rawValue,
+                clientID: client.clientID,
+                redirectURI: client.redirectURI.absoluteString,
+                scope: client.scope,
+                tokenEndpoint: metadata.tokenEndpoint,
+                revocationEndpoint: metadata.revocationEndpoint,
+                createdAt: now()
+            )
+        )
+        var components = URLComponents(url: metadata.authorizationEndpoint, resolvingAgainstBaseURL: false)
+        components?.percentEncodedQuery = FormEncoding.encode([
+            ("client_id", client.clientID), ("request_uri", requestURI),
+        ])
+        guard let url = components?.url else {
+            throw OAuthError.invalidTokenResponse("the authorization endpoint cannot take a query")
+        }
+        logger.info("sign-in started for \(input) at \(metadata.issuer)")
+        return AuthorizationRequest(
+            url: url,
+            state: state,
+            issuer: metadata.issuer,
+            expectedDID: identity.did?.rawValue,
+            redirectURI: client.redirectURI
+        )
+    }
+
+    /// Completes a sign-in from the callback URL: checks `state`, `iss`, `error` and `code`, exchanges the code,
+    /// checks the tokens, re-resolves `sub` to confirm the issuer, and stores the session (ATPROTO-OAUTH §3.5–§3.7).
+    ///
+    /// If any check fails after tokens were issued, they are revoked before the error is thrown; nothing is stored
+    /// for a failed sign-in, and the `state` cannot be used again either way.
+    public func completeSignIn(callbackURL: URL) async throws -> OAuthSession {
+        let parameters = try CallbackParameters(callbackURL: callbackURL)
+        guard let state = parameters.state, !state.isEmpty else {
+            throw OAuthError.invalidCallback("the callback has no state")
+        }
+        guard let pending = try await store.consumePending(state: state) else { throw OAuthError.unknownState }
+        guard !pending.isExpired(now: now()) else { throw OAuthError.authorizationExpired }
+        let code = try parameters.validatedCode(expectedIssuer: pending.issuer)
+        let key = try DPoPKey(persistedRepresentation: pending.dpopKey)
+
+        let response = try await postForm(
+            [
+                ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", pending.redirectURI),
+                ("code_verifier", pending.codeVerifier), ("client_id", pending.clientID),
+            ],
+            to: pending.tokenEndpoint,
+            key: key,
+            purpose: "token request"
+        )
+        guard response.isSuccess else {
+            let (code, description) = Self.oauthError(in: response)
+            throw OAuthError.requestFailed(
+                "the token request",
+                status: response.status,
+                serverError: code,
+                description: description
+            )
+        }
+        do {
+            let session = try await checkedSession(response.body, pending: pending)
+            try await store.keystore.withLock(OAuthSession.entryName(did: session.did)) {
+                try store.saveKey(key, for: session.did)
+                try store.save(session)
+            }
+            broadcaster.publish(.updated(did: session.did))
+            logger.info("signed in as \(session.did)")
+            return session
+        } catch {
+            await revokeIssuedTokens(response.body, pending: pending, key: key)
+            throw error
+        }
+    }
+
+    private func checkedSession(_ body: Data, pending: PendingAuthorization) async throws -> OAuthSession {
+        let tokens = try TokenResponse.checked(body)
+        let sub = try DID(validating: tokens.sub ?? "")
+        if let expected = pending.expectedDID, expected != sub.rawValue {
+            throw OAuthError.subjectMismatch("the tokens are for \(sub), but sign-in started for \(expected)")
+        }
+        let identity = try await identityResolver.resolve(did: sub, cachePolicy: .reload)
+        let server = try await metadataResolver.resolve(pds: identity.pds)
+        guard server.issuer == pending.issuer else {
+            throw OAuthError.issuerNotConfirmed(
+                "\(sub) is served by \(server.issuer), not by \(pending.issuer) which issued the tokens"
+            )
+        }
+        let issuedAt = now()
+        return OAuthSession(
+            did: sub,
+            handle: identity.handle,
+            pds: identity.pds,
+            issuer: pending.issuer,
+            scope: tokens.scope ?? pending.scope,
+            accessToken: tokens.accessToken,
+            accessTokenExpiresAt: tokens.expiresIn.map { issuedAt.addingTimeInterval($0) },
+            refreshToken: tokens.refreshToken,
+            clientID: pending.clientID,
+            tokenEndpoint: pending.tokenEndpoint,
+            revocationEndpoint: server.authorizationServer.revocationEndpoint ?? pending.revocationEndpoint,
+            createdAt: issuedAt,
+            updatedAt: issuedAt
+        )
+    }
+
+    /// Best-effort revocation of tokens a failed sign-in received.
+    private func revokeIssuedTokens(_ body: Data, pending: PendingAuthorization, key: DPoPKey) async {
+        guard let endpoint = pending.revocationEndpoint,
+            let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any]
+        else { return }
+        for (name, hint) in [("refresh_token", "refresh_token"), ("access_token", "access_token")] {
+            guard let token = object[name] as? String else { continue }
+            do {
+                try await revoke(token: token, hint: hint, endpoint: endpoint, clientID: pending.clientID, key: key)
+            } catch {
+                logger.warning("could not revoke the \(hint) of a failed sign-in: \(error)")
+            }
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import DPoPRequestExecutor
+import Foundation
+
+extension OAuthSessionManager {
+    /// Whether the server confirmed a sign-out's revocation.
+    public enum RevocationResult: Sendable, Hashable {
+        /// The authorization server revoked the tokens.
+        case revoked
+        /// The server has no revocation endpoint.
+        case notSupported
+        /// The server could not be reached or refused; the session was deleted here anyway.
+        case failed(reason: String)
+    }
+
+    /// Signs out: revokes the tokens (RFC 7009, with DPoP), then deletes the session and its DPoP key even if the
+    /// revocation failed (ATPROTO-OAUTH §5).
+    ///
+    /// - Throws: ``OAuthError`` of kind `signInNeeded` when there is no session for `did`.
+    @discardableResult
+    public func signOut(did: DID) async throws -> RevocationResult {
+        try await store.keystore.withLock(OAuthSession.entryName(did: did)) {
+            guard let session = try store.session(did) else {
+                throw OAuthError.signInNeeded("no session for \(did)")
+            }
+            let result = await revokeTokens(of: session)
+            try store.delete(did)
+            broadcaster.publish(.deleted(did: did, reason: .signedOut))
+            return result
+        }
+    }
+
+    private func revokeTokens(of session: OAuthSession) async -> RevocationResult {
+        guard let endpoint = session.revocationEndpoint else { return .notSupported }
+        do {
+            let key = try store.key(for: session.did)
+            if let refreshToken = session.refreshToken {
+                try await revoke(
+                    token: refreshToken,
+                    hint: "refresh_token",
+                    endpoint: endpoint,
+                    clientID: session.clientID,
+                    key: key
+                )
+            }
+            try await revoke(
+                token: session.accessToken,
+                hint: "access_token",
+                endpoint: endpoint,
+                clientID: session.clientID,
+                key: key
+            )
+            return .revoked
+        } catch {
+            logger.warning("revocation failed for \(session.did): \(error)")
+            return .failed(reason: "\(error)")
+        }
+    }
+}

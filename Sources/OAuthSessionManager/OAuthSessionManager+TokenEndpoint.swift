@@ -1,0 +1,59 @@
+import DPoPRequestExecutor
+import Foundation
+
+extension OAuthSessionManager {
+    /// POSTs a form to an authorization server endpoint with a DPoP proof (no `ath`), after checking where it goes.
+    func postForm(
+        _ pairs: [(String, String)],
+        to endpoint: URL,
+        key: DPoPKey,
+        purpose: String
+    ) async throws -> HTTPResponse {
+        try await fetcher.checkDestination(endpoint)
+        let request = HTTPRequest(
+            method: .post,
+            url: endpoint,
+            headers: ["Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"],
+            body: FormEncoding.body(pairs)
+        )
+        logger.debug("POST \(endpoint.absoluteString) (\(purpose))")
+        do {
+            let response = try await executor(for: key).send(request)
+            logger.debug("\(purpose): HTTP \(response.status)")
+            return response
+        } catch let error as DPoPError {
+            throw OAuthError.dpopFailed(error.description)
+        } catch let error as OAuthError {
+            throw error
+        } catch {
+            throw OAuthError.networkFailure("\(purpose) at \(endpoint.host ?? "the server"): \(error)")
+        }
+    }
+
+    /// The OAuth `error` and `error_description` of an error answer (RFC 6749 §5.2), if it has them.
+    static func oauthError(in response: HTTPResponse) -> (code: String?, description: String?) {
+        guard let object = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any] else {
+            return (nil, nil)
+        }
+        return (object["error"] as? String, object["error_description"] as? String)
+    }
+
+    /// Revokes a token (RFC 7009 §2.1) with DPoP; returns whether the server confirmed.
+    func revoke(token: String, hint: String, endpoint: URL, clientID: String, key: DPoPKey) async throws {
+        let response = try await postForm(
+            [("token", token), ("token_type_hint", hint), ("client_id", clientID)],
+            to: endpoint,
+            key: key,
+            purpose: "revocation"
+        )
+        guard response.isSuccess else {
+            let (code, description) = Self.oauthError(in: response)
+            throw OAuthError.requestFailed(
+                "revocation",
+                status: response.status,
+                serverError: code,
+                description: description
+            )
+        }
+    }
+}

@@ -1,0 +1,109 @@
+public import DPoPRequestExecutor
+public import Foundation
+public import Keystore
+public import Logging
+
+/// Signs people in with AT Protocol OAuth and keeps their sessions: PAR, callback, tokens, refresh, revocation
+/// (ATPROTO-OAUTH §3 and §5).
+///
+/// One refresh per account runs at a time in a process (this actor holds the in-flight task) and across processes
+/// (the keystore's lock on the session entry); after taking the lock the stored session is read again, because
+/// another process may already have refreshed it.
+public actor OAuthSessionManager {
+    let store: SessionStore
+    let transport: any HTTPTransport
+    let fetcher: SafeFetcher
+    let identityResolver: IdentityResolver
+    let metadataResolver: MetadataResolver
+    let nonceCache: DPoPNonceCache
+    let random: any RandomSource
+    let now: @Sendable () -> Date
+    let logger: Logger
+    var refreshPolicy = RefreshPolicy()
+    private var refreshesInFlight: [DID: Task<OAuthSession, any Error>] = [:]
+    let broadcaster = SessionEventBroadcaster()
+
+    /// Creates a manager.
+    ///
+    /// - Parameters:
+    ///   - keystore: where sessions, keys and pending sign-ins are kept, encrypted.
+    ///   - transport: the HTTP transport for every request.
+    ///   - identity: where DIDs and handles are resolved.
+    ///   - allowHTTPLoopback: development only: allow `http://` and loopback addresses for loopback hosts.
+    ///   - nonceCache: DPoP nonces per origin, shared by every request of the process.
+    ///   - random: randomness for PKCE, `state`, `jti` and refresh jitter.
+    ///   - now: the clock.
+    ///   - logger: where requests are logged; secrets are never logged.
+    public init(
+        keystore: any Keystore,
+        transport: any HTTPTransport,
+        identity: IdentityResolver.Configuration = IdentityResolver.Configuration(),
+        allowHTTPLoopback: Bool = false,
+        nonceCache: DPoPNonceCache = DPoPNonceCache(),
+        random: any RandomSource = .system,
+        now: @escaping @Sendable () -> Date = { Date() },
+        logger: Logger = Logger(label: "atoauth.oauth", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) {
+        let fetcher = SafeFetcher(
+            transport: transport,
+            configuration: SafeFetcher.Configuration(allowHTTPLoopback: allowHTTPLoopback)
+        )
+        self.store = SessionStore(keystore: keystore)
+        self.transport = transport
+        self.fetcher = fetcher
+        self.identityResolver = IdentityResolver(fetcher: fetcher, configuration: identity, now: now)
+        self.metadataResolver = MetadataResolver(fetcher: fetcher)
+        self.nonceCache = nonceCache
+        self.random = random
+        self.now = now
+        self.logger = logger
+    }
+
+    /// A stream of session changes from now on.
+    public nonisolated func events() -> AsyncStream<SessionEvent> {
+        broadcaster.subscribe()
+    }
+
+    /// Every stored session.
+    public func storedSessions() throws -> [OAuthSession] {
+        try store.sessions()
+    }
+
+    /// The stored session of `did`, refreshed first when its access token is about to expire.
+    ///
+    /// - Throws: ``OAuthError`` of kind `signInNeeded` when there is no session or the server refused the refresh.
+    public func session(for did: DID) async throws -> OAuthSession {
+        guard let session = try store.session(did) else { throw OAuthError.signInNeeded("no session for \(did)") }
+        let jitter = Double(random.bytes(count: 1)[0]) / 255
+        guard refreshPolicy.needsRefresh(session, now: now(), jitterFraction: jitter) else { return session }
+        return try await refresh(did: did, replacing: session.accessToken)
+    }
+
+    /// The DPoP key of `did`'s session, for resource requests.
+    public func dpopKey(for did: DID) throws -> DPoPKey {
+        try store.key(for: did)
+    }
+
+    /// Refreshes `did`'s tokens unless another caller already replaced `accessToken`.
+    ///
+    /// Concurrent callers in this process share one refresh; other processes are excluded by the keystore lock.
+    /// - Parameters:
+    ///   - did: the account.
+    ///   - accessToken: the token the caller found expired or rejected (`invalid_token`); `nil` forces a refresh.
+    /// - Returns: the refreshed (or already refreshed) session.
+    /// - Throws: ``OAuthError``: `signInNeeded` when the server refused the refresh token (the session is deleted),
+    ///   `failed` for network and server errors (the session is kept).
+    public func refresh(did: DID, replacing accessToken: String?) async throws -> OAuthSession {
+        if let running = refreshesInFlight[did] {
+            return try await running.value
+        }
+        let task = Task { try await self.refreshUnderLock(did: did, replacing: accessToken) }
+        refreshesInFlight[did] = task
+        defer { if refreshesInFlight[did] == task { refreshesInFlight[did] = nil } }
+        return try await task.value
+    }
+
+    func executor(for key: DPoPKey) -> DPoPRequestExecutor {
+        DPoPRequestExecutor(transport: transport, key: key, nonceCache: nonceCache, random: random, now: now)
+    }
+}

@@ -1,0 +1,44 @@
+public import Foundation
+
+/// A signed-in account's OAuth session: who, where, and the DPoP-bound tokens (kept encrypted in the keystore).
+///
+/// `description` never shows a token.
+public struct OAuthSession: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The account's DID, the token's `sub`.
+    public var did: DID
+    /// The handle the DID document names, when it has one.
+    public var handle: Handle?
+    /// The account's PDS origin; resource requests go there.
+    public var pds: URL
+    /// The authorization server that issued the tokens.
+    public var issuer: String
+    /// The granted scope.
+    public var scope: String
+    /// The DPoP-bound access token; secret.
+    public var accessToken: String
+    /// When the access token expires, if the server said.
+    public var accessTokenExpiresAt: Date?
+    /// The single-use refresh token; secret.
+    public var refreshToken: String?
+    /// The `client_id` the session was issued to.
+    public var clientID: String
+    /// The token endpoint, for refresh.
+    public var tokenEndpoint: URL
+    /// The revocation endpoint, for sign-out.
+    public var revocationEndpoint: URL?
+    /// When the user signed in.
+    public var createdAt: Date
+    /// When the tokens were last issued.
+    public var updatedAt: Date
+
+    /// The keystore entry holding this account's session.
+    public static func entryName(did: DID) -> String { "session/\(did.rawValue)" }
+
+    /// The keystore entry holding this account's DPoP key.
+    public static func keyEntryName(did: DID) -> String { "dpop-key/\(did.rawValue)" }
+
+    /// Names the account and its server only.
+    public var description: String {
+        "OAuthSession(\(handle?.description ?? "-") \(did), pds: \(pds.absoluteString), scope: \(scope))"
+    }
+}

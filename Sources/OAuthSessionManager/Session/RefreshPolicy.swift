@@ -1,0 +1,16 @@
+import Foundation
+
+/// When to refresh an access token: before it expires, by a margin plus random jitter so that many processes do
+/// not all refresh at the same instant (ATPROTO-OAUTH §5; the reference client uses 10 s plus 0–30 s).
+struct RefreshPolicy: Sendable {
+    /// Refresh when the token expires within this margin plus the jitter.
+    var margin: TimeInterval = 10
+    /// The largest random addition to the margin.
+    var maximumJitter: TimeInterval = 30
+
+    /// Whether `session` should be refreshed now; `jitterFraction` in 0...1 picks the jitter.
+    func needsRefresh(_ session: OAuthSession, now: Date, jitterFraction: Double) -> Bool {
+        guard let expiresAt = session.accessTokenExpiresAt else { return false }
+        return expiresAt.timeIntervalSince(now) < margin + maximumJitter * min(max(jitterFraction, 0), 1)
+    }
+}

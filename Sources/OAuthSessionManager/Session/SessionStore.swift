@@ -1,0 +1,86 @@
+import DPoPRequestExecutor
+import Foundation
+import Keystore
+
+/// Reads and writes sessions, their DPoP keys and pending sign-ins in the keystore, as JSON inside its encryption.
+struct SessionStore: Sendable {
+    let keystore: any Keystore
+
+    func session(_ did: DID) throws -> OAuthSession? {
+        guard let data = try keystore.load(OAuthSession.entryName(did: did)) else { return nil }
+        do {
+            return try Self.decoder.decode(OAuthSession.self, from: data)
+        } catch {
+            throw OAuthError.storedSessionUnreadable("the stored session of \(did) cannot be decoded")
+        }
+    }
+
+    func sessions() throws -> [OAuthSession] {
+        try keystore.names().filter { $0.hasPrefix("session/") }.compactMap { name in
+            guard let did = try? DID(validating: String(name.dropFirst("session/".count))) else { return nil }
+            return try session(did)
+        }
+    }
+
+    func save(_ session: OAuthSession) throws {
+        try keystore.save(try Self.encoder.encode(session), as: OAuthSession.entryName(did: session.did))
+    }
+
+    func key(for did: DID) throws -> DPoPKey {
+        guard let data = try keystore.load(OAuthSession.keyEntryName(did: did)) else {
+            throw OAuthError.storedSessionUnreadable("the DPoP key of \(did) is missing")
+        }
+        return try DPoPKey(persistedRepresentation: data)
+    }
+
+    func saveKey(_ key: DPoPKey, for did: DID) throws {
+        try keystore.save(key.persistedRepresentation, as: OAuthSession.keyEntryName(did: did))
+    }
+
+    /// Deletes the session and its key.
+    func delete(_ did: DID) throws {
+        try keystore.delete(OAuthSession.entryName(did: did))
+        try keystore.delete(OAuthSession.keyEntryName(did: did))
+    }
+
+    func savePending(_ pending: PendingAuthorization) throws {
+        try keystore.save(try Self.encoder.encode(pending), as: PendingAuthorization.entryName(state: pending.state))
+    }
+
+    /// Loads and deletes the pending sign-in of `state` under its lock, so a state is used at most once.
+    func consumePending(state: String) async throws -> PendingAuthorization? {
+        let name = PendingAuthorization.entryName(state: state)
+        return try await keystore.withLock(name) {
+            guard let data = try keystore.load(name) else { return nil }
+            try keystore.delete(name)
+            return try? Self.decoder.decode(PendingAuthorization.self, from: data)
+        }
+    }
+
+    /// Deletes pending sign-ins older than their lifetime.
+    func purgeExpiredPending(now: Date) throws {
+        for name in try keystore.names() where name.hasPrefix("pending/") {
+            // An entry that cannot be read now (a keystore error) is left alone; one that decrypts but is not a
+            // pending sign-in is garbage.
+            guard let data = try? keystore.load(name) else { continue }
+            guard let pending = try? Self.decoder.decode(PendingAuthorization.self, from: data) else {
+                try keystore.delete(name)
+                continue
+            }
+            if pending.isExpired(now: now) { try keystore.delete(name) }
+        }
+    }
+
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }()
+
+    static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        return decoder
+    }()
+}

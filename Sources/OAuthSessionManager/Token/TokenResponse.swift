@@ -1,0 +1,51 @@
+import Foundation
+
+/// A token endpoint answer (RFC 6749 §5.1, RFC 9449 §5) and the checks a client must make on it
+/// (ATPROTO-OAUTH §3.7).
+struct TokenResponse: Decodable, Sendable {
+    var accessToken: String
+    var tokenType: String
+    var expiresIn: Double?
+    var refreshToken: String?
+    var scope: String?
+    var sub: String?
+    var idToken: String?
+
+    enum CodingKeys: String, CodingKey {
+        case accessToken = "access_token"
+        case tokenType = "token_type"
+        case expiresIn = "expires_in"
+        case refreshToken = "refresh_token"
+        case scope
+        case sub
+        case idToken = "id_token"
+    }
+
+    /// Decodes and checks a response: `token_type` exactly `DPoP`, `sub` a valid DID, `scope` with `atproto`,
+    /// no `id_token`, a positive lifetime.
+    static func checked(_ data: Data) throws -> TokenResponse {
+        let response: TokenResponse
+        do {
+            response = try JSONDecoder().decode(TokenResponse.self, from: data)
+        } catch {
+            throw OAuthError.invalidTokenResponse("it is not a JSON object with access_token and token_type")
+        }
+        guard response.tokenType == "DPoP" else {
+            throw OAuthError.invalidTokenResponse("token_type is \(response.tokenType), not DPoP")
+        }
+        guard let sub = response.sub, DID.isValid(sub) else {
+            throw OAuthError.invalidTokenResponse("sub is missing or not a DID")
+        }
+        guard let scope = response.scope, scope.split(separator: " ").contains("atproto") else {
+            throw OAuthError.invalidTokenResponse("scope does not contain atproto")
+        }
+        guard response.idToken == nil else {
+            throw OAuthError.invalidTokenResponse("it carries an id_token, which AT Protocol OAuth does not use")
+        }
+        guard !response.accessToken.isEmpty else { throw OAuthError.invalidTokenResponse("access_token is empty") }
+        if let expiresIn = response.expiresIn, !(expiresIn > 0 && expiresIn.isFinite) {
+            throw OAuthError.invalidTokenResponse("expires_in is not a positive number")
+        }
+        return response
+    }
+}

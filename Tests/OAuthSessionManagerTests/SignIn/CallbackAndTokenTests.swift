@@ -1,0 +1,131 @@
+import DPoPRequestExecutor
+import Foundation
+import Testing
+
+@testable import OAuthSessionManager
+
+@Suite("Callback and token response checks")
+struct CallbackAndTokenTests {
+    let issuer = "https://auth.example.com"
+
+    func parameters(_ query: String) throws -> CallbackParameters {
+        try CallbackParameters(callbackURL: try #require(URL(string: "http://127.0.0.1:1234/callback?\(query)")))
+    }
+
+    @Test("a good callback yields its code")
+    func goodCallback() throws {
+        let code = try parameters("code=abc&state=s1&iss=https%3A%2F%2Fauth.example.com").validatedCode(
+            expectedIssuer: issuer
+        )
+        #expect(code == "abc")
+    }
+
+    @Test(
+        "a missing or different iss is a security failure",
+        arguments: [
+            "code=abc&state=s1", "code=abc&state=s1&iss=https%3A%2F%2Fevil.example",
+            "code=a&state=s&iss=https%3A%2F%2FAUTH.example.com",
+        ]
+    )
+    func issuer(query: String) throws {
+        let error = #expect(throws: OAuthError.self) { try parameters(query).validatedCode(expectedIssuer: issuer) }
+        #expect(error?.kind == .securityCheckFailed)
+        #expect(error?.field == "iss")
+    }
+
+    @Test("an error redirect surfaces the server's description")
+    func errorRedirect() throws {
+        let query =
+            "error=access_denied&error_description=The%20user%20said%20no&state=s&iss=https%3A%2F%2Fauth.example.com"
+        let error = #expect(throws: OAuthError.self) { try parameters(query).validatedCode(expectedIssuer: issuer) }
+        #expect(error?.serverError == .accessDenied)
+        #expect(error?.description.contains("The user said no") == true)
+    }
+
+    @Test("no code, or a repeated parameter, is refused")
+    func missingCode() throws {
+        #expect(throws: OAuthError.self) {
+            try parameters("state=s&iss=https%3A%2F%2Fauth.example.com").validatedCode(expectedIssuer: issuer)
+        }
+        #expect(throws: OAuthError.self) { try parameters("code=a&code=b&state=s") }
+    }
+
+    func token(_ change: (inout [String: Any]) -> Void = { _ in }) throws -> Data {
+        var object: [String: Any] = [
+            "access_token": "at", "token_type": "DPoP", "expires_in": 3600, "refresh_token": "rt",
+            "scope": "atproto transition:generic", "sub": "did:plc:ewvi7nxzyoun6zhxrhs64oiz",
+        ]
+        change(&object)
+        return try JSONSerialization.data(withJSONObject: object)
+    }
+
+    @Test("a DPoP token response for a DID with atproto scope passes")
+    func goodTokenResponse() throws {
+        let response = try TokenResponse.checked(try token())
+        #expect(response.sub == "did:plc:ewvi7nxzyoun6zhxrhs64oiz")
+    }
+
+    @Test(
+        "token responses failing a check are refused",
+        arguments: [
+            ("token_type", #""Bearer""#), ("token_type", #""dpop""#), ("sub", #""alice.test""#),
+            ("scope", #""transition:generic""#), ("id_token", #""eyJ.x.y""#), ("expires_in", "-5"),
+            ("access_token", #""""#),
+        ]
+    )
+    func badTokenResponse(field: String, json: String) throws {
+        let value = try JSONSerialization.jsonObject(with: Data(json.utf8), options: .fragmentsAllowed)
+        let data = try token { $0[field] = value }
+        let error = #expect(throws: OAuthError.self) { try TokenResponse.checked(data) }
+        #expect(error?.kind == .securityCheckFailed)
+    }
+
+    @Test("a token response without sub or not JSON is refused")
+    func missingSub() throws {
+        #expect(throws: OAuthError.self) { try TokenResponse.checked(try token { $0["sub"] = nil }) }
+        #expect(throws: OAuthError.self) { try TokenResponse.checked(Data("<html>".utf8)) }
+    }
+
+    @Test("refresh outcomes: invalid_grant is definitive, 5xx and other errors are transient")
+    func refreshOutcome() {
+        func classify(_ status: Int, _ code: String?) -> String {
+            switch RefreshOutcome.classify(HTTPResponse(status: status), error: (code, nil)) {
+            case .refreshed: "refreshed"
+            case .refused: "refused"
+            case .transient: "transient"
+            }
+        }
+        #expect(classify(200, nil) == "refreshed")
+        #expect(classify(400, "invalid_grant") == "refused")
+        #expect(classify(401, "invalid_client") == "refused")
+        #expect(classify(500, "server_error") == "transient")
+        #expect(classify(503, nil) == "transient")
+        #expect(classify(400, "use_dpop_nonce") == "transient")
+    }
+
+    @Test("refresh is due within the margin plus jitter of expiry")
+    func refreshPolicy() throws {
+        let now = Date(timeIntervalSince1970: 1_000_000)
+        var session = OAuthSession(
+            did: try DID(validating: "did:plc:ewvi7nxzyoun6zhxrhs64oiz"),
+            handle: nil,
+            pds: try #require(URL(string: "https://pds.example")),
+            issuer: issuer,
+            scope: "atproto",
+            accessToken: "secret-access",
+            accessTokenExpiresAt: now.addingTimeInterval(25),
+            refreshToken: "secret-refresh",
+            clientID: "http://localhost",
+            tokenEndpoint: try #require(URL(string: "https://auth.example.com/token")),
+            revocationEndpoint: nil,
+            createdAt: now,
+            updatedAt: now
+        )
+        let policy = RefreshPolicy()
+        #expect(policy.needsRefresh(session, now: now, jitterFraction: 0) == false)
+        #expect(policy.needsRefresh(session, now: now, jitterFraction: 1) == true)
+        session.accessTokenExpiresAt = now.addingTimeInterval(5)
+        #expect(policy.needsRefresh(session, now: now, jitterFraction: 0) == true)
+        #expect(!session.description.contains("secret"))
+    }
+}
