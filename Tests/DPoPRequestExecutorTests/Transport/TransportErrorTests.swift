@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+
+@testable import DPoPRequestExecutor
+
+@Suite("TransportError")
+struct TransportErrorTests {
+    private let request = HTTPRequest(
+        method: .post,
+        url: URL(string: "https://alice:pa55word@pds.example/xrpc/com.atproto.server.getSession?token=t0ken#part")!
+    )
+
+    @Test("errors compare by kind, whatever request they carry")
+    func equalityByKind() {
+        let timeout = TransportError.timeout(request, after: .seconds(30), underlying: nil)
+        #expect(timeout == .timeout)
+        #expect(timeout != .connectTimeout)
+        #expect(TransportError.cancelled(request) == .cancelled)
+        #expect(Set([timeout, .timeout, .cancelled]).count == 2)
+    }
+
+    @Test("a catch clause matches an error by kind")
+    func catchByKind() {
+        func classify(_ error: any Error) -> String {
+            do {
+                throw error
+            } catch let error as TransportError where error == .responseTooLarge {
+                return "too large"
+            } catch let error as TransportError where error == .timeout {
+                return "timeout"
+            } catch {
+                return "other"
+            }
+        }
+        #expect(classify(TransportError.responseTooLarge(request, limit: 1 << 20)) == "too large")
+        #expect(classify(TransportError.timeout(request, after: .seconds(1), underlying: nil)) == "timeout")
+        #expect(classify(CancellationError()) == "other")
+    }
+
+    @Test("the URL it carries and shows has no query, fragment, user or password")
+    func redaction() {
+        struct Underlying: Error, CustomStringConvertible {
+            let description = "connection reset while fetching /xrpc/x?token=t0ken"
+        }
+        let errors = [
+            TransportError.connectTimeout(request, after: .seconds(10), underlying: nil),
+            .timeout(request, after: .seconds(30), underlying: nil),
+            .responseTooLarge(request, limit: 1 << 20),
+            .connectionFailed(request, underlying: Underlying()),
+            .invalidURL(request),
+            .invalidResponse(request, underlying: Underlying()),
+            .cancelled(request),
+        ]
+        for error in errors {
+            #expect(error.url == "https://pds.example/xrpc/com.atproto.server.getSession")
+            #expect(error.url?.contains("?") == false)
+            #expect(error.method == .post)
+            #expect(error.description.contains("POST https://pds.example/xrpc/com.atproto.server.getSession"))
+            for secret in ["t0ken", "alice", "pa55word", "part"] {
+                #expect(!error.description.contains(secret), "\(error.description)")
+                #expect(!(error.underlying ?? "").contains(secret), "\(error.underlying ?? "")")
+            }
+        }
+    }
+
+    @Test("descriptions say what happened and what to do")
+    func descriptions() {
+        let target = "POST https://pds.example/xrpc/com.atproto.server.getSession"
+        #expect(
+            TransportError.timeout(request, after: .seconds(30), underlying: nil).description
+                == "Timed out after 30 s waiting for \(target) — check the network or raise the timeout."
+        )
+        #expect(
+            TransportError.responseTooLarge(request, limit: 1 << 20).description
+                == "The response to \(target) is larger than the 1 MiB limit, so it was aborted"
+                + " — raise maximumResponseBytes if the server is expected to send that much."
+        )
+        #expect(TransportError.cancelled(request).description == "\(target) was cancelled.")
+    }
+
+    @Test("durations and sizes read naturally")
+    func formatting() {
+        #expect(TransportError.format(.milliseconds(300)) == "300 ms")
+        #expect(TransportError.format(.seconds(30)) == "30 s")
+        #expect(TransportError.format(.milliseconds(1500)) == "1.5 s")
+        #expect(TransportError.format(.seconds(Int64.max)) == "9223372036.8 s")
+        #expect(TransportError.format(.seconds(-1)) == "0 ms")
+        #expect(TransportError.format(bytes: 1 << 20) == "1 MiB")
+        #expect(TransportError.format(bytes: 64 << 10) == "64 KiB")
+        #expect(TransportError.format(bytes: 1000) == "1000 bytes")
+    }
+}
