@@ -78,6 +78,11 @@ extension OAuthSessionManager {
         )
     }
 
+    /// Forgets a started sign-in (after a cancel or timeout), so its `state` can never complete.
+    public func cancelSignIn(state: String) async throws {
+        _ = try await store.consumePending(state: state)
+    }
+
     /// Completes a sign-in from the callback URL: checks `state`, `iss`, `error` and `code`, exchanges the code,
     /// checks the tokens, re-resolves `sub` to confirm the issuer, and stores the session (ATPROTO-OAUTH §3.5–§3.7).
     ///

@@ -15,7 +15,8 @@ public actor OAuthSessionManager {
     let fetcher: SafeFetcher
     let identityResolver: IdentityResolver
     let metadataResolver: MetadataResolver
-    let nonceCache: DPoPNonceCache
+    /// DPoP nonces per origin, shared with the XRPC client of the same process.
+    public nonisolated let nonceCache: DPoPNonceCache
     let random: any RandomSource
     let now: @Sendable () -> Date
     let logger: Logger

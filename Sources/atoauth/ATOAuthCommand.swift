@@ -1,15 +1,26 @@
 import ArgumentParser
 
-/// The `atoauth` command: signs in to AT Protocol accounts with OAuth and calls XRPC with DPoP-bound tokens.
-@main
+/// The `atoauth` root command.
 struct ATOAuthCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "atoauth",
         abstract: "Sign in to AT Protocol accounts with OAuth and call XRPC with DPoP-bound tokens.",
         discussion: """
-            atoauth keeps several accounts in an encrypted store and signs every request with a DPoP proof.
-            The account commands (accounts add/list/switch/remove, whoami, xrpc) arrive with their issues.
+            atoauth keeps several accounts in an encrypted store (keyed by a random key file, or by
+            ATOAUTH_PASSPHRASE) and signs every request with a DPoP proof. Tokens and keys are never printed
+            or written in plaintext.
+
+            Examples:
+              atoauth accounts add alice.bsky.social
+              atoauth accounts list
+              atoauth whoami --json
+              atoauth xrpc app.bsky.actor.getProfile actor=alice.bsky.social
+
+            Exit status: 0 success, 1 failed, 2 usage error, 3 sign-in needed,
+            4 security check failed.
+            Shell completion: atoauth --generate-completion-script bash|zsh|fish
             """,
-        version: "0.1.0"
+        version: "0.1.0",
+        subcommands: [AccountsCommand.self, WhoamiCommand.self, XRPCCommand.self]
     )
 }

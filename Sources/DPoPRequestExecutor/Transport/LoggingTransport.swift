@@ -1,0 +1,47 @@
+import Foundation
+public import Logging
+
+/// Logs each HTTP exchange (method, URL without query, status, time, header names) at debug level, with every
+/// credential-bearing header value redacted; bodies are never logged, since they carry tokens and codes.
+public struct LoggingTransport: HTTPTransport {
+    /// The transport that does the work.
+    public let base: any HTTPTransport
+    /// Where exchanges are logged.
+    public let logger: Logger
+
+    /// Decorates a transport.
+    public init(_ base: any HTTPTransport, logger: Logger) {
+        self.base = base
+        self.logger = logger
+    }
+
+    /// Sends through the base transport and logs the exchange.
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let started = ContinuousClock.now
+        let target = "\(request.method) \(request.url.redactedDescription)"
+        logger.debug("→ \(target) \(Self.describe(request.headers)) body: \(request.body?.count ?? 0) bytes")
+        do {
+            let response = try await base.send(request)
+            let elapsed = ContinuousClock.now - started
+            logger.debug(
+                "← \(response.status) \(target) in \(elapsed.formatted(.units(allowed: [.milliseconds]))) \(Self.describe(response.headers)) body: \(response.body.count) bytes"
+            )
+            return response
+        } catch {
+            logger.debug("✗ \(target): \(error)")
+            throw error
+        }
+    }
+
+    /// Header names with values, except secrets: `Authorization`, `DPoP`, cookies and `Location` (which can carry a code) are shown as `<redacted>`.
+    static func describe(_ headers: HTTPHeaders) -> String {
+        let shown = headers.map { field -> String in
+            let name = field.name.lowercased()
+            let value = redactedNames.contains(name) ? "<redacted>" : String(field.value.prefix(120))
+            return "\(field.name): \(value)"
+        }
+        return "[" + shown.joined(separator: "; ") + "]"
+    }
+
+    private static let redactedNames: Set<String> = ["authorization", "dpop", "cookie", "set-cookie", "location"]
+}

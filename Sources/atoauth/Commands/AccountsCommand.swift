@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// `atoauth accounts …`: sign in, list, switch and remove accounts.
+struct AccountsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "accounts",
+        abstract: "Sign in to accounts, list them, switch between them, and remove them.",
+        subcommands: [AddCommand.self, ListCommand.self, SwitchCommand.self, RemoveCommand.self],
+        defaultSubcommand: ListCommand.self
+    )
+}

@@ -1,0 +1,93 @@
+import AccountManager
+import ArgumentParser
+import DPoPRequestExecutor
+import Foundation
+import OAuthSessionManager
+
+/// `atoauth accounts add`.
+struct AddCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add",
+        abstract: "Sign in to an account with OAuth in the browser and make it active.",
+        discussion: """
+            Starts a listener on http://127.0.0.1:<port>/callback, sends a pushed authorization request, and opens
+            the authorization page: with `$BROWSER <url>` when BROWSER is set, else xdg-open (or open on macOS).
+            The URL is always printed on stderr. After you approve, the redirect is checked, the code exchanged,
+            the account verified and its session stored encrypted. Ctrl-C cancels and leaves nothing behind.
+
+            Examples:
+              atoauth accounts add alice.bsky.social
+              atoauth accounts add did:plc:ewvi7nxzyoun6zhxrhs64oiz --scope "atproto transition:generic"
+              atoauth accounts add https://bsky.social --no-browser
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: ArgumentHelp("A handle, a DID, or a PDS or entryway URL.", valueName: "handle | did | https://pds"))
+    var identifier: String
+
+    @Option(name: .long, help: "The OAuth scope to request; atproto is always included.")
+    var scope = "atproto transition:generic"
+
+    @Option(name: .long, help: "Listen for the redirect on this port (default: a free port).")
+    var callbackPort: Int?
+
+    @Flag(name: .long, help: "Only print the authorization URL; do not open a browser.")
+    var noBrowser = false
+
+    @Option(name: .long, help: "Seconds to wait for the browser's redirect.")
+    var timeout = 300
+
+    func validate() throws {
+        if let callbackPort, !(1...65_535).contains(callbackPort) {
+            throw ValidationError("--callback-port must be between 1 and 65535.")
+        }
+        guard timeout > 0 else { throw ValidationError("--timeout must be a positive number of seconds.") }
+    }
+
+    func run() async throws {
+        let account = try await CLIContext.run(global) { context in
+            let listener = try await LoopbackCallbackListener.start(port: callbackPort ?? 0)
+            var pendingState: String?
+            do {
+                let client = try await client(context, redirectURI: listener.redirectURI)
+                let request = try await context.sessions.startSignIn(identifier, client: client)
+                pendingState = request.state
+                Output.message("Open this URL to sign in:\n\(request.url.absoluteString)")
+                if !noBrowser { BrowserOpener.open(request.url, environment: context.environment) }
+                Output.message("Waiting for the browser… press Ctrl-C to cancel.")
+                let callback = try await listener.waitForCallback(timeout: .seconds(timeout))
+                pendingState = nil
+                let session = try await context.sessions.completeSignIn(callbackURL: callback)
+                let account = try await context.accounts.add(session)
+                await listener.finish(with: .signedIn(as: account.displayName))
+                return account
+            } catch {
+                await listener.finish(with: .failed(CLIFailure(error).message))
+                if let pendingState { try? await context.sessions.cancelSignIn(state: pendingState) }
+                throw error
+            }
+        }
+        if global.json {
+            try Output.json(AccountJSON(account))
+        } else {
+            Output.line("Signed in as \(account.displayName) (\(account.did))")
+        }
+    }
+
+    /// The loopback development client, or the hosted client named by `--client-id` / `ATOAUTH_CLIENT_ID`.
+    private func client(_ context: CLIContext, redirectURI: URL) async throws -> OAuthClient {
+        guard let clientID = global.clientID ?? context.environment["ATOAUTH_CLIENT_ID"].nonEmpty else {
+            return try OAuthClient.loopback(redirectURI: redirectURI, scope: scope)
+        }
+        let url = try CLIContext.url(clientID, option: "--client-id")
+        let fetcher = SafeFetcher(
+            transport: context.transport,
+            configuration: SafeFetcher.Configuration(allowHTTPLoopback: context.allowHTTPLoopback)
+        )
+        let document = try await fetcher.get(url, expecting: .metadata)
+        let metadata = try ClientMetadata(json: document.body, expectedClientID: clientID)
+        return try OAuthClient.hosted(metadata, redirectURI: redirectURI, scope: scope)
+    }
+}

@@ -1,0 +1,104 @@
+import AccountManager
+import DPoPRequestExecutor
+import Foundation
+import Keystore
+import Logging
+import OAuthSessionManager
+
+/// Everything a command needs, built from the global options and the environment (a flag wins over its variable).
+struct CLIContext {
+    let options: GlobalOptions
+    let environment: [String: String]
+    let logger: Logger
+    let home: URL
+    let allowHTTPLoopback: Bool
+    let transport: any HTTPTransport
+    let sessions: OAuthSessionManager
+    let accounts: AccountManager
+    let keystore: EncryptedFileKeystore
+
+    /// The account chosen with `--account` or `ATOAUTH_ACCOUNT`, or `nil` for the active one.
+    var selectedAccount: String? { options.account ?? environment["ATOAUTH_ACCOUNT"].nonEmpty }
+
+    /// Builds the context, runs `body`, and shuts the transport down on every path.
+    static func run<T>(
+        _ options: GlobalOptions,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        _ body: (CLIContext) async throws -> T
+    ) async throws -> T {
+        let verbose = options.verbose || environment["ATOAUTH_VERBOSE"] == "1"
+        var logger = Logger(label: "atoauth") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = verbose ? .debug : .warning
+        let home = try homeDirectory(options, environment)
+        let keystore = try EncryptedFileKeystore.open(directory: home, environment: environment, logger: logger)
+        return try await AsyncHTTPClientTransport.withTransport(logger: logger) { base in
+            let transport: any HTTPTransport = verbose ? LoggingTransport(base, logger: logger) : base
+            let allowLoopback = options.allowHTTPLoopback || environment["ATOAUTH_ALLOW_HTTP_LOOPBACK"] == "1"
+            let sessions = OAuthSessionManager(
+                keystore: keystore,
+                transport: transport,
+                identity: try identityConfiguration(options, environment),
+                allowHTTPLoopback: allowLoopback,
+                logger: logger
+            )
+            let context = CLIContext(
+                options: options,
+                environment: environment,
+                logger: logger,
+                home: home,
+                allowHTTPLoopback: allowLoopback,
+                transport: transport,
+                sessions: sessions,
+                accounts: AccountManager(sessions: sessions, keystore: keystore),
+                keystore: keystore
+            )
+            return try await body(context)
+        }
+    }
+
+    /// `--home`, else `ATOAUTH_HOME`, else `$XDG_DATA_HOME/atoauth`, else `~/.local/share/atoauth`.
+    static func homeDirectory(_ options: GlobalOptions, _ environment: [String: String]) throws -> URL {
+        if let home = options.home ?? environment["ATOAUTH_HOME"].nonEmpty {
+            return URL(fileURLWithPath: home, isDirectory: true)
+        }
+        if let data = environment["XDG_DATA_HOME"].nonEmpty, data.hasPrefix("/") {
+            return URL(fileURLWithPath: data, isDirectory: true).appendingPathComponent("atoauth", isDirectory: true)
+        }
+        guard let userHome = environment["HOME"].nonEmpty else {
+            throw CLIFailure(status: CLIFailure.usage, message: "HOME is not set; give --home DIR or set ATOAUTH_HOME.")
+        }
+        return URL(fileURLWithPath: userHome, isDirectory: true)
+            .appendingPathComponent(".local/share/atoauth", isDirectory: true)
+    }
+
+    static func identityConfiguration(
+        _ options: GlobalOptions,
+        _ environment: [String: String]
+    ) throws -> IdentityResolver.Configuration {
+        var configuration = IdentityResolver.Configuration()
+        if let plc = options.plcDirectory ?? environment["ATOAUTH_PLC_DIRECTORY"].nonEmpty {
+            configuration.plcDirectory = try url(plc, option: "--plc-directory")
+        }
+        if let resolver = options.handleResolver ?? environment["ATOAUTH_HANDLE_RESOLVER"].nonEmpty {
+            configuration.handleResolverService = try url(resolver, option: "--handle-resolver")
+        }
+        return configuration
+    }
+
+    static func url(_ text: String, option: String) throws -> URL {
+        guard let url = URL(string: text), let scheme = url.scheme, ["http", "https"].contains(scheme),
+            url.host != nil
+        else {
+            throw CLIFailure(status: CLIFailure.usage, message: "\(option) needs an http(s) URL, not “\(text)”.")
+        }
+        return url
+    }
+}
+
+extension Optional where Wrapped == String {
+    /// The string, or `nil` when it is missing or empty.
+    var nonEmpty: String? {
+        guard let self, !self.isEmpty else { return nil }
+        return self
+    }
+}

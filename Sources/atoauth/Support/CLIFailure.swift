@@ -1,0 +1,52 @@
+import ATClient
+import DPoPRequestExecutor
+import Foundation
+import Keystore
+import OAuthSessionManager
+
+/// A failure the tool reports: one or two sentences on stderr and an exit status from the contract.
+struct CLIFailure: Error {
+    /// 0 success, 1 failed, 2 usage, 3 sign-in needed, 4 security check failed, 130 cancelled.
+    var status: Int32
+    var message: String
+
+    static let failed: Int32 = 1
+    static let usage: Int32 = 2
+    static let signInNeeded: Int32 = 3
+    static let securityCheck: Int32 = 4
+    static let cancelled: Int32 = 130
+
+    /// Maps any error to its exit status and a message that never contains a token.
+    init(_ error: any Error) {
+        switch error {
+        case let failure as CLIFailure:
+            self = failure
+        case let error as OAuthError:
+            let status: Int32 =
+                switch error.kind {
+                case .usage: Self.usage
+                case .signInNeeded: Self.signInNeeded
+                case .securityCheckFailed: Self.securityCheck
+                case .failed: Self.failed
+                }
+            self.init(status: status, message: error.description)
+        case let error as XRPCError:
+            self.init(status: Self.failed, message: error.description)
+        case let error as DPoPError:
+            self.init(status: Self.securityCheck, message: error.description)
+        case let error as TransportError:
+            self.init(status: Self.failed, message: error.description)
+        case let error as KeystoreError:
+            self.init(status: Self.failed, message: error.description)
+        case is CancellationError:
+            self.init(status: Self.cancelled, message: "Cancelled; nothing was stored.")
+        default:
+            self.init(status: Self.failed, message: "The operation failed: \(error).")
+        }
+    }
+
+    init(status: Int32, message: String) {
+        self.status = status
+        self.message = message
+    }
+}
