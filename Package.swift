@@ -96,10 +96,21 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Tests/TestSupport",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "DPoPRequestExecutorTests",
             dependencies: [
                 "DPoPRequestExecutor",
+                "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -108,7 +119,7 @@ let package = Package(
         ),
         .testTarget(
             name: "OAuthSessionManagerTests",
-            dependencies: ["OAuthSessionManager", "DPoPRequestExecutor"],
+            dependencies: ["OAuthSessionManager", "DPoPRequestExecutor", "TestSupport"],
             swiftSettings: strictSettings
         ),
     ]

@@ -1,5 +1,6 @@
 import DPoPRequestExecutor
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("AsyncHTTPClientTransport failures")

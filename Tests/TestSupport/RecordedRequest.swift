@@ -1,28 +1,28 @@
-import Foundation
+package import Foundation
 
 /// One request as ``LoopbackHTTPServer`` received it.
-struct RecordedRequest: Sendable {
+package struct RecordedRequest: Sendable {
     /// The method token, such as `GET`.
-    var method: String
+    package var method: String
     /// The request target: path and query, such as `/xrpc/foo?x=1`.
-    var target: String
+    package var target: String
     /// The header fields in wire order.
-    var headers: [(name: String, value: String)]
+    package var headers: [(name: String, value: String)]
     /// The body bytes, empty if none.
-    var body: Data
+    package var body: Data
 
     /// The path without the query.
-    var path: String {
+    package var path: String {
         String(target.prefix { $0 != "?" })
     }
 
     /// The query without `?`, or `nil` if there is none.
-    var query: String? {
+    package var query: String? {
         target.firstIndex(of: "?").map { String(target[target.index(after: $0)...]) }
     }
 
     /// The first value of the named header field, compared case-insensitively.
-    func header(_ name: String) -> String? {
+    package func header(_ name: String) -> String? {
         headers.first { $0.name.lowercased() == name.lowercased() }?.value
     }
 }

@@ -1,27 +1,33 @@
-import Foundation
+package import Foundation
 
 /// What ``LoopbackHTTPServer`` answers to one request.
-struct ScriptedResponse: Sendable {
+package struct ScriptedResponse: Sendable {
     /// How to send a body slowly, in chunked encoding.
-    struct Trickle: Sendable {
+    package struct Trickle: Sendable {
         /// Bytes per chunk.
-        var chunkSize: Int
+        package var chunkSize: Int
         /// The pause before each chunk.
-        var interval: Duration
+        package var interval: Duration
+
+        /// Creates a trickle.
+        package init(chunkSize: Int, interval: Duration) {
+            self.chunkSize = chunkSize
+            self.interval = interval
+        }
     }
 
     /// The status code.
-    var status: Int
+    package var status: Int
     /// Header fields to send; `Content-Length` is added unless present or the body is trickled.
-    var headers: [(name: String, value: String)]
+    package var headers: [(name: String, value: String)]
     /// The body.
-    var body: Data
+    package var body: Data
     /// A pause before the head is sent.
-    var delay: Duration?
+    package var delay: Duration?
     /// If set, the body is sent in chunks with pauses, and `Transfer-Encoding: chunked` replaces `Content-Length`.
-    var trickle: Trickle?
+    package var trickle: Trickle?
 
-    init(
+    package init(
         status: Int = 200,
         headers: [(name: String, value: String)] = [],
         body: Data = Data(),
@@ -36,17 +42,17 @@ struct ScriptedResponse: Sendable {
     }
 
     /// A `text/plain` answer.
-    static func text(_ text: String, status: Int = 200) -> ScriptedResponse {
+    package static func text(_ text: String, status: Int = 200) -> ScriptedResponse {
         ScriptedResponse(status: status, headers: [("Content-Type", "text/plain")], body: Data(text.utf8))
     }
 
     /// An `application/json` answer with the given JSON text.
-    static func json(_ json: String, status: Int = 200) -> ScriptedResponse {
+    package static func json(_ json: String, status: Int = 200) -> ScriptedResponse {
         ScriptedResponse(status: status, headers: [("Content-Type", "application/json")], body: Data(json.utf8))
     }
 
     /// A redirect to `location`, 302 unless told otherwise.
-    static func redirect(to location: String, status: Int = 302) -> ScriptedResponse {
+    package static func redirect(to location: String, status: Int = 302) -> ScriptedResponse {
         ScriptedResponse(status: status, headers: [("Location", location)])
     }
 }

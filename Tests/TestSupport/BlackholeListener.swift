@@ -6,13 +6,13 @@ import NIOPosix
 ///
 /// The listener never accepts. It is filled with connections until the kernel starts dropping new handshakes, which
 /// on Linux happens after one with a listen backlog of 0; ``start()`` checks that it did.
-final class BlackholeListener: Sendable {
+package final class BlackholeListener: Sendable {
     private struct CouldNotFill: Error, CustomStringConvertible {
         var description: String { "the accept queue of the blackhole listener never filled up" }
     }
 
     /// The port whose handshakes hang.
-    let port: Int
+    package let port: Int
     private let listener: any Channel
     private let fillers: [any Channel]
 
@@ -23,7 +23,7 @@ final class BlackholeListener: Sendable {
     }
 
     /// Listens on a new port and fills its accept queue.
-    static func start() async throws -> BlackholeListener {
+    package static func start() async throws -> BlackholeListener {
         let group = MultiThreadedEventLoopGroup.singleton
         let listener = try await ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 0)
@@ -51,7 +51,7 @@ final class BlackholeListener: Sendable {
     }
 
     /// Closes the filler connections and the listener.
-    func shutdown() async {
+    package func shutdown() async {
         for filler in fillers { try? await filler.close() }
         try? await listener.close()
     }

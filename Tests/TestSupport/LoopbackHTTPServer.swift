@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -9,9 +9,9 @@ import Synchronization
 ///
 /// Start it with ``withServer(handler:_:)``, which always shuts it down, or with ``start(handler:)`` and
 /// ``shutdown()``. Connections are kept alive as long as the client asks for it.
-final class LoopbackHTTPServer: Sendable {
+package final class LoopbackHTTPServer: Sendable {
     /// Answers one request; called once per request, possibly concurrently for different connections.
-    typealias Handler = @Sendable (RecordedRequest) async -> ScriptedResponse
+    package typealias Handler = @Sendable (RecordedRequest) async -> ScriptedResponse
 
     private struct State {
         var requests: [RecordedRequest] = []
@@ -19,7 +19,7 @@ final class LoopbackHTTPServer: Sendable {
     }
 
     /// The port the server listens on, chosen by the system.
-    let port: Int
+    package let port: Int
     private let listener: any Channel
     private let state: Mutex<State>
     private let serving: Mutex<Task<Void, Never>?>
@@ -32,32 +32,32 @@ final class LoopbackHTTPServer: Sendable {
     }
 
     /// `http://127.0.0.1:<port>`.
-    var baseURL: URL {
+    package var baseURL: URL {
         URL(string: "http://127.0.0.1:\(port)")!
     }
 
     /// The URL of `target` (a path with an optional query, such as `/a?b=c`) on this server.
-    func url(_ target: String) -> URL {
+    package func url(_ target: String) -> URL {
         URL(string: "http://127.0.0.1:\(port)\(target)")!
     }
 
     /// Every request received so far, in order of arrival.
-    var requests: [RecordedRequest] {
+    package var requests: [RecordedRequest] {
         state.withLock { $0.requests }
     }
 
     /// How many TCP connections the server has accepted so far.
-    var connectionCount: Int {
+    package var connectionCount: Int {
         state.withLock { $0.connectionCount }
     }
 
     /// A handler that gives every request the same answer.
-    static func always(_ response: ScriptedResponse) -> Handler {
+    package static func always(_ response: ScriptedResponse) -> Handler {
         { _ in response }
     }
 
     /// Starts a server, runs `body` with it and shuts it down on every path.
-    static func withServer<Value>(
+    package static func withServer<Value>(
         isolation: isolated (any Actor)? = #isolation,
         handler: @escaping Handler,
         _ body: (LoopbackHTTPServer) async throws -> Value
@@ -75,7 +75,7 @@ final class LoopbackHTTPServer: Sendable {
     }
 
     /// Starts a server on 127.0.0.1 with a port chosen by the system; call ``shutdown()`` when done.
-    static func start(handler: @escaping Handler) async throws -> LoopbackHTTPServer {
+    package static func start(handler: @escaping Handler) async throws -> LoopbackHTTPServer {
         let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .bind(host: "127.0.0.1", port: 0) { channel in
@@ -105,7 +105,7 @@ final class LoopbackHTTPServer: Sendable {
     }
 
     /// Stops accepting, closes every connection and waits until all is closed.
-    func shutdown() async {
+    package func shutdown() async {
         try? await listener.close()
         await serving.withLock { $0 }?.value
     }
