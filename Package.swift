@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "OAuthSessionManager", targets: ["OAuthSessionManager"]),
         .library(name: "AccountManager", targets: ["AccountManager"]),
         .library(name: "ATClient", targets: ["ATClient"]),
+        .library(name: "Sandbox", targets: ["Sandbox"]),
         .executable(name: "atoauth", targets: ["atoauth"]),
     ],
     dependencies: [
@@ -24,6 +25,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
     ],
     targets: [
         .systemLibrary(
@@ -72,10 +74,20 @@ let package = Package(
             dependencies: ["DPoPRequestExecutor", "OAuthSessionManager", "AccountManager"],
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "Sandbox",
+            dependencies: [
+                "DPoPRequestExecutor",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "atoauth",
             dependencies: [
-                "Keystore", "DPoPRequestExecutor", "OAuthSessionManager", "AccountManager", "ATClient",
+                "Keystore", "DPoPRequestExecutor", "OAuthSessionManager", "AccountManager", "ATClient", "Sandbox",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -119,7 +131,27 @@ let package = Package(
         ),
         .testTarget(
             name: "OAuthSessionManagerTests",
-            dependencies: ["OAuthSessionManager", "DPoPRequestExecutor", "TestSupport"],
+            dependencies: [
+                "OAuthSessionManager", "DPoPRequestExecutor", "TestSupport", "Keystore", "Sandbox",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "SandboxTests",
+            dependencies: [
+                "Sandbox", "DPoPRequestExecutor",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CLITests",
+            dependencies: [
+                "atoauth", "Keystore", "DPoPRequestExecutor",
+            ],
+            exclude: ["approve_browser.py"],
             swiftSettings: strictSettings
         ),
     ]

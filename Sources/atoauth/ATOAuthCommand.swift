@@ -21,6 +21,8 @@ struct ATOAuthCommand: AsyncParsableCommand {
             Shell completion: atoauth --generate-completion-script bash|zsh|fish
             """,
         version: "0.1.0",
-        subcommands: [AccountsCommand.self, WhoamiCommand.self, XRPCCommand.self]
+        subcommands: [
+            AccountsCommand.self, WhoamiCommand.self, XRPCCommand.self, SandboxCommand.self, DemoCommand.self,
+        ]
     )
 }

@@ -9,7 +9,9 @@ enum Main {
         let task = Task {
             let command: any ParsableCommand
             do {
-                command = try ATOAuthCommand.parseAsRoot()
+                command = try ATOAuthCommand.parseAsRoot(
+                    GlobalOptionPlacement.normalize(Array(CommandLine.arguments.dropFirst()))
+                )
             } catch {
                 throw ParseFailure(underlying: error)
             }

@@ -55,9 +55,11 @@ final class CallbackHandler: ChannelInboundHandler, Sendable {
             return
         }
         callbacks.yield(url)
-        let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        let eventLoop = context.eventLoop
+        let loopBound = NIOLoopBound(context, eventLoop: eventLoop)
         page.whenFilled { [self] page in
-            loopBound.value.eventLoop.execute {
+            // The page arrives on whatever thread finished the sign-in; the context is only touched on its loop.
+            eventLoop.execute {
                 self.write(status: .ok, html: page.html, context: loopBound.value)
             }
         }

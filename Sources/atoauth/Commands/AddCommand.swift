@@ -64,8 +64,14 @@ struct AddCommand: AsyncParsableCommand {
                 await listener.finish(with: .signedIn(as: account.displayName))
                 return account
             } catch {
-                await listener.finish(with: .failed(CLIFailure(error).message))
-                if let pendingState { try? await context.sessions.cancelSignIn(state: pendingState) }
+                // Clean up outside this (possibly cancelled) task, so Ctrl-C still forgets the pending sign-in.
+                let sessions = context.sessions
+                let message = CLIFailure(error).message
+                await Task {
+                    await listener.finish(with: .failed(message))
+                    if let pendingState { try? await sessions.cancelSignIn(state: pendingState) }
+                }
+                .value
                 throw error
             }
         }

@@ -31,7 +31,9 @@ struct CLIContext {
         logger.logLevel = verbose ? .debug : .warning
         let home = try homeDirectory(options, environment)
         let keystore = try EncryptedFileKeystore.open(directory: home, environment: environment, logger: logger)
-        return try await AsyncHTTPClientTransport.withTransport(logger: logger) { base in
+        var transportLogger = logger
+        transportLogger.logLevel = .warning  // AsyncHTTPClient's own connection chatter is not what -v shows.
+        return try await AsyncHTTPClientTransport.withTransport(logger: transportLogger) { base in
             let transport: any HTTPTransport = verbose ? LoggingTransport(base, logger: logger) : base
             let allowLoopback = options.allowHTTPLoopback || environment["ATOAUTH_ALLOW_HTTP_LOOPBACK"] == "1"
             let sessions = OAuthSessionManager(

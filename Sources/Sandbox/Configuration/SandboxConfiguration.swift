@@ -1,0 +1,88 @@
+public import Foundation
+
+/// Everything the sandbox can be told: accounts, ports, lifetimes, nonce period, consent mode and faults.
+///
+/// All settings but ``ports`` can be changed while the server runs, with
+/// ``SandboxServer/updateConfiguration(_:)``; the next request sees the change.
+public struct SandboxConfiguration: Sendable, Hashable {
+    /// The ports of the three origins; `0` lets the system choose a free one.
+    public struct Ports: Sendable, Hashable {
+        /// The PLC directory's port.
+        public var plcDirectory: Int
+        /// The PDS's port (the resource server and handle resolver).
+        public var pds: Int
+        /// The authorization server's port.
+        public var authorizationServer: Int
+
+        /// Creates a set of ports; by default the system chooses.
+        public init(plcDirectory: Int = 0, pds: Int = 0, authorizationServer: Int = 0) {
+            self.plcDirectory = plcDirectory
+            self.pds = pds
+            self.authorizationServer = authorizationServer
+        }
+    }
+
+    /// The accounts the sandbox hosts; the first is the default one for auto-approval.
+    public var accounts: [SandboxAccount]
+    /// The ports to listen on, all on 127.0.0.1; read once, at start.
+    public var ports: Ports
+    /// How long an access token lives, in seconds (default 30 minutes).
+    public var accessTokenLifetime: TimeInterval
+    /// How long a session and its refresh tokens live, in seconds (default 2 weeks, the limit for public clients).
+    public var sessionLifetime: TimeInterval
+    /// How long a PAR `request_uri` lives, in seconds (default 300, RFC 9126 §2.2).
+    public var requestURILifetime: TimeInterval
+    /// How long an authorization code lives, in seconds (default 300).
+    public var authorizationCodeLifetime: TimeInterval
+    /// How often each origin rotates its DPoP nonce, in seconds (default 60); the previous, current and next are
+    /// accepted.
+    public var nonceRotationPeriod: TimeInterval
+    /// How long a proof's `jti` is remembered to refuse replays, in seconds (default 200, longer than the `iat`
+    /// window).
+    public var jtiLifetime: TimeInterval
+    /// Whether `GET /oauth/authorize` approves at once and redirects, without a consent page (for scripts).
+    public var autoApprove: Bool
+    /// The faults to inject.
+    public var faults: SandboxFaults
+    /// Client metadata documents by `client_id` (an `https` URL), each the JSON the client would host there.
+    ///
+    /// The sandbox never fetches a document; a hosted client whose document is not here is refused. The loopback
+    /// client `http://localhost` needs none.
+    public var clientMetadataDocuments: [String: Data]
+
+    /// Creates a configuration; the defaults follow the reference server where the spec leaves a choice.
+    public init(
+        accounts: [SandboxAccount] = SandboxAccount.defaults,
+        ports: Ports = Ports(),
+        accessTokenLifetime: TimeInterval = 30 * 60,
+        sessionLifetime: TimeInterval = 14 * 24 * 60 * 60,
+        requestURILifetime: TimeInterval = 300,
+        authorizationCodeLifetime: TimeInterval = 300,
+        nonceRotationPeriod: TimeInterval = 60,
+        jtiLifetime: TimeInterval = 200,
+        autoApprove: Bool = false,
+        faults: SandboxFaults = .none,
+        clientMetadataDocuments: [String: Data] = [:]
+    ) {
+        self.accounts = accounts
+        self.ports = ports
+        self.accessTokenLifetime = accessTokenLifetime
+        self.sessionLifetime = sessionLifetime
+        self.requestURILifetime = requestURILifetime
+        self.authorizationCodeLifetime = authorizationCodeLifetime
+        self.nonceRotationPeriod = nonceRotationPeriod
+        self.jtiLifetime = jtiLifetime
+        self.autoApprove = autoApprove
+        self.faults = faults
+        self.clientMetadataDocuments = clientMetadataDocuments
+    }
+
+    /// The account with this handle or DID, case-insensitively for handles.
+    public func account(for identifier: String) -> SandboxAccount? {
+        if identifier.hasPrefix("did:") {
+            return accounts.first { $0.did == identifier }
+        }
+        let handle = identifier.lowercased()
+        return accounts.first { $0.handle == handle }
+    }
+}

@@ -1,0 +1,71 @@
+import DPoPRequestExecutor
+import Foundation
+import Synchronization
+
+/// One origin's DPoP nonces (RFC 9449 §8–9): a current nonce that rotates every period, with the previous, current
+/// and next accepted, as the reference server does.
+///
+/// The next nonce is drawn in advance, so a proof made with it (by a server in a cluster that rotated first) is
+/// accepted too. ``rotateNow()`` serves the `newNonceOnEveryResponse` fault.
+final class DPoPNonceState: Sendable {
+    private struct State {
+        var previous: String
+        var current: String
+        var next: String
+        var rotatedAt: Date
+    }
+
+    private let state: Mutex<State>
+    private let random: any RandomSource
+
+    /// Creates the nonces of one origin, starting at `now`.
+    init(random: any RandomSource, now: Date) {
+        self.random = random
+        let first = Self.makeNonce(random)
+        self.state = Mutex(
+            State(previous: first, current: first, next: Self.makeNonce(random), rotatedAt: now)
+        )
+    }
+
+    /// The nonce to send in `DPoP-Nonce`, after any rotation the period calls for.
+    func current(now: Date, period: TimeInterval) -> String {
+        state.withLock { state in
+            advance(&state, now: now, period: period)
+            return state.current
+        }
+    }
+
+    /// The nonces a proof may carry now: previous, current and next.
+    func accepted(now: Date, period: TimeInterval) -> Set<String> {
+        state.withLock { state in
+            advance(&state, now: now, period: period)
+            return [state.previous, state.current, state.next]
+        }
+    }
+
+    /// Rotates once, whatever the time: the current nonce becomes the previous one.
+    func rotateNow() {
+        state.withLock { state in
+            state.previous = state.current
+            state.current = state.next
+            state.next = Self.makeNonce(random)
+        }
+    }
+
+    private func advance(_ state: inout State, now: Date, period: TimeInterval) {
+        let period = max(period, 1)
+        let elapsed = now.timeIntervalSince(state.rotatedAt)
+        guard elapsed >= period else { return }
+        let steps = Int(elapsed / period)
+        for _ in 0..<min(steps, 3) {
+            state.previous = state.current
+            state.current = state.next
+            state.next = Self.makeNonce(random)
+        }
+        state.rotatedAt = state.rotatedAt.addingTimeInterval(Double(steps) * period)
+    }
+
+    private static func makeNonce(_ random: any RandomSource) -> String {
+        Base64URL.encode(random.bytes(count: 16))
+    }
+}

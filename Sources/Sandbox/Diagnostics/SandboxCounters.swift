@@ -1,0 +1,28 @@
+/// What the sandbox has counted since it started (or since ``SandboxServer/resetCounters()``), for tests.
+public struct SandboxCounters: Sendable, Hashable {
+    /// Authorization-code grants that issued tokens.
+    public var authorizationCodeGrantsSucceeded = 0
+    /// Refresh grants that rotated tokens.
+    public var refreshGrantsSucceeded = 0
+    /// Refresh tokens presented a second time (each deleted a session).
+    public var refreshTokenReplays = 0
+    /// `use_dpop_nonce` challenges sent, by the authorization server and the PDS together.
+    public var nonceChallengesSent = 0
+    /// Refresh grants answered with an injected server error.
+    public var injectedRefreshFailures = 0
+    /// Sessions revoked through the revocation endpoint.
+    public var revocations = 0
+    /// Rejected requests, by reason.
+    public var rejections: [SandboxRejectionReason: Int] = [:]
+
+    /// Creates zeroed counters.
+    public init() {}
+
+    /// How many requests were rejected for this reason.
+    public func rejections(_ reason: SandboxRejectionReason) -> Int {
+        rejections[reason, default: 0]
+    }
+
+    /// How many requests were rejected, for any reason.
+    public var totalRejections: Int { rejections.values.reduce(0, +) }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// One response as the sandbox's handlers write it.
+struct SandboxResponse: Sendable {
+    /// The status code.
+    var status: Int
+    /// The header fields, in order.
+    var headers: [(name: String, value: String)]
+    /// The body.
+    var body: Data
+
+    /// Creates a response.
+    init(status: Int, headers: [(name: String, value: String)] = [], body: Data = Data()) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// Sets a header, replacing any field of the same name.
+    mutating func setHeader(_ name: String, _ value: String) {
+        headers.removeAll { $0.name.lowercased() == name.lowercased() }
+        headers.append((name, value))
+    }
+
+    /// The first value of a header, if present.
+    func header(_ name: String) -> String? {
+        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+
+    /// A JSON response.
+    static func json(_ status: Int, _ object: [String: Any], contentType: String = "application/json") -> Self {
+        SandboxResponse(
+            status: status,
+            headers: [("Content-Type", contentType), ("Cache-Control", "no-store")],
+            body: JSONBody.encode(object)
+        )
+    }
+
+    /// An OAuth error (RFC 6749 §5.2): `{"error": code, "error_description": description}`.
+    static func oauthError(_ status: Int, _ code: String, _ description: String) -> Self {
+        json(status, ["error": code, "error_description": description])
+    }
+
+    /// An XRPC error: `{"error": name, "message": message}`.
+    static func xrpcError(_ status: Int, _ name: String, _ message: String) -> Self {
+        json(status, ["error": name, "message": message])
+    }
+
+    /// A redirect to `location`.
+    static func redirect(_ location: String, status: Int = 302) -> Self {
+        SandboxResponse(status: status, headers: [("Location", location), ("Cache-Control", "no-store")])
+    }
+
+    /// An HTML page that may not be framed, with a strict content security policy.
+    static func html(_ status: Int, _ page: String) -> Self {
+        SandboxResponse(
+            status: status,
+            headers: [
+                ("Content-Type", "text/html; charset=utf-8"),
+                ("Cache-Control", "no-store"),
+                ("X-Frame-Options", "DENY"),
+                ("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'"),
+            ],
+            body: Data(page.utf8)
+        )
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+
+/// A client as the authorization server knows it: from a loopback `client_id` or a configured metadata document.
+struct ClientRegistration: Sendable, Hashable {
+    /// Where the registration comes from, which decides how redirect URIs match.
+    enum Kind: Sendable, Hashable {
+        /// The `http://localhost` development client.
+        case loopback
+        /// A hosted document with `application_type: native`.
+        case native
+        /// A hosted document with `application_type: web`.
+        case web
+    }
+
+    /// The `client_id`.
+    var clientID: String
+    /// Where the registration comes from.
+    var kind: Kind
+    /// The registered redirect URIs.
+    var redirectURIs: [String]
+    /// The scopes the client may ask for.
+    var scopes: Set<String>
+}
+
+/// A pushed authorization request (RFC 9126), validated and waiting for the user.
+struct PushedAuthorization: Sendable {
+    /// The `request_uri` handed to the client.
+    var requestURI: String
+    /// The client.
+    var clientID: String
+    /// The redirect URI, exactly as sent; the token request must repeat it.
+    var redirectURI: String
+    /// The client's `state`, echoed in the redirect.
+    var state: String
+    /// The requested scope, as sent.
+    var scope: String
+    /// The S256 PKCE challenge.
+    var codeChallenge: String
+    /// The DID of the `login_hint` account, if a hint was given.
+    var loginHintDID: String?
+    /// The thumbprint of the PAR's DPoP key; every token is bound to it.
+    var dpopKeyThumbprint: String
+    /// When the `request_uri` expires.
+    var expiresAt: Date
+}
+
+/// An issued authorization code.
+struct AuthorizationCodeRecord: Sendable {
+    /// The request it answers.
+    var request: PushedAuthorization
+    /// The DID of the account that approved.
+    var subject: String
+    /// When it expires.
+    var expiresAt: Date
+    /// Whether it was redeemed already.
+    var isUsed = false
+    /// The session it created, revoked when the code is presented again.
+    var sessionID: String?
+}
+
+/// A session: one sign-in of one client to one account, holding its refresh token chain and access tokens.
+struct SessionRecord: Sendable {
+    /// The session id (shown shortened in logs).
+    var id: String
+    /// The account DID (`sub`).
+    var subject: String
+    /// The client.
+    var clientID: String
+    /// The granted scope.
+    var scope: String
+    /// The DPoP key thumbprint every token is bound to (`cnf.jkt`).
+    var dpopKeyThumbprint: String
+    /// The refresh token that may be used next.
+    var refreshToken: String
+    /// Every refresh token used before; presenting one again deletes the session.
+    var usedRefreshTokens: Set<String> = []
+    /// Every access token issued.
+    var accessTokens: Set<String> = []
+    /// When the session (and its refresh tokens) expires.
+    var expiresAt: Date
+}
+
+/// An access token's server-side record (the token itself is opaque).
+struct AccessTokenRecord: Sendable {
+    /// The session.
+    var sessionID: String
+    /// The account DID.
+    var subject: String
+    /// The client.
+    var clientID: String
+    /// The granted scope.
+    var scope: String
+    /// The DPoP key thumbprint (`cnf.jkt`).
+    var dpopKeyThumbprint: String
+    /// When it expires.
+    var expiresAt: Date
+}
+
+/// Tokens handed to a client by the token endpoint.
+struct IssuedTokens: Sendable {
+    /// The session.
+    var session: SessionRecord
+    /// The new access token.
+    var accessToken: String
+    /// Its lifetime in seconds.
+    var expiresIn: Int
+}

@@ -1,0 +1,136 @@
+import Foundation
+
+extension AuthorizationServerHandler {
+    /// `GET /oauth/authorize`: only `client_id` and a pushed `request_uri` (RFC 9126 §4); shows the consent page,
+    /// or approves at once in auto-approve mode.
+    func authorize(_ request: SandboxRequest) async -> SandboxResponse {
+        let parameters: [String: String]
+        do {
+            parameters = try request.queryParameters()
+        } catch {
+            return errorPage(request, .invalidRequest, "the query is malformed: \(error.reason)")
+        }
+        guard let requestURI = parameters["request_uri"] else {
+            return errorPage(
+                request,
+                .parRequired,
+                "this server requires pushed authorization requests: POST the parameters to /oauth/par, then open "
+                    + "/oauth/authorize?client_id=…&request_uri=…"
+            )
+        }
+        let extra = parameters.keys.filter { $0 != "client_id" && $0 != "request_uri" }.sorted()
+        guard extra.isEmpty else {
+            return errorPage(
+                request,
+                .invalidRequest,
+                "only client_id and request_uri may be sent to the authorization endpoint, not "
+                    + extra.joined(separator: ", ")
+            )
+        }
+        guard let clientID = parameters["client_id"] else {
+            return errorPage(request, .invalidRequest, "client_id is required")
+        }
+        let pushed: PushedAuthorization
+        do {
+            pushed = try await core.authorizations.takeRequest(requestURI, clientID: clientID, now: core.now())
+        } catch .clientMismatch {
+            return errorPage(request, .invalidClient, "the request_uri was pushed by another client")
+        } catch .expired {
+            return errorPage(request, .invalidRequestURI, "the request_uri has expired; push a new request")
+        } catch {
+            return errorPage(request, .invalidRequestURI, "the request_uri is unknown or was already used")
+        }
+        let settings = core.configuration
+        if settings.autoApprove {
+            guard let account = pushed.loginHintDID.flatMap(settings.account(for:)) ?? settings.accounts.first else {
+                return errorPage(request, .invalidRequest, "the sandbox has no accounts to approve with")
+            }
+            return await approve(request, pushed, account: account, status: 302)
+        }
+        let csrfToken = core.randomToken()
+        await core.authorizations.openInteraction(pushed, csrfToken: csrfToken)
+        return .html(200, ConsentPage.page(request: pushed, accounts: settings.accounts, csrfToken: csrfToken))
+    }
+
+    /// `POST /oauth/authorize`: the consent form; approve issues a code, deny redirects with `access_denied`.
+    func consent(_ request: SandboxRequest) async -> SandboxResponse {
+        let form: [String: String]
+        do {
+            form = try formParameters(request)
+        } catch {
+            return .html(400, ConsentPage.errorPage("The form could not be read."))
+        }
+        if let origin = request.header("origin"), origin != "null", origin != issuer {
+            return errorPage(request, .csrfMismatch, "the form was posted from another origin (\(origin))")
+        }
+        let pushed: PushedAuthorization
+        do {
+            pushed = try await core.authorizations.takeInteraction(csrfToken: form["csrf_token"] ?? "", now: core.now())
+        } catch .expired {
+            return errorPage(request, .invalidRequestURI, "this authorization request has expired; start again")
+        } catch {
+            return errorPage(request, .csrfMismatch, "the form's CSRF token is unknown or was already used")
+        }
+        switch form["decision"] {
+        case "approve":
+            let settings = core.configuration
+            guard let account = form["account"].flatMap(settings.account(for:)) else {
+                return errorPage(request, .invalidRequest, "choose one of the sandbox's accounts")
+            }
+            if let hinted = pushed.loginHintDID, hinted != account.did {
+                return errorPage(request, .invalidRequest, "the client asked for another account (login_hint)")
+            }
+            return await approve(request, pushed, account: account, status: 303)
+        case "deny":
+            core.monitor.note(request, "the user denied \(pushed.clientID)")
+            return .redirect(
+                Self.redirectLocation(
+                    pushed.redirectURI,
+                    [
+                        ("error", "access_denied"), ("error_description", "The user denied the request"),
+                        ("state", pushed.state), ("iss", issuer),
+                    ]
+                ),
+                status: 303
+            )
+        default:
+            return errorPage(request, .invalidRequest, "decision must be approve or deny")
+        }
+    }
+
+    /// Issues a code for the account and redirects to the client with `code`, `state` and `iss` (RFC 9207).
+    private func approve(
+        _ request: SandboxRequest,
+        _ pushed: PushedAuthorization,
+        account: SandboxAccount,
+        status: Int
+    ) async -> SandboxResponse {
+        let code = "cod-" + core.randomToken()
+        let record = AuthorizationCodeRecord(
+            request: pushed,
+            subject: account.did,
+            expiresAt: core.now().addingTimeInterval(core.configuration.authorizationCodeLifetime)
+        )
+        await core.authorizations.issueCode(code, record: record)
+        core.monitor.note(request, "\(account.handle) approved \(pushed.clientID); code \(SandboxMonitor.redact(code))")
+        return .redirect(
+            Self.redirectLocation(pushed.redirectURI, [("code", code), ("state", pushed.state), ("iss", issuer)]),
+            status: status
+        )
+    }
+
+    private func errorPage(
+        _ request: SandboxRequest,
+        _ reason: SandboxRejectionReason,
+        _ explanation: String
+    ) -> SandboxResponse {
+        core.monitor.rejected(request, reason, explanation)
+        return .html(400, ConsentPage.errorPage(explanation))
+    }
+
+    /// The redirect URI with parameters added to its query.
+    static func redirectLocation(_ redirectURI: String, _ parameters: [(String, String)]) -> String {
+        let separator = redirectURI.contains("?") ? "&" : "?"
+        return redirectURI + separator + FormEncoding.encode(parameters)
+    }
+}

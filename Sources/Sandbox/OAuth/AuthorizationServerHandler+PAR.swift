@@ -1,0 +1,146 @@
+import DPoPRequestExecutor
+import Foundation
+
+extension AuthorizationServerHandler {
+    /// `POST /oauth/par` (RFC 9126 §2): validates the whole request up front and answers a one-use `request_uri`.
+    func pushedAuthorization(_ request: SandboxRequest) async -> SandboxResponse {
+        do {
+            let proof = try checkDPoP(request)
+            let form = try formParameters(request)
+            let pushed = try validatePushedRequest(request, form: form, proof: proof)
+            await core.authorizations.push(pushed)
+            core.monitor.note(
+                request,
+                "accepted the pushed request of \(pushed.clientID) for scope \"\(pushed.scope)\""
+            )
+            return .json(
+                201,
+                [
+                    "request_uri": pushed.requestURI,
+                    "expires_in": Int(core.configuration.requestURILifetime),
+                ]
+            )
+        } catch {
+            return error.response
+        }
+    }
+
+    private func validatePushedRequest(
+        _ request: SandboxRequest,
+        form: [String: String],
+        proof: VerifiedDPoPProof
+    ) throws(SandboxResponseError) -> PushedAuthorization {
+        for unsupported in ["request", "request_uri"] where form[unsupported] != nil {
+            throw reject(request, .invalidRequest, "the \(unsupported) parameter is not supported in a PAR")
+        }
+        let client = try resolveClient(request, form["client_id"])
+        guard form["response_type"] == "code" else {
+            throw reject(
+                request,
+                .invalidRequest,
+                "response_type must be code, not \(form["response_type"] ?? "missing")",
+                error: form["response_type"] == nil ? "invalid_request" : "unsupported_response_type"
+            )
+        }
+        if let mode = form["response_mode"], mode != "query" {
+            throw reject(request, .invalidRequest, "response_mode must be query, not \(mode)")
+        }
+        guard let redirectURI = form["redirect_uri"] else {
+            throw reject(request, .invalidRequest, "redirect_uri is required")
+        }
+        do {
+            try ClientResolver.checkRedirectURI(redirectURI, for: client)
+        } catch {
+            throw reject(request, .redirectURIMismatch, error.reason)
+        }
+        guard form["code_challenge_method"] == "S256" else {
+            throw reject(
+                request,
+                .invalidRequest,
+                "code_challenge_method must be S256, not \(form["code_challenge_method"] ?? "missing")"
+            )
+        }
+        guard let challenge = form["code_challenge"], challenge.utf8.count == 43, Base64URL.decode(challenge) != nil
+        else {
+            throw reject(request, .invalidRequest, "code_challenge must be 43 base64url characters (S256)")
+        }
+        guard let state = form["state"], !state.isEmpty, state.utf8.count <= 1024 else {
+            throw reject(request, .invalidRequest, "state is required (1 to 1024 characters)")
+        }
+        let scope = try validateScope(request, form["scope"], client: client)
+        var loginHintDID: String?
+        if let hint = form["login_hint"] {
+            guard let account = core.configuration.account(for: hint) else {
+                throw reject(request, .invalidRequest, "login_hint \(hint) is not an account of this sandbox")
+            }
+            loginHintDID = account.did
+        }
+        if let expected = form["dpop_jkt"], expected != proof.thumbprint {
+            throw reject(
+                request,
+                .dpopKeyMismatch,
+                "dpop_jkt does not match the DPoP proof's key",
+                error: "invalid_dpop_proof"
+            )
+        }
+        return PushedAuthorization(
+            requestURI: "urn:ietf:params:oauth:request_uri:req-" + core.randomToken(bytes: 16),
+            clientID: client.clientID,
+            redirectURI: redirectURI,
+            state: state,
+            scope: scope,
+            codeChallenge: challenge,
+            loginHintDID: loginHintDID,
+            dpopKeyThumbprint: proof.thumbprint,
+            expiresAt: core.now().addingTimeInterval(core.configuration.requestURILifetime)
+        )
+    }
+
+    /// Resolves a `client_id`, or answers `invalid_client`.
+    func resolveClient(
+        _ request: SandboxRequest,
+        _ clientID: String?
+    ) throws(SandboxResponseError)
+        -> ClientRegistration
+    {
+        guard let clientID else { throw reject(request, .invalidRequest, "client_id is required") }
+        do {
+            return try ClientResolver.resolve(clientID, documents: core.configuration.clientMetadataDocuments)
+        } catch {
+            throw reject(request, .invalidClient, error.reason, error: "invalid_client")
+        }
+    }
+
+    /// The scope must contain `atproto` and stay within what the sandbox supports and the client registered.
+    private func validateScope(
+        _ request: SandboxRequest,
+        _ scope: String?,
+        client: ClientRegistration
+    )
+        throws(SandboxResponseError) -> String
+    {
+        guard let scope, let tokens = OAuthScope.tokens(scope) else {
+            throw reject(
+                request,
+                .invalidScope,
+                "scope is required: space-separated, no repeats",
+                error: "invalid_scope"
+            )
+        }
+        guard tokens.contains("atproto") else {
+            throw reject(request, .invalidScope, "scope must contain atproto", error: "invalid_scope")
+        }
+        if let unsupported = tokens.first(where: { !OAuthScope.supported.contains($0) }) {
+            throw reject(request, .invalidScope, "scope \(unsupported) is not supported", error: "invalid_scope")
+        }
+        if let unregistered = tokens.first(where: { !client.scopes.contains($0) }) {
+            throw reject(
+                request,
+                .invalidScope,
+                "scope \(unregistered) is not in the client's scope \"\(client.scopes.sorted().joined(separator: " "))\"",
+                error: "invalid_scope"
+            )
+        }
+        return scope
+    }
+}

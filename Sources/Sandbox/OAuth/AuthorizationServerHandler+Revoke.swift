@@ -1,0 +1,44 @@
+extension AuthorizationServerHandler {
+    /// `POST /oauth/revoke` (RFC 7009 §2): deletes the session of a refresh or access token.
+    ///
+    /// Answers `200` also for an unknown token. A DPoP proof is optional, but checked when present.
+    func revoke(_ request: SandboxRequest) async -> SandboxResponse {
+        do throws(SandboxResponseError) {
+            if !request.headerValues("dpop").isEmpty {
+                _ = try checkDPoP(request)
+            }
+            let form = try formParameters(request)
+            guard let token = form["token"], !token.isEmpty else {
+                throw reject(request, .invalidRequest, "token is required")
+            }
+            if let hint = form["token_type_hint"], hint != "access_token", hint != "refresh_token" {
+                throw reject(
+                    request,
+                    .invalidRequest,
+                    "token_type_hint must be access_token or refresh_token",
+                    error: "unsupported_token_type"
+                )
+            }
+            let sessionID: String?
+            do {
+                sessionID = try await core.authorizations.revoke(token: token, clientID: form["client_id"])
+            } catch {
+                throw reject(
+                    request,
+                    .invalidClient,
+                    "client_id differs from the client the token was issued to",
+                    error: "invalid_client"
+                )
+            }
+            if let sessionID {
+                core.monitor.count { $0.revocations += 1 }
+                core.monitor.note(request, "revoked session \(SandboxMonitor.redact(sessionID))")
+            } else {
+                core.monitor.note(request, "token \(SandboxMonitor.redact(token)) is unknown; nothing to revoke")
+            }
+            return SandboxResponse(status: 200, headers: [("Cache-Control", "no-store")])
+        } catch {
+            return error.response
+        }
+    }
+}

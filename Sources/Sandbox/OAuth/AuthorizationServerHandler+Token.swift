@@ -1,0 +1,225 @@
+import DPoPRequestExecutor
+import Foundation
+
+extension AuthorizationServerHandler {
+    /// `POST /oauth/token` (RFC 6749 §4.1.3, §6): the `authorization_code` and `refresh_token` grants, DPoP-bound.
+    func token(_ request: SandboxRequest) async -> SandboxResponse {
+        do throws(SandboxResponseError) {
+            let proof = try checkDPoP(request)
+            let form = try formParameters(request)
+            switch form["grant_type"] {
+            case "authorization_code":
+                return try await authorizationCodeGrant(request, form: form, proof: proof)
+            case "refresh_token":
+                return try await refreshTokenGrant(request, form: form, proof: proof)
+            case nil:
+                throw reject(request, .invalidRequest, "grant_type is required")
+            case let other?:
+                throw reject(
+                    request,
+                    .unsupportedGrantType,
+                    "grant_type \(other) is not supported",
+                    error: "unsupported_grant_type"
+                )
+            }
+        } catch {
+            return error.response
+        }
+    }
+
+    private func authorizationCodeGrant(
+        _ request: SandboxRequest,
+        form: [String: String],
+        proof: VerifiedDPoPProof
+    ) async throws(SandboxResponseError) -> SandboxResponse {
+        guard let clientID = form["client_id"] else { throw reject(request, .invalidRequest, "client_id is required") }
+        guard let code = form["code"] else { throw reject(request, .invalidRequest, "code is required") }
+        guard let redirectURI = form["redirect_uri"] else {
+            throw reject(request, .invalidRequest, "redirect_uri is required")
+        }
+        guard let verifier = form["code_verifier"] else {
+            throw reject(request, .invalidRequest, "code_verifier is required")
+        }
+        let record: AuthorizationCodeRecord
+        do {
+            record = try await core.authorizations.redeemCode(code, now: core.now())
+        } catch .reused {
+            throw reject(
+                request,
+                .codeReuse,
+                "the code \(SandboxMonitor.redact(code)) was already used; the tokens it issued are revoked",
+                error: "invalid_grant"
+            )
+        } catch .expired {
+            throw reject(request, .invalidCode, "the code has expired", error: "invalid_grant")
+        } catch {
+            throw reject(request, .invalidCode, "the code is unknown", error: "invalid_grant")
+        }
+        let pushed = record.request
+        guard clientID == pushed.clientID else {
+            throw reject(request, .invalidClient, "client_id differs from the PAR's client_id", error: "invalid_grant")
+        }
+        guard redirectURI == pushed.redirectURI else {
+            throw reject(
+                request,
+                .redirectURIMismatch,
+                "redirect_uri differs from the one sent in the PAR",
+                error: "invalid_grant"
+            )
+        }
+        guard (try? PKCE(verifier: verifier)) != nil else {
+            throw reject(request, .invalidRequest, "code_verifier must be 43 to 128 unreserved characters")
+        }
+        guard PKCE.challenge(for: verifier) == pushed.codeChallenge else {
+            throw reject(
+                request,
+                .pkceMismatch,
+                "code_verifier does not hash (S256) to the code_challenge",
+                error: "invalid_grant"
+            )
+        }
+        guard proof.thumbprint == pushed.dpopKeyThumbprint else {
+            throw reject(
+                request,
+                .dpopKeyMismatch,
+                "the DPoP proof's key is not the one used for the PAR",
+                error: "invalid_grant"
+            )
+        }
+        let settings = core.configuration
+        let now = core.now()
+        let accessToken = "acc-" + core.randomToken()
+        let session = await core.authorizations.createSession(
+            code: code,
+            SessionRecord(
+                id: core.randomToken(bytes: 12),
+                subject: record.subject,
+                clientID: clientID,
+                scope: pushed.scope,
+                dpopKeyThumbprint: proof.thumbprint,
+                refreshToken: "ref-" + core.randomToken(),
+                expiresAt: now.addingTimeInterval(settings.sessionLifetime)
+            ),
+            accessToken: accessToken,
+            accessTokenExpiresAt: now.addingTimeInterval(settings.accessTokenLifetime)
+        )
+        core.monitor.count { $0.authorizationCodeGrantsSucceeded += 1 }
+        core.monitor.note(request, "issued tokens for \(session.subject), session \(SandboxMonitor.redact(session.id))")
+        return tokenResponse(session, accessToken: accessToken, expiresIn: settings.accessTokenLifetime)
+    }
+
+    private func refreshTokenGrant(
+        _ request: SandboxRequest,
+        form: [String: String],
+        proof: VerifiedDPoPProof
+    ) async throws(SandboxResponseError) -> SandboxResponse {
+        let fired = core.updateConfiguration { $0.faults.refreshServerError.fire() }
+        if fired {
+            core.monitor.count { $0.injectedRefreshFailures += 1 }
+            throw reject(
+                request,
+                .injectedFault,
+                "injected fault refreshServerError: answering 500; the refresh token stays valid",
+                error: "server_error",
+                status: 500
+            )
+        }
+        guard let clientID = form["client_id"] else { throw reject(request, .invalidRequest, "client_id is required") }
+        guard let refreshToken = form["refresh_token"] else {
+            throw reject(request, .invalidRequest, "refresh_token is required")
+        }
+        let settings = core.configuration
+        let now = core.now()
+        let accessToken = "acc-" + core.randomToken()
+        let session: SessionRecord
+        do {
+            session = try await core.authorizations.refresh(
+                refreshToken,
+                clientID: clientID,
+                dpopKeyThumbprint: proof.thumbprint,
+                requestedScope: form["scope"],
+                newRefreshToken: "ref-" + core.randomToken(),
+                newAccessToken: accessToken,
+                accessTokenExpiresAt: now.addingTimeInterval(settings.accessTokenLifetime),
+                now: now
+            )
+        } catch {
+            throw refreshRejection(request, error, token: refreshToken)
+        }
+        core.monitor.count { $0.refreshGrantsSucceeded += 1 }
+        core.monitor.note(request, "rotated the refresh token of session \(SandboxMonitor.redact(session.id))")
+        let expiresIn = accessTokenExpiry(session, accessToken: accessToken, now: now, settings: settings)
+        return tokenResponse(session, accessToken: accessToken, expiresIn: expiresIn)
+    }
+
+    private func refreshRejection(
+        _ request: SandboxRequest,
+        _ failure: AuthorizationStore.RefreshFailure,
+        token: String
+    ) -> SandboxResponseError {
+        switch failure {
+        case .replayed:
+            core.monitor.count { $0.refreshTokenReplays += 1 }
+            return reject(
+                request,
+                .refreshTokenReplay,
+                "refresh token \(SandboxMonitor.redact(token)) was already used: the whole session is deleted",
+                error: "invalid_grant"
+            )
+        case .unknown:
+            return reject(
+                request,
+                .invalidRefreshToken,
+                "the refresh token is unknown or revoked",
+                error: "invalid_grant"
+            )
+        case .expired:
+            return reject(request, .invalidRefreshToken, "the session has expired", error: "invalid_grant")
+        case .clientMismatch:
+            return reject(
+                request,
+                .invalidClient,
+                "client_id differs from the session's client",
+                error: "invalid_grant"
+            )
+        case .scopeWidened:
+            return reject(request, .invalidScope, "a refresh cannot widen the session's scope", error: "invalid_scope")
+        case .keyMismatch:
+            return reject(
+                request,
+                .dpopKeyMismatch,
+                "the DPoP proof's key is not the session's key",
+                error: "invalid_grant"
+            )
+        }
+    }
+
+    private func accessTokenExpiry(
+        _ session: SessionRecord,
+        accessToken: String,
+        now: Date,
+        settings: SandboxConfiguration
+    ) -> TimeInterval {
+        min(settings.accessTokenLifetime, session.expiresAt.timeIntervalSince(now))
+    }
+
+    private func tokenResponse(
+        _ session: SessionRecord,
+        accessToken: String,
+        expiresIn: TimeInterval
+    ) -> SandboxResponse {
+        var response = SandboxResponse.json(
+            200,
+            [
+                "access_token": accessToken,
+                "token_type": "DPoP",
+                "expires_in": Int(expiresIn.rounded(.down)),
+                "refresh_token": session.refreshToken,
+                "scope": session.scope,
+                "sub": session.subject,
+            ]
+        )
+        response.setHeader("Pragma", "no-cache")
+        return response
+    }
+}

@@ -1,0 +1,121 @@
+import DPoPRequestExecutor
+import Foundation
+
+/// The account and token behind an authenticated resource request.
+struct AuthenticatedCaller: Sendable {
+    /// The account the token was issued for.
+    var account: SandboxAccount
+    /// The token's record.
+    var token: AccessTokenRecord
+}
+
+extension PDSHandler {
+    /// Checks `Authorization: DPoP <token>` and the `DPoP` proof (RFC 9449 §7): the proof with `ath`, the nonce,
+    /// the `jti`, then the token and its `cnf.jkt`.
+    func authenticate(_ request: SandboxRequest) async throws(SandboxResponseError) -> AuthenticatedCaller {
+        let authorizations = request.headerValues("authorization")
+        guard let authorization = authorizations.first else {
+            throw unauthorized(
+                request,
+                .authorizationMissing,
+                error: nil,
+                xrpcError: "AuthMissing",
+                "no Authorization header: send Authorization: DPoP <access token>"
+            )
+        }
+        guard authorizations.count == 1 else {
+            throw unauthorized(request, .invalidRequest, error: "invalid_request", "more than one Authorization header")
+        }
+        let parts = authorization.split(separator: " ", maxSplits: 1)
+        let scheme = parts.first.map { $0.lowercased() } ?? ""
+        guard scheme != "bearer" else {
+            throw unauthorized(
+                request,
+                .bearerScheme,
+                error: "invalid_request",
+                "the Bearer scheme is refused: DPoP-bound tokens must be sent as Authorization: DPoP <token>"
+            )
+        }
+        guard scheme == "dpop", parts.count == 2, !parts[1].isEmpty else {
+            throw unauthorized(
+                request,
+                .invalidRequest,
+                error: "invalid_request",
+                "the Authorization header must be DPoP <access token>"
+            )
+        }
+        let accessToken = String(parts[1])
+        let now = core.now()
+        let proof: VerifiedDPoPProof
+        do {
+            proof = try gate.check(request, accessToken: accessToken, settings: core.configuration, now: now)
+        } catch {
+            if error.isNonceChallenge {
+                core.monitor.count { $0.nonceChallengesSent += 1 }
+                throw unauthorized(request, error.reason, error: "use_dpop_nonce", error.explanation)
+            }
+            throw unauthorized(request, error.reason, error: "invalid_dpop_proof", error.explanation)
+        }
+        let token: AccessTokenRecord
+        do {
+            token = try await core.authorizations.accessToken(accessToken, now: now)
+        } catch .expired {
+            throw unauthorized(
+                request,
+                .expiredToken,
+                error: "invalid_token",
+                xrpcError: "ExpiredToken",
+                "the access token \(SandboxMonitor.redact(accessToken)) has expired: refresh it"
+            )
+        } catch {
+            throw unauthorized(
+                request,
+                .invalidToken,
+                error: "invalid_token",
+                xrpcError: "InvalidToken",
+                "the access token \(SandboxMonitor.redact(accessToken)) is unknown or revoked"
+            )
+        }
+        guard proof.thumbprint == token.dpopKeyThumbprint else {
+            throw unauthorized(
+                request,
+                .dpopKeyMismatch,
+                error: "invalid_token",
+                xrpcError: "InvalidToken",
+                "the DPoP proof's key is not the key the token is bound to (cnf.jkt)"
+            )
+        }
+        guard let account = core.configuration.account(for: token.subject) else {
+            throw unauthorized(
+                request,
+                .invalidToken,
+                error: "invalid_token",
+                xrpcError: "InvalidToken",
+                "the token's account no longer exists"
+            )
+        }
+        return AuthenticatedCaller(account: account, token: token)
+    }
+
+    /// A `401` with a `WWW-Authenticate: DPoP` challenge (RFC 9449 §7.1), counted and logged.
+    private func unauthorized(
+        _ request: SandboxRequest,
+        _ reason: SandboxRejectionReason,
+        error: String?,
+        xrpcError: String? = nil,
+        _ explanation: String
+    ) -> SandboxResponseError {
+        var response = reject(request, reason, 401, xrpcError ?? error ?? "AuthMissing", explanation)
+        response.setHeader("WWW-Authenticate", Self.challenge(error: error, description: explanation))
+        return SandboxResponseError(response)
+    }
+
+    /// A `DPoP` challenge: `DPoP algs="ES256"`, with `error` and `error_description` when given.
+    static func challenge(error: String?, description: String) -> String {
+        guard let error else { return #"DPoP algs="ES256""# }
+        // A quoted-string of printable ASCII (RFC 9110 §5.6.4): other characters become "?", quotes are escaped.
+        let ascii = String(description.unicodeScalars.map { (0x20..<0x7F).contains($0.value) ? Character($0) : "?" })
+        let quoted = ascii.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        return #"DPoP algs="ES256", error="\#(error)", error_description="\#(quoted)""#
+    }
+}

@@ -1,0 +1,135 @@
+import DPoPRequestExecutor
+import Foundation
+
+/// The PDS origin: protected resource metadata, the handle resolver, and DPoP-authenticated XRPC methods.
+///
+/// Every authenticated XRPC answer, success or error, carries the PDS's current `DPoP-Nonce`.
+struct PDSHandler: OriginHandler {
+    /// The shared state.
+    let core: SandboxCore
+    /// This origin's DPoP checks.
+    let gate: DPoPGate
+
+    var role: OriginRole { .pds }
+
+    /// What an XRPC method needs: its HTTP method, whether it writes, and its implementation.
+    private struct Method: Sendable {
+        var httpMethod: HTTPMethod
+        var needsGenericScope: Bool
+        var run: @Sendable (PDSHandler, SandboxRequest, AuthenticatedCaller) async -> SandboxResponse
+    }
+
+    private static let methods: [String: Method] = [
+        "com.atproto.server.getSession": Method(httpMethod: .get, needsGenericScope: false) { $0.getSession($1, $2) },
+        "com.atproto.repo.createRecord": Method(httpMethod: .post, needsGenericScope: true) {
+            await $0.createRecord($1, $2)
+        },
+        "com.atproto.repo.getRecord": Method(httpMethod: .get, needsGenericScope: false) {
+            await $0.getRecord($1, $2)
+        },
+        "com.atproto.repo.listRecords": Method(httpMethod: .get, needsGenericScope: false) {
+            await $0.listRecords($1, $2)
+        },
+        "com.atproto.repo.deleteRecord": Method(httpMethod: .post, needsGenericScope: true) {
+            await $0.deleteRecord($1, $2)
+        },
+        "com.atproto.repo.uploadBlob": Method(httpMethod: .post, needsGenericScope: true) {
+            await $0.uploadBlob($1, $2)
+        },
+        "app.bsky.actor.getProfile": Method(httpMethod: .get, needsGenericScope: true) { $0.getProfile($1, $2) },
+    ]
+
+    func handle(_ request: SandboxRequest) async -> SandboxResponse {
+        await core.injectedDelay()
+        if request.path == "/.well-known/oauth-protected-resource" {
+            guard request.method == .get else { return methodNotAllowed(request) }
+            return .json(
+                200,
+                [
+                    "resource": core.origin(.pds),
+                    "authorization_servers": [core.origin(.authorizationServer)],
+                    "scopes_supported": OAuthScope.supported,
+                    "bearer_methods_supported": ["header"],
+                    "resource_documentation": "https://atproto.com",
+                ]
+            )
+        }
+        guard request.path.hasPrefix("/xrpc/") else {
+            core.monitor.rejected(request, .notFound, "no such path on the PDS")
+            return .xrpcError(404, "NotFound", "no such path: \(request.path)")
+        }
+        let name = String(request.path.dropFirst("/xrpc/".count))
+        if name == "com.atproto.identity.resolveHandle" {
+            guard request.method == .get else { return methodNotAllowed(request) }
+            return resolveHandle(request)
+        }
+        guard let method = Self.methods[name] else {
+            core.monitor.rejected(request, .notFound, "the sandbox PDS does not implement \(name)")
+            return .xrpcError(501, "MethodNotImplemented", "the sandbox PDS does not implement \(name)")
+        }
+        guard request.method == method.httpMethod else {
+            return withNonce(methodNotAllowed(request))
+        }
+        let caller: AuthenticatedCaller
+        do {
+            caller = try await authenticate(request)
+        } catch {
+            return withNonce(error.response)
+        }
+        if method.needsGenericScope, !OAuthScope.contains(caller.token.scope, "transition:generic") {
+            return withNonce(insufficientScope(request, name))
+        }
+        return withNonce(await method.run(self, request, caller))
+    }
+
+    /// `com.atproto.identity.resolveHandle`: the DID of a hosted handle; no authentication.
+    private func resolveHandle(_ request: SandboxRequest) -> SandboxResponse {
+        guard let handle = (try? request.queryParameters())?["handle"], !handle.isEmpty else {
+            return reject(request, .invalidXRPCInput, 400, "InvalidRequest", "handle is required")
+        }
+        guard !handle.hasPrefix("did:"), let account = core.configuration.account(for: handle) else {
+            return reject(request, .invalidXRPCInput, 400, "InvalidRequest", "Unable to resolve handle: \(handle)")
+        }
+        return .json(200, ["did": account.did])
+    }
+
+    /// Counts and logs a rejection and makes its XRPC error answer.
+    func reject(
+        _ request: SandboxRequest,
+        _ reason: SandboxRejectionReason,
+        _ status: Int,
+        _ error: String,
+        _ message: String
+    ) -> SandboxResponse {
+        core.monitor.rejected(request, reason, message)
+        return .xrpcError(status, error, message)
+    }
+
+    private func methodNotAllowed(_ request: SandboxRequest) -> SandboxResponse {
+        reject(request, .notFound, 405, "InvalidRequest", "method \(request.method.rawValue) is not allowed here")
+    }
+
+    private func insufficientScope(_ request: SandboxRequest, _ name: String) -> SandboxResponse {
+        var response = reject(
+            request,
+            .insufficientScope,
+            403,
+            "InsufficientScope",
+            "\(name) needs the transition:generic scope"
+        )
+        response.setHeader(
+            "WWW-Authenticate",
+            Self.challenge(error: "insufficient_scope", description: "\(name) needs the transition:generic scope")
+        )
+        return response
+    }
+
+    /// Adds the current nonce, rotating first under `newNonceOnEveryResponse`.
+    private func withNonce(_ response: SandboxResponse) -> SandboxResponse {
+        var response = response
+        let settings = core.configuration
+        if settings.faults.newNonceOnEveryResponse { gate.nonces.rotateNow() }
+        response.setHeader("DPoP-Nonce", gate.nonces.current(now: core.now(), period: settings.nonceRotationPeriod))
+        return response
+    }
+}

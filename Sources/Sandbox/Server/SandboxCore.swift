@@ -1,0 +1,64 @@
+import DPoPRequestExecutor
+import Foundation
+import Synchronization
+
+/// What the three origins share: the live configuration, the clock and randomness, the origin URLs, the stores,
+/// the `jti` cache and the monitor.
+final class SandboxCore: Sendable {
+    /// The current time; injected so tests can expire tokens.
+    let now: @Sendable () -> Date
+    /// The source of tokens, codes, nonces and CSRF tokens.
+    let random: any RandomSource
+    /// Counters and logging.
+    let monitor: SandboxMonitor
+    /// Sessions, codes, pushed requests and tokens.
+    let authorizations = AuthorizationStore()
+    /// Records and blobs.
+    let repositories = RepositoryStore()
+    /// The `jti` of accepted proofs, shared by every origin.
+    let replays = JTIReplayCache()
+    private let configurationState: Mutex<SandboxConfiguration>
+    private let originState = Mutex<[OriginRole: String]>([:])
+
+    /// Creates the shared state.
+    init(
+        configuration: SandboxConfiguration,
+        monitor: SandboxMonitor,
+        now: @escaping @Sendable () -> Date,
+        random: any RandomSource
+    ) {
+        self.configurationState = Mutex(configuration)
+        self.monitor = monitor
+        self.now = now
+        self.random = random
+    }
+
+    /// A copy of the current configuration.
+    var configuration: SandboxConfiguration { configurationState.withLock { $0 } }
+
+    /// Changes the configuration; returns what the change returns.
+    func updateConfiguration<Result: Sendable>(_ change: (inout SandboxConfiguration) -> Result) -> Result {
+        configurationState.withLock { change(&$0) }
+    }
+
+    /// The origin string of a role (`http://127.0.0.1:port`), or an empty string before the server started.
+    func origin(_ role: OriginRole) -> String {
+        originState.withLock { $0[role] ?? "" }
+    }
+
+    /// Records the origin of a role once its listener is bound.
+    func setOrigin(_ origin: String, for role: OriginRole) {
+        originState.withLock { $0[role] = origin }
+    }
+
+    /// A new random value: `count` bytes, base64url.
+    func randomToken(bytes count: Int = 32) -> String {
+        Base64URL.encode(random.bytes(count: count))
+    }
+
+    /// Waits for the `slowResponses` fault, if set.
+    func injectedDelay() async {
+        guard let delay = configuration.faults.slowResponses, delay > 0 else { return }
+        try? await Task.sleep(for: .milliseconds(Int(delay * 1000)))
+    }
+}

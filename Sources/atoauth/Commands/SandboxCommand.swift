@@ -1,0 +1,110 @@
+import ArgumentParser
+import Foundation
+import Sandbox
+
+/// `atoauth sandbox`: a local, strict AT Protocol authorization server, PDS and PLC directory on loopback.
+struct SandboxCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sandbox",
+        abstract: "Run a local, strict AT Protocol authorization server, PDS and PLC directory for development.",
+        discussion: """
+            Serves three origins on 127.0.0.1 (PLC directory, PDS, authorization server) with test accounts,
+            in memory, until Ctrl-C. Every rejected request is logged with the reason, so a client developer
+            learns what was wrong. Point atoauth at it with the printed settings, for example:
+
+              atoauth sandbox --auto-approve &
+              export ATOAUTH_PLC_DIRECTORY=... ATOAUTH_HANDLE_RESOLVER=... ATOAUTH_ALLOW_HTTP_LOOPBACK=1
+              atoauth accounts add alice.test
+
+            Test control (loopback only, on the authorization server's origin):
+              GET  /_sandbox/counters   grants, refreshes, replays, nonce challenges, rejections
+              POST /_sandbox/settings   JSON: accessTokenLifetime, nonceRotationPeriod, refreshServerErrors,
+                                        newNonceOnEveryResponse, slowResponses, autoApprove
+            """
+    )
+
+    @Option(
+        name: .customLong("test-account"),
+        help: "A test account's handle (repeat; default alice.test and bob.test)."
+    )
+    var accounts: [String] = []
+
+    @Option(name: .customLong("plc-port"), help: "Port of the PLC directory (default: a free port).")
+    var plcPort = 0
+
+    @Option(name: .customLong("pds-port"), help: "Port of the PDS (default: a free port).")
+    var pdsPort = 0
+
+    @Option(name: .customLong("auth-port"), help: "Port of the authorization server (default: a free port).")
+    var authorizationPort = 0
+
+    @Flag(name: .long, help: "Approve every authorization at once, without the consent page (for scripts).")
+    var autoApprove = false
+
+    @Option(name: .long, help: "Access-token lifetime in seconds.")
+    var accessTokenLifetime: Double = 1800
+
+    @Option(name: .long, help: "DPoP nonce rotation period in seconds.")
+    var noncePeriod: Double = 60
+
+    @Option(name: .long, help: "Fault: answer this many refresh requests with HTTP 500.")
+    var failRefreshes = 0
+
+    @Option(name: .long, help: "Fault: delay every answer by this many milliseconds.")
+    var slowMilliseconds = 0
+
+    @Flag(name: .long, help: "Fault: rotate the DPoP nonce on every response.")
+    var newNonceEveryResponse = false
+
+    @Flag(name: [.short, .long], help: "Log every request, not only rejections.")
+    var verbose = false
+
+    func validate() throws {
+        for port in [plcPort, pdsPort, authorizationPort] where !(0...65_535).contains(port) {
+            throw ValidationError("Ports are 0 (any free port) to 65535.")
+        }
+        guard accessTokenLifetime > 0, noncePeriod > 0, failRefreshes >= 0, slowMilliseconds >= 0 else {
+            throw ValidationError("Lifetimes and periods must be positive; fault counts cannot be negative.")
+        }
+    }
+
+    var sandboxConfiguration: SandboxConfiguration {
+        SandboxConfiguration(
+            accounts: accounts.isEmpty
+                ? SandboxAccount.defaults : accounts.map { SandboxAccount(handle: $0.lowercased()) },
+            ports: .init(plcDirectory: plcPort, pds: pdsPort, authorizationServer: authorizationPort),
+            accessTokenLifetime: accessTokenLifetime,
+            nonceRotationPeriod: noncePeriod,
+            autoApprove: autoApprove,
+            faults: SandboxFaults(
+                refreshServerError: failRefreshes > 0 ? .times(failRefreshes) : .off,
+                slowResponses: slowMilliseconds > 0 ? Double(slowMilliseconds) / 1000 : nil,
+                newNonceOnEveryResponse: newNonceEveryResponse
+            )
+        )
+    }
+
+    func run() async throws {
+        let configuration = sandboxConfiguration
+        let server = SandboxServer(
+            configuration: configuration,
+            logger: SandboxServer.standardErrorLogger(level: verbose ? .debug : .info)
+        )
+        try await server.run { endpoints in
+            Output.line(
+                """
+                atoauth sandbox is running (in memory; Ctrl-C stops it).
+                  PLC directory:         \(endpoints.plcDirectory.absoluteString)
+                  PDS:                   \(endpoints.pds.absoluteString)
+                  Authorization server:  \(endpoints.authorizationServer.absoluteString)
+                  Accounts:              \(configuration.accounts.map { "\($0.handle) (\($0.did))" }.joined(separator: ", "))
+                  Approval:              \(configuration.autoApprove ? "automatic" : "in the browser")
+
+                Use it from another shell:
+                \(endpoints.shellExports)
+                  atoauth accounts add \(configuration.accounts.first?.handle ?? "alice.test")
+                """
+            )
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+
+@Suite("The CLI signs in and manages accounts, as real processes against the sandbox", .serialized)
+struct AccountCommandTests {
+    @Test("accounts add signs in through $BROWSER, makes the account active, and whoami confirms it")
+    func signInAndWhoami() async throws {
+        try await CLIWorld.with { world in
+            let added = try await world.signIn("alice.test")
+            let did = try #require(world.did("alice.test"))
+            #expect(added.stdout == "Signed in as alice.test (\(did))\n")
+            #expect(added.stderr.contains("Waiting for the browser… press Ctrl-C to cancel."))
+            #expect(added.stderr.contains(world.sandbox.authorizationServer.absoluteString))
+
+            let list = try await world.atoauth("accounts", "list")
+            #expect(list.status == 0)
+            #expect(list.stdout == "* alice.test \(did) \(world.sandbox.pds.absoluteString)\n")
+
+            let whoami = try await world.atoauth("whoami")
+            #expect(whoami.status == 0, "\(whoami.stderr)")
+            #expect(whoami.stdout == "alice.test \(did) \(world.sandbox.pds.absoluteString)\n")
+
+            let json = try await world.atoauth("whoami", "--json")
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: String]
+            )
+            #expect(object == ["did": did, "handle": "alice.test", "pds": world.sandbox.pds.absoluteString])
+        }
+    }
+
+    @Test("two accounts: list marks the active one, switch changes it, --account acts without switching")
+    func twoAccounts() async throws {
+        try await CLIWorld.with { world in
+            try await world.signIn("alice.test")
+            try await world.signIn("bob.test")
+            let alice = try #require(world.did("alice.test"))
+            let bob = try #require(world.did("bob.test"))
+
+            let list = try await world.atoauth("accounts", "list", "--json")
+            let accounts = try #require(
+                try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]]
+            )
+            #expect(accounts.count == 2)
+            for account in accounts {
+                #expect(Set(account.keys).isSuperset(of: ["did", "handle", "pds", "issuer", "scope", "active"]))
+                #expect(account["active"] as? Bool == (account["did"] as? String == bob))
+                #expect(account["issuer"] as? String == world.sandbox.issuer)
+            }
+            #expect(try await world.atoauth("whoami").stdout.hasPrefix("bob.test "))
+            #expect(try await world.atoauth("whoami", "--account", "alice.test").stdout.hasPrefix("alice.test "))
+            #expect(
+                try await world.atoauth("whoami", extraEnvironment: ["ATOAUTH_ACCOUNT": alice]).stdout
+                    .hasPrefix("alice.test ")
+            )
+            #expect(try await world.atoauth("whoami").stdout.hasPrefix("bob.test "))
+
+            let switched = try await world.atoauth("accounts", "switch", "alice.test")
+            #expect(switched.status == 0)
+            #expect(try await world.atoauth("whoami").stdout.hasPrefix("alice.test "))
+            #expect(try await world.atoauth("accounts", "list").stdout.contains("* alice.test \(alice)"))
+        }
+    }
+
+    @Test("accounts remove revokes at the server and deletes the session and key; then whoami exits 3")
+    func remove() async throws {
+        try await CLIWorld.with { world in
+            try await world.signIn("alice.test")
+            let did = try #require(world.did("alice.test"))
+            let removed = try await world.atoauth("accounts", "remove", "alice.test")
+            #expect(removed.status == 0, "\(removed.stderr)")
+            #expect(removed.stdout.contains("revocation: revoked"))
+            #expect(try await world.sandbox.counters().revocations >= 1)
+            #expect(try world.storedNames().filter { $0.contains(did) }.isEmpty)
+            let whoami = try await world.atoauth("whoami")
+            #expect(whoami.status == 3)
+            #expect(whoami.stderr.contains("accounts add"))
+            #expect(try await world.atoauth("accounts", "switch", "alice.test").status == 3)
+        }
+    }
+
+    @Test("a usage error exits 2, a refused destination exits 4 and stores nothing")
+    func exitCodes() async throws {
+        try await CLIWorld.with { world in
+            #expect(try await world.atoauth("xrpc", "not an nsid").status == 2)
+            #expect(try await world.atoauth("accounts", "add").status == 2)
+            #expect(try await world.atoauth("accounts", "add", "alice.test", "--callback-port", "70000").status == 2)
+            #expect(try await world.atoauth("accounts", "add", "alice.test", "--plc-directory", "ftp://x").status == 2)
+            let refused = try await world.atoauth("accounts", "add", "https://10.0.0.1", "--no-browser")
+            #expect(refused.status == 4, "\(refused.stderr)")
+            #expect(try world.storedNames().allSatisfy { !$0.hasPrefix("session/") && !$0.hasPrefix("pending/") })
+            #expect(try await world.atoauth("whoami").status == 3)
+            #expect(try await world.atoauth("--help").status == 0)
+        }
+    }
+
+    @Test("Ctrl-C while waiting for the browser cancels cleanly and leaves no pending sign-in")
+    func interrupt() async throws {
+        try await CLIWorld.with { world in
+            let running = try CLIProcess.start(
+                ["accounts", "add", "alice.test", "--no-browser"],
+                environment: world.environment
+            )
+            let deadline = ContinuousClock.now + .seconds(30)
+            while ContinuousClock.now < deadline, try world.storedNames().allSatisfy({ !$0.hasPrefix("pending/") }) {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            try await Task.sleep(for: .milliseconds(200))
+            running.signal(SIGINT)
+            let result = try await running.finish(timeout: .seconds(20))
+            #expect(result.status == 130, "\(result.stderr)")
+            #expect(result.stderr.contains("Cancel"))
+            #expect(try world.storedNames().allSatisfy { !$0.hasPrefix("pending/") && !$0.hasPrefix("session/") })
+        }
+    }
+}

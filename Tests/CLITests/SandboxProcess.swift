@@ -1,0 +1,120 @@
+import DPoPRequestExecutor
+import Foundation
+import Synchronization
+import Testing
+
+/// `atoauth sandbox` running as its own process, as users run it: the tests read its printed settings, its
+/// counters and change its settings through its loopback control endpoints.
+final class SandboxProcess: Sendable {
+    struct Counters: Decodable {
+        var authorizationCodeGrantsSucceeded: Int
+        var refreshGrantsSucceeded: Int
+        var refreshTokenReplays: Int
+        var nonceChallengesSent: Int
+        var injectedRefreshFailures: Int
+        var revocations: Int
+        var totalRejections: Int
+    }
+
+    let process: Process
+    private let output = OutputBuffer()
+    let environment: [String: String]
+    let authorizationServer: URL
+    let pds: URL
+    let accounts: [String: String]
+
+    /// Starts the sandbox with extra arguments and waits until it prints its settings.
+    init(arguments: [String] = []) async throws {
+        let executable = try #require(CLIProcess.executable, "build the atoauth executable first (swift build)")
+        process = Process()
+        process.executableURL = executable
+        process.arguments = ["sandbox", "--auto-approve"] + arguments
+        process.environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let handle = pipe.fileHandleForReading
+        let output = self.output
+        DispatchQueue.global().async {
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { return }
+                output.data.withLock { $0.append(chunk) }
+            }
+        }
+        let deadline = ContinuousClock.now + .seconds(30)
+        var text = ""
+        while !text.contains("atoauth accounts add") {
+            try #require(ContinuousClock.now < deadline && process.isRunning, "the sandbox did not start: \(text)")
+            try await Task.sleep(for: .milliseconds(20))
+            text = String(decoding: output.data.withLock { $0 }, as: UTF8.self)
+        }
+        var environment: [String: String] = [:]
+        var accounts: [String: String] = [:]
+        var authorizationServer: URL?
+        var pds: URL?
+        for line in text.split(separator: "\n").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            if line.hasPrefix("export "), let equals = line.firstIndex(of: "=") {
+                environment[String(line[line.index(line.startIndex, offsetBy: 7)..<equals])] =
+                    String(line[line.index(after: equals)...])
+            } else if line.hasPrefix("Authorization server:") {
+                authorizationServer = URL(string: String(line.split(separator: " ").last ?? ""))
+            } else if line.hasPrefix("PDS:") {
+                pds = URL(string: String(line.split(separator: " ").last ?? ""))
+            } else if line.hasPrefix("Accounts:") {
+                for entry in line.dropFirst("Accounts:".count).split(separator: ",") {
+                    let parts = entry.split(separator: " ")
+                    if parts.count == 2 {
+                        accounts[String(parts[0])] = parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "()"))
+                    }
+                }
+            }
+        }
+        self.environment = environment
+        self.accounts = accounts
+        self.authorizationServer = try #require(authorizationServer)
+        self.pds = try #require(pds)
+    }
+
+    /// The authorization server's issuer string.
+    var issuer: String { authorizationServer.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/")) }
+
+    /// What the sandbox has counted so far.
+    func counters() async throws -> Counters {
+        let response = try await control(
+            HTTPRequest(url: authorizationServer.appendingPathComponent("_sandbox/counters"))
+        )
+        return try JSONDecoder().decode(Counters.self, from: response.body)
+    }
+
+    /// Changes settings of the running sandbox (see `atoauth sandbox --help`).
+    func configure(_ settings: String) async throws {
+        let response = try await control(
+            HTTPRequest(
+                method: .post,
+                url: authorizationServer.appendingPathComponent("_sandbox/settings"),
+                headers: ["Content-Type": "application/json"],
+                body: Data(settings.utf8)
+            )
+        )
+        #expect(response.status == 200)
+    }
+
+    func control(_ request: HTTPRequest) async throws -> HTTPResponse {
+        try await AsyncHTTPClientTransport.withTransport { try await $0.send(request) }
+    }
+
+    /// Stops the sandbox with Ctrl-C, as a person would.
+    func stop() async {
+        kill(process.processIdentifier, SIGINT)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while process.isRunning, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
+        if process.isRunning { process.terminate() }
+    }
+}
+
+/// Collects a child's output from a Dispatch thread.
+final class OutputBuffer: Sendable {
+    let data = Mutex(Data())
+}

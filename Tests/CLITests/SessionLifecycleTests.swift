@@ -1,0 +1,96 @@
+import DPoPRequestExecutor
+import Foundation
+import Testing
+
+@Suite("Sessions across processes: refresh, nonces, revocation", .serialized)
+struct SessionLifecycleTests {
+    /// Signs in while access tokens live 2 seconds, lets the token expire, then makes new tokens live an hour, so
+    /// exactly one refresh is due however many processes look at the expired token.
+    func signInAndExpire(_ world: CLIWorld, settings: String = #"{"accessTokenLifetime": 3600}"#) async throws {
+        try await world.signIn("alice.test")
+        try await Task.sleep(for: .milliseconds(2500))
+        try await world.sandbox.configure(settings)
+    }
+
+    @Test("after the access token expires, whoami refreshes once and succeeds")
+    func refreshAfterExpiry() async throws {
+        try await CLIWorld.with(["--access-token-lifetime", "2"]) { world in
+            try await signInAndExpire(world)
+            let whoami = try await world.atoauth("whoami")
+            #expect(whoami.status == 0, "\(whoami.stderr)")
+            #expect(try await world.sandbox.counters().refreshGrantsSucceeded == 1)
+            #expect(try await world.atoauth("whoami").status == 0)
+            #expect(try await world.sandbox.counters().refreshGrantsSucceeded == 1)
+        }
+    }
+
+    @Test("20 concurrent whoami processes on an expired token all succeed with exactly one refresh and no replay")
+    func concurrentProcesses() async throws {
+        try await CLIWorld.with(["--access-token-lifetime", "2"]) { world in
+            try await signInAndExpire(world)
+            let running = try (0..<20).map { _ in try CLIProcess.start(["whoami"], environment: world.environment) }
+            var results: [CLIProcess.Result] = []
+            for process in running { results.append(try await process.finish(timeout: .seconds(120))) }
+            for result in results { #expect(result.status == 0, "\(result.stderr)") }
+            let counters = try await world.sandbox.counters()
+            #expect(counters.refreshGrantsSucceeded == 1)
+            #expect(counters.refreshTokenReplays == 0)
+        }
+    }
+
+    @Test("a new nonce on every response: 30 calls succeed with at most one retry each")
+    func nonceOnEveryResponse() async throws {
+        try await CLIWorld.with(["--new-nonce-every-response"]) { world in
+            try await world.signIn("alice.test")
+            let before = try await world.sandbox.counters()
+            for _ in 0..<30 {
+                let result = try await world.atoauth("xrpc", "com.atproto.server.getSession")
+                #expect(result.status == 0, "\(result.stderr)")
+            }
+            let after = try await world.sandbox.counters()
+            #expect(after.nonceChallengesSent - before.nonceChallengesSent <= 30)
+            #expect(
+                after.totalRejections - before.totalRejections == after.nonceChallengesSent - before.nonceChallengesSent
+            )
+        }
+    }
+
+    @Test("transient refresh failures keep the session; it refreshes once the server is back")
+    func transientRefreshFailure() async throws {
+        try await CLIWorld.with(["--access-token-lifetime", "2"]) { world in
+            try await signInAndExpire(world, settings: #"{"accessTokenLifetime": 3600, "refreshServerErrors": 1}"#)
+            let failed = try await world.atoauth("whoami")
+            #expect(failed.status == 1, "\(failed.stderr)")
+            #expect(try world.storedNames().contains { $0.hasPrefix("session/") })
+            let recovered = try await world.atoauth("whoami")
+            #expect(recovered.status == 0, "\(recovered.stderr)")
+        }
+    }
+
+    @Test("after the server revokes the session, whoami exits 3 and the session is deleted")
+    func revocation() async throws {
+        try await CLIWorld.with { world in
+            try await world.signIn("alice.test")
+            let did = try #require(world.did("alice.test"))
+            let refreshToken = try #require(try world.storedSession(did)["refreshToken"] as? String)
+            try await AsyncHTTPClientTransport.withTransport { transport in
+                let revoke = world.sandbox.authorizationServer.appendingPathComponent("oauth/revoke")
+                let response = try await transport.send(
+                    HTTPRequest(
+                        method: .post,
+                        url: revoke,
+                        headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                        body: Data(
+                            "token=\(refreshToken.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")&token_type_hint=refresh_token"
+                                .utf8
+                        )
+                    )
+                )
+                #expect(response.status == 200)
+            }
+            let whoami = try await world.atoauth("whoami")
+            #expect(whoami.status == 3, "\(whoami.stderr)")
+            #expect(try world.storedNames().allSatisfy { !$0.hasPrefix("session/") })
+        }
+    }
+}

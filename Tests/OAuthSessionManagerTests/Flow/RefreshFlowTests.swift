@@ -1,0 +1,115 @@
+import DPoPRequestExecutor
+import Foundation
+import OAuthSessionManager
+import Sandbox
+import Testing
+
+@Suite("Refresh and sign-out against the strict sandbox", .serialized)
+struct RefreshFlowTests {
+    @Test("100 concurrent callers with the same expired token cause exactly one refresh")
+    func singleFlight() async throws {
+        try await SandboxFlow.with { flow in
+            let manager = flow.manager()
+            let session = try await flow.signIn(with: manager)
+            let tokens = try await withThrowingTaskGroup(of: String.self) { group in
+                for _ in 0..<100 {
+                    group.addTask {
+                        try await manager.refresh(did: session.did, replacing: session.accessToken).accessToken
+                    }
+                }
+                return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+            }
+            #expect(tokens.count == 1)
+            #expect(tokens.first != session.accessToken)
+            #expect(flow.server.counters.refreshGrantsSucceeded == 1)
+            #expect(flow.server.counters.refreshTokenReplays == 0)
+        }
+    }
+
+    @Test("two managers sharing the store refresh once: the second re-reads the stored session under the lock")
+    func acrossManagers() async throws {
+        try await SandboxFlow.with { flow in
+            let session = try await flow.signIn(with: flow.manager())
+            async let first = flow.manager().refresh(did: session.did, replacing: session.accessToken)
+            async let second = flow.manager().refresh(did: session.did, replacing: session.accessToken)
+            let (a, b) = try await (first, second)
+            #expect(a.accessToken == b.accessToken)
+            #expect(flow.server.counters.refreshGrantsSucceeded == 1)
+            #expect(flow.server.counters.refreshTokenReplays == 0)
+        }
+    }
+
+    @Test("an access token near expiry is refreshed ahead of time")
+    func ahead() async throws {
+        try await SandboxFlow.with(SandboxConfiguration(accessTokenLifetime: 3600, autoApprove: true)) { flow in
+            let manager = flow.manager()
+            let session = try await flow.signIn(with: manager)
+            #expect(try await manager.session(for: session.did).accessToken == session.accessToken)
+            flow.clock.advance(by: 3600 - 5)
+            #expect(try await manager.session(for: session.did).accessToken != session.accessToken)
+            #expect(flow.server.counters.refreshGrantsSucceeded == 1)
+        }
+    }
+
+    @Test("a 5xx on refresh keeps the session; invalid_grant deletes it and callers learn to sign in again")
+    func transientAndDefinitive() async throws {
+        try await SandboxFlow.with(
+            SandboxConfiguration(autoApprove: true, faults: SandboxFaults(refreshServerError: .times(1)))
+        ) { flow in
+            let manager = flow.manager()
+            let events = manager.events()
+            let session = try await flow.signIn(with: manager)
+            let transient = await #expect(throws: OAuthError.self) {
+                try await manager.refresh(did: session.did, replacing: session.accessToken)
+            }
+            #expect(transient?.kind == .failed)
+            #expect(try await manager.storedSessions().count == 1)
+
+            let refreshed = try await manager.refresh(did: session.did, replacing: session.accessToken)
+            // Present the spent refresh token: the server deletes the whole session (replay detection).
+            var stale = refreshed
+            stale.refreshToken = session.refreshToken
+            try flow.keystore.save(try JSONEncoderForTests.encode(stale), as: "session/\(session.did)")
+            let definitive = await #expect(throws: OAuthError.self) {
+                try await manager.refresh(did: session.did, replacing: stale.accessToken)
+            }
+            #expect(definitive?.kind == .signInNeeded)
+            #expect(try await manager.storedSessions().isEmpty)
+            #expect(flow.server.counters.refreshTokenReplays == 1)
+            var seen: [SessionEvent] = []
+            for await event in events {
+                seen.append(event)
+                if case .deleted = event { break }
+            }
+            #expect(seen.last == .deleted(did: session.did, reason: .refreshRefused))
+        }
+    }
+
+    @Test("sign-out revokes at the server and deletes the session and key even when revocation fails")
+    func signOut() async throws {
+        try await SandboxFlow.with { flow in
+            let manager = flow.manager()
+            let session = try await flow.signIn(with: manager)
+            #expect(try await manager.signOut(did: session.did) == .revoked)
+            #expect(try flow.keystore.names().filter { $0.contains(session.did.rawValue) }.isEmpty)
+            #expect(flow.server.counters.revocations >= 1)
+
+            let again = try await flow.signIn("bob.test", with: manager)
+            await flow.server.stop()
+            let result = try await manager.signOut(did: again.did)
+            guard case .failed = result else {
+                Issue.record("revocation against a stopped server should fail, got \(result)")
+                return
+            }
+            #expect(try flow.keystore.names().filter { $0.contains(again.did.rawValue) }.isEmpty)
+        }
+    }
+}
+
+enum JSONEncoderForTests {
+    static func encode(_ session: OAuthSession) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        return try encoder.encode(session)
+    }
+}

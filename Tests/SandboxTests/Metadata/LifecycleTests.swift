@@ -1,0 +1,38 @@
+import DPoPRequestExecutor
+import Foundation
+import Logging
+import Sandbox
+import Testing
+
+@Suite("Starting and stopping")
+struct LifecycleTests {
+    @Test("starting twice gives the same endpoints, and after stop nothing answers")
+    func startTwiceThenStop() async throws {
+        let server = SandboxServer(logger: Logger(label: "quiet") { _ in SwiftLogNoOpLogHandler() })
+        async let first = server.start()
+        async let second = server.start()
+        let (a, b) = try await (first, second)
+        #expect(a == b)
+        #expect(await server.endpoints == a)
+        await server.stop()
+        #expect(await server.endpoints == nil)
+        let http = AHCTransport.make()
+        await #expect(throws: (any Error).self) {
+            _ = try await AHCTransport(client: http, timeoutSeconds: 1).send(HTTPRequest(url: a.authorizationServer))
+        }
+        try await http.shutdown()
+    }
+
+    @Test("run serves until its task is cancelled")
+    func runUntilCancelled() async throws {
+        let server = SandboxServer(logger: Logger(label: "quiet") { _ in SwiftLogNoOpLogHandler() })
+        let (stream, continuation) = AsyncStream.makeStream(of: SandboxEndpoints.self)
+        let task = Task { try await server.run { continuation.yield($0) } }
+        var iterator = stream.makeAsyncIterator()
+        let endpoints = try #require(await iterator.next())
+        #expect(endpoints.pds.host == "127.0.0.1")
+        task.cancel()
+        try await task.value
+        #expect(await server.endpoints == nil)
+    }
+}

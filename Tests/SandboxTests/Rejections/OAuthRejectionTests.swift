@@ -1,0 +1,218 @@
+import DPoPRequestExecutor
+import Foundation
+import Sandbox
+import Testing
+
+@Suite("Authorization server checks")
+struct OAuthRejectionTests {
+    @Test("the authorization endpoint refuses a request that was not pushed, or that adds parameters")
+    func authorizeWithoutPAR() async throws {
+        try await withSandbox { sandbox in
+            let client = sandbox.client()
+            let flow = FlowSecrets()
+            var components = try #require(
+                URLComponents(
+                    url: client.url(sandbox.endpoints.authorizationServer, "oauth/authorize"),
+                    resolvingAgainstBaseURL: false
+                )
+            )
+            components.percentEncodedQuery = String(
+                decoding: FormEscape.encode(client.parParameters(flow)),
+                as: UTF8.self
+            )
+            let direct = try await client.send(HTTPRequest(url: try #require(components.url)))
+            #expect(direct.status == 400)
+            #expect(direct.headers["Location"] == nil)
+            #expect(sandbox.server.counters.rejections(.parRequired) == 1)
+
+            let requestURI = try await client.pushAuthorization(flow)
+            components.percentEncodedQuery = String(
+                decoding: FormEscape.encode([
+                    ("client_id", client.clientID), ("request_uri", requestURI), ("state", "other"),
+                ]),
+                as: UTF8.self
+            )
+            let extra = try await client.send(HTTPRequest(url: try #require(components.url)))
+            #expect(extra.status == 400)
+            #expect(sandbox.server.counters.rejections(.invalidRequest) == 1)
+
+            let used = try await client.openAuthorization(requestURI: requestURI)
+            #expect(used.status == 302)
+            let reused = try await client.openAuthorization(requestURI: requestURI)
+            #expect(reused.status == 400)
+            #expect(sandbox.server.counters.rejections(.invalidRequestURI) == 1)
+        }
+    }
+
+    @Test("a request_uri expires after 300 seconds")
+    func requestURIExpires() async throws {
+        try await withSandbox { sandbox in
+            let client = sandbox.client()
+            let requestURI = try await client.pushAuthorization(FlowSecrets())
+            sandbox.clock.advance(by: 301)
+            let response = try await client.openAuthorization(requestURI: requestURI)
+            #expect(response.status == 400)
+            #expect(sandbox.server.counters.rejections(.invalidRequestURI) == 1)
+        }
+    }
+
+    @Test("a code_verifier that does not hash to the challenge is refused")
+    func pkceMismatch() async throws {
+        try await withSandbox { sandbox in
+            let client = sandbox.client()
+            let flow = FlowSecrets()
+            let code = try await client.authorizationCode(flow)
+            var parameters = client.codeGrantParameters(code, flow)
+            parameters[3] = ("code_verifier", PKCE.generate().verifier)
+            let response = try await client.tokenRequest(parameters)
+            #expect(response.status == 400)
+            #expect(response.errorCode == "invalid_grant")
+            #expect(response.headers["DPoP-Nonce"] != nil)
+            #expect(sandbox.server.counters.rejections(.pkceMismatch) == 1)
+        }
+    }
+
+    @Test("a token request whose redirect_uri differs from the PAR's is refused")
+    func redirectURIMismatch() async throws {
+        try await withSandbox { sandbox in
+            let client = sandbox.client()
+            let flow = FlowSecrets()
+            let code = try await client.authorizationCode(flow)
+            let response = try await client.tokenRequest(
+                client.codeGrantParameters(code, flow, redirectURI: "http://127.0.0.1:54322/callback")
+            )
+            #expect(response.status == 400)
+            #expect(response.errorCode == "invalid_grant")
+            #expect(sandbox.server.counters.rejections(.redirectURIMismatch) == 1)
+        }
+    }
+
+    @Test("a code exchanged with another DPoP key than the PAR's is refused")
+    func codeWithAnotherKey() async throws {
+        try await withSandbox { sandbox in
+            let client = sandbox.client()
+            let flow = FlowSecrets()
+            let code = try await client.authorizationCode(flow)
+            let thief = sandbox.client()
+            let response = try await thief.tokenRequest(client.codeGrantParameters(code, flow))
+            #expect(response.status == 400)
+            #expect(response.errorCode == "invalid_grant")
+            #expect(sandbox.server.counters.rejections(.dpopKeyMismatch) == 1)
+        }
+    }
+
+    @Test("a code used twice is refused and the tokens it issued are revoked")
+    func codeReuse() async throws {
+        try await withSandbox { sandbox in
+            let client = sandbox.client()
+            let flow = FlowSecrets()
+            let code = try await client.authorizationCode(flow)
+            let first = try await client.tokenRequest(client.codeGrantParameters(code, flow))
+            let tokens = try Tokens(first)
+            let second = try await client.tokenRequest(client.codeGrantParameters(code, flow))
+            #expect(second.status == 400)
+            #expect(second.errorCode == "invalid_grant")
+            #expect(sandbox.server.counters.rejections(.codeReuse) == 1)
+            let session = try await client.xrpc(.get, "com.atproto.server.getSession", accessToken: tokens.accessToken)
+            #expect(session.status == 401)
+            #expect(session.dpopChallenge?["error"] == "invalid_token")
+        }
+    }
+
+    @Test("a replayed refresh token deletes the whole session")
+    func refreshTokenReplay() async throws {
+        try await withSandbox { sandbox in
+            let client = sandbox.client()
+            let original = try await client.signIn()
+            let rotated = try Tokens(try await client.refresh(original.refreshToken))
+            let replay = try await client.refresh(original.refreshToken)
+            #expect(replay.status == 400)
+            #expect(replay.errorCode == "invalid_grant")
+            #expect(sandbox.server.counters.refreshTokenReplays == 1)
+            #expect(sandbox.server.counters.refreshGrantsSucceeded == 1)
+
+            let newest = try await client.xrpc(.get, "com.atproto.server.getSession", accessToken: rotated.accessToken)
+            #expect(newest.status == 401)
+            #expect(newest.dpopChallenge?["error"] == "invalid_token")
+            let newestRefresh = try await client.refresh(rotated.refreshToken)
+            #expect(newestRefresh.errorCode == "invalid_grant")
+        }
+    }
+
+    @Test("an expired access token gets invalid_token, and a refresh brings a working one")
+    func expiredAccessToken() async throws {
+        try await withSandbox(SandboxConfiguration(accessTokenLifetime: 60, autoApprove: true)) { sandbox in
+            let client = sandbox.client()
+            let tokens = try await client.signIn()
+            #expect(tokens.expiresIn == 60)
+            #expect(
+                try await client.xrpc(.get, "com.atproto.server.getSession", accessToken: tokens.accessToken).status
+                    == 200
+            )
+            sandbox.clock.advance(by: 61)
+            let expired = try await client.xrpc(.get, "com.atproto.server.getSession", accessToken: tokens.accessToken)
+            #expect(expired.status == 401)
+            #expect(expired.dpopChallenge?["error"] == "invalid_token")
+            #expect(sandbox.server.counters.rejections(.expiredToken) == 1)
+            let refreshed = try Tokens(try await client.refresh(tokens.refreshToken))
+            #expect(
+                try await client.xrpc(.get, "com.atproto.server.getSession", accessToken: refreshed.accessToken).status
+                    == 200
+            )
+        }
+    }
+
+    @Test(
+        "the PAR endpoint refuses clients, redirect URIs, scopes and PKCE methods outside the profile",
+        arguments: [
+            ("client_id", "http://localhost:8080", "invalid_client"),
+            ("client_id", "https://app.example/client-metadata.json", "invalid_client"),
+            ("redirect_uri", "http://localhost:54321/callback", "invalid_request"),
+            ("redirect_uri", "http://127.0.0.1:54321/elsewhere", "invalid_request"),
+            ("scope", "transition:generic", "invalid_scope"),
+            ("scope", "atproto transition:chat.bsky", "invalid_scope"),
+            ("code_challenge_method", "plain", "invalid_request"),
+            ("response_type", "token", "unsupported_response_type"),
+        ]
+    )
+    func parRefusals(parameter: String, value: String, error: String) async throws {
+        try await withSandbox { sandbox in
+            let client = sandbox.client()
+            var parameters = client.parParameters(FlowSecrets())
+            parameters.removeAll { $0.0 == parameter }
+            parameters.append((parameter, value))
+            let response = try await client.executor.send(
+                client.formRequest(client.url(sandbox.endpoints.authorizationServer, "oauth/par"), parameters)
+            )
+            #expect(response.status == 400)
+            #expect(response.errorCode == error)
+            #expect(try response.json()["error_description"] as? String != nil)
+        }
+    }
+
+    @Test("writes need the transition:generic scope")
+    func insufficientScope() async throws {
+        let clientID = "http://localhost?redirect_uri=\(FormEscape.escape(TestClientIdentity.registeredRedirectURI))"
+        try await withSandbox { sandbox in
+            let client = sandbox.client(clientID: clientID)
+            let flow = FlowSecrets()
+            let parURL = client.url(sandbox.endpoints.authorizationServer, "oauth/par")
+            let pushed = try await client.executor.send(
+                client.formRequest(parURL, client.parParameters(flow, scope: "atproto"))
+            )
+            let requestURI = try #require(try pushed.json()["request_uri"] as? String)
+            let query = try await client.openAuthorization(requestURI: requestURI).locationQuery()
+            let code = try #require(query["code"])
+            let tokens = try Tokens(try await client.tokenRequest(client.codeGrantParameters(code, flow)))
+            #expect(tokens.scope == "atproto")
+            let write = try await client.xrpc(
+                .post,
+                "com.atproto.repo.createRecord",
+                json: ["repo": tokens.subject, "collection": "com.example.note", "record": ["text": "x"]],
+                accessToken: tokens.accessToken
+            )
+            #expect(write.status == 403)
+            #expect(write.dpopChallenge?["error"] == "insufficient_scope")
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import AsyncHTTPClient
+import DPoPRequestExecutor
+import Foundation
+import InMemoryLogging
+import Logging
+import Sandbox
+
+/// A started sandbox with a manual clock, a captured log and an HTTP client; made by ``withSandbox(_:_:)``.
+struct SandboxHarness: Sendable {
+    let server: SandboxServer
+    let endpoints: SandboxEndpoints
+    let clock: ManualClock
+    let log: InMemoryLogHandler
+    let transport: AHCTransport
+
+    /// A new client with its own DPoP key.
+    func client(
+        redirectURI: String = TestClientIdentity.redirectURI,
+        clientID: String = TestClientIdentity.clientID
+    ) -> SandboxTestClient {
+        SandboxTestClient(harness: self, clientID: clientID, redirectURI: redirectURI)
+    }
+
+    /// The messages logged so far.
+    var logMessages: [String] { log.entries.map { "\($0.message)" } }
+}
+
+/// Starts a sandbox on loopback, runs `body`, and stops it whatever happens.
+func withSandbox<T: Sendable>(
+    _ configuration: SandboxConfiguration = SandboxConfiguration(autoApprove: true),
+    _ body: (SandboxHarness) async throws -> T
+) async throws -> T {
+    let clock = ManualClock()
+    let log = InMemoryLogHandler()
+    let server = SandboxServer(
+        configuration: configuration,
+        logger: Logger(label: "sandbox-test") { _ in log },
+        now: { clock.now() }
+    )
+    let httpClient = AHCTransport.make()
+    let result: Result<T, any Error>
+    do {
+        let endpoints = try await server.start()
+        let harness = SandboxHarness(
+            server: server,
+            endpoints: endpoints,
+            clock: clock,
+            log: log,
+            transport: AHCTransport(client: httpClient)
+        )
+        result = .success(try await body(harness))
+    } catch {
+        result = .failure(error)
+    }
+    await server.stop()
+    try await httpClient.shutdown()
+    return try result.get()
+}
+
+/// The loopback client the tests sign in with.
+enum TestClientIdentity {
+    /// Registered without a port, so any port of the same path matches.
+    static let registeredRedirectURI = "http://127.0.0.1/callback"
+    /// The redirect URI sent, with a port.
+    static let redirectURI = "http://127.0.0.1:54321/callback"
+    static let scope = "atproto transition:generic"
+    static let clientID =
+        "http://localhost?redirect_uri=\(FormEscape.escape(registeredRedirectURI))&scope=\(FormEscape.escape(scope))"
+}
+
+/// Percent-encoding for test forms.
+enum FormEscape {
+    static func escape(_ text: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+    }
+
+    static func encode(_ parameters: [(String, String)]) -> Data {
+        Data(parameters.map { "\(escape($0.0))=\(escape($0.1))" }.joined(separator: "&").utf8)
+    }
+}

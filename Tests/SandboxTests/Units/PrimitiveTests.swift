@@ -1,0 +1,81 @@
+import DPoPRequestExecutor
+import Foundation
+import Testing
+
+@testable import Sandbox
+
+@Suite("Encodings and small state machines")
+struct PrimitiveTests {
+    @Test("form parsing decodes plus and percent escapes and refuses repeated parameters")
+    func formParsing() throws {
+        let parsed = try FormEncoding.parse("a=1+2&b=%C3%A9%2F&c")
+        #expect(parsed == ["a": "1 2", "b": "é/", "c": ""])
+        #expect(throws: FormEncoding.Failure.self) { try FormEncoding.parse("a=1&a=2") }
+        #expect(throws: FormEncoding.Failure.self) { try FormEncoding.parse("a=%G1") }
+        #expect(
+            FormEncoding.encode([("redirect_uri", "http://127.0.0.1/a b")])
+                == "redirect_uri=http%3A%2F%2F127.0.0.1%2Fa%20b"
+        )
+    }
+
+    @Test("base32 matches RFC 4648 vectors in lowercase without padding")
+    func base32() {
+        #expect(Base32.encode(Array("foobar".utf8)) == "mzxw6ytboi")
+        #expect(Base32.encode(Array("f".utf8)) == "my")
+    }
+
+    @Test("base58btc keeps leading zeros as ones")
+    func base58() {
+        #expect(Base58.encode([0, 0, 1]) == "112")
+        #expect(Base58.encode(Array("hello world".utf8)) == "StV1DL6CwTryKyV")
+    }
+
+    @Test("blob CIDs are CIDv1 raw SHA-256 in base32")
+    func contentID() {
+        let cid = ContentID.blob(Data("hello".utf8))
+        #expect(cid.hasPrefix("bafkrei"))
+        #expect(cid.count == 59)
+        #expect(ContentID.record(Data("{}".utf8)).hasPrefix("bafyrei"))
+    }
+
+    @Test("record keys and NSIDs follow the atproto syntax")
+    func syntax() {
+        #expect(XRPCSyntax.isNSID("app.bsky.feed.post"))
+        #expect(!XRPCSyntax.isNSID("app.bsky"))
+        #expect(!XRPCSyntax.isNSID("app.bsky.feed.1post"))
+        #expect(XRPCSyntax.isRecordKey("self") && XRPCSyntax.isRecordKey("3jzfcijpj2z2a"))
+        #expect(!XRPCSyntax.isRecordKey("..") && !XRPCSyntax.isRecordKey("a/b"))
+        #expect(XRPCSyntax.tid(micros: 0, clockID: 0) == "2222222222222")
+    }
+
+    @Test("nonces rotate every period and the previous, current and next are accepted")
+    func nonceRotation() {
+        let start = Date(timeIntervalSince1970: 1_000_000)
+        let nonces = DPoPNonceState(random: .system, now: start)
+        let first = nonces.current(now: start, period: 60)
+        #expect(nonces.current(now: start.addingTimeInterval(59), period: 60) == first)
+        let second = nonces.current(now: start.addingTimeInterval(60), period: 60)
+        #expect(second != first)
+        #expect(nonces.accepted(now: start.addingTimeInterval(61), period: 60).isSuperset(of: [first, second]))
+        #expect(!nonces.accepted(now: start.addingTimeInterval(120), period: 60).contains(first))
+        nonces.rotateNow()
+        #expect(nonces.current(now: start.addingTimeInterval(61), period: 60) != second)
+    }
+
+    @Test("a jti is refused while remembered and accepted again after it expires")
+    func jtiReplay() {
+        let cache = JTIReplayCache()
+        let now = Date(timeIntervalSince1970: 1_000_000)
+        #expect(cache.insert("a", now: now, lifetime: 200))
+        #expect(!cache.insert("a", now: now.addingTimeInterval(199), lifetime: 200))
+        #expect(cache.insert("a", now: now.addingTimeInterval(201), lifetime: 200))
+    }
+
+    @Test("a fault set to fire twice fires twice and then turns itself off")
+    func faultRepetition() {
+        var repetition = SandboxFaults.Repetition.times(2)
+        let firings = [repetition.fire(), repetition.fire(), repetition.fire()]
+        #expect(firings == [true, true, false])
+        #expect(repetition == .off)
+    }
+}
