@@ -151,7 +151,7 @@ let package = Package(
             dependencies: [
                 "atoauth", "Keystore", "DPoPRequestExecutor",
             ],
-            exclude: ["approve_browser.py"],
+            exclude: ["approve_browser.py", "chromium_approve.py"],
             swiftSettings: strictSettings
         ),
     ]

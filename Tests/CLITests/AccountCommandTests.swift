@@ -61,6 +61,37 @@ struct AccountCommandTests {
         }
     }
 
+    @Test("processes adding, switching and calling at the same time lose no account and leave a consistent store")
+    func concurrentProcesses() async throws {
+        try await CLIWorld.with { world in
+            try await world.signIn("alice.test")
+            var running = [
+                try CLIProcess.start(["accounts", "add", "bob.test"], environment: world.environment)
+            ]
+            for index in 0..<12 {
+                let arguments =
+                    switch index % 3 {
+                    case 0: ["accounts", "switch", "alice.test"]
+                    case 1: ["whoami", "--account", "alice.test"]
+                    default: ["accounts", "list", "--json"]
+                    }
+                running.append(try CLIProcess.start(arguments, environment: world.environment))
+            }
+            var results: [CLIProcess.Result] = []
+            for process in running { results.append(try await process.finish(timeout: .seconds(120))) }
+            for result in results { #expect(result.status == 0, "\(result.stderr)") }
+
+            let list = try await world.atoauth("accounts", "list", "--json")
+            let accounts = try #require(
+                try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]]
+            )
+            #expect(Set(accounts.compactMap { $0["handle"] as? String }) == ["alice.test", "bob.test"])
+            #expect(accounts.filter { $0["active"] as? Bool == true }.count == 1)
+            #expect(try await world.atoauth("whoami", "--account", "bob.test").status == 0)
+            #expect(try await world.atoauth("whoami", "--account", "alice.test").status == 0)
+        }
+    }
+
     @Test("accounts remove revokes at the server and deletes the session and key; then whoami exits 3")
     func remove() async throws {
         try await CLIWorld.with { world in

@@ -24,9 +24,13 @@ struct CLIWorld: Sendable {
         return environment
     }
 
-    /// Starts `atoauth sandbox --auto-approve sandboxArguments…`, runs `body`, then stops it and removes the files.
-    static func with<T>(_ sandboxArguments: [String] = [], _ body: (CLIWorld) async throws -> T) async throws -> T {
-        let sandbox = try await SandboxProcess(arguments: sandboxArguments)
+    /// Starts `atoauth sandbox [--auto-approve] sandboxArguments…`, runs `body`, then stops it and removes the files.
+    static func with<T>(
+        _ sandboxArguments: [String] = [],
+        autoApprove: Bool = true,
+        _ body: (CLIWorld) async throws -> T
+    ) async throws -> T {
+        let sandbox = try await SandboxProcess(arguments: sandboxArguments, autoApprove: autoApprove)
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("atoauth-cli-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -24,11 +24,11 @@ final class SandboxProcess: Sendable {
     let accounts: [String: String]
 
     /// Starts the sandbox with extra arguments and waits until it prints its settings.
-    init(arguments: [String] = []) async throws {
+    init(arguments: [String] = [], autoApprove: Bool = true) async throws {
         let executable = try #require(CLIProcess.executable, "build the atoauth executable first (swift build)")
         process = Process()
         process.executableURL = executable
-        process.arguments = ["sandbox", "--auto-approve"] + arguments
+        process.arguments = ["sandbox"] + (autoApprove ? ["--auto-approve"] : []) + arguments
         process.environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
         let pipe = Pipe()
         process.standardOutput = pipe
