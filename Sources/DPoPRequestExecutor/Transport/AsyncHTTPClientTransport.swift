@@ -25,7 +25,7 @@ import NIOHTTP1
 /// The transport owns an `HTTPClient` and its connection pool on the shared SwiftNIO event loop group. Call
 /// ``shutdown()`` once when done, or use ``withTransport(configuration:logger:isolation:_:)``, which does it on every
 /// path. A transport dropped without shutdown leaks its connections, and debug builds trap in `deinit`.
-public final class AsyncHTTPClientTransport: HTTPTransport {
+public final class AsyncHTTPClientTransport: AddressPinningTransport {
     /// The limits this transport applies.
     public let configuration: Configuration
 
@@ -76,6 +76,31 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
 
     /// Sends the request and returns the whole response, or throws a ``TransportError``.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        try await send(request, using: client)
+    }
+
+    /// Sends over a one-off connection pool whose only DNS answer for the URL's host is `address`, so the
+    /// connection goes exactly where the caller checked; TLS still verifies the certificate for the host name.
+    public func send(_ request: HTTPRequest, connectingTo address: String) async throws -> HTTPResponse {
+        guard let host = request.url.host, !host.isEmpty else { return try await send(request) }
+        var pinnedConfiguration = configuration.clientConfiguration
+        pinnedConfiguration.dnsOverride = [host: address]
+        let pinned = HTTPClient(
+            eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+            configuration: pinnedConfiguration,
+            backgroundActivityLogger: logger
+        )
+        do {
+            let response = try await send(request, using: pinned)
+            try await pinned.shutdown()
+            return response
+        } catch {
+            try? await pinned.shutdown()
+            throw error
+        }
+    }
+
+    private func send(_ request: HTTPRequest, using client: HTTPClient) async throws -> HTTPResponse {
         let clientRequest = try makeClientRequest(request)
         // AsyncHTTPClient notices cancellation asynchronously, after the request may already be on the wire.
         guard !Task.isCancelled else { throw TransportError.cancelled(request) }
@@ -83,7 +108,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         let deadline = NIODeadline.now() + .nanoseconds(timeout.clampedNanoseconds)
         do {
             return try await withThrowingTaskGroup(of: HTTPResponse?.self) { group in
-                group.addTask { try await self.exchange(clientRequest, for: request, deadline: deadline) }
+                group.addTask { try await self.exchange(clientRequest, for: request, on: client, deadline: deadline) }
                 // AsyncHTTPClient's deadline ends when the head arrives; this timer covers the body as well.
                 group.addTask {
                     try await Task.sleep(for: timeout)
@@ -101,6 +126,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     private func exchange(
         _ clientRequest: HTTPClientRequest,
         for request: HTTPRequest,
+        on client: HTTPClient,
         deadline: NIODeadline
     ) async throws -> HTTPResponse {
         let response = try await client.execute(clientRequest, deadline: deadline, logger: logger)

@@ -3,7 +3,7 @@ public import Logging
 
 /// Logs each HTTP exchange (method, URL without query, status, time, header names) at debug level, with every
 /// credential-bearing header value redacted; bodies are never logged, since they carry tokens and codes.
-public struct LoggingTransport: HTTPTransport {
+public struct LoggingTransport: AddressPinningTransport {
     /// The transport that does the work.
     public let base: any HTTPTransport
     /// Where exchanges are logged.
@@ -17,11 +17,24 @@ public struct LoggingTransport: HTTPTransport {
 
     /// Sends through the base transport and logs the exchange.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        try await logged(request) { try await base.send(request) }
+    }
+
+    /// Sends pinned to `address` when the base transport can pin, else as ``send(_:)`` does.
+    public func send(_ request: HTTPRequest, connectingTo address: String) async throws -> HTTPResponse {
+        guard let pinning = base as? any AddressPinningTransport else { return try await send(request) }
+        return try await logged(request) { try await pinning.send(request, connectingTo: address) }
+    }
+
+    private func logged(
+        _ request: HTTPRequest,
+        _ exchange: () async throws -> HTTPResponse
+    ) async throws -> HTTPResponse {
         let started = ContinuousClock.now
         let target = "\(request.method) \(request.url.redactedDescription)"
         logger.debug("→ \(target) \(Self.describe(request.headers)) body: \(request.body?.count ?? 0) bytes")
         do {
-            let response = try await base.send(request)
+            let response = try await exchange()
             let elapsed = ContinuousClock.now - started
             logger.debug(
                 "← \(response.status) \(target) in \(elapsed.formatted(.units(allowed: [.milliseconds]))) \(Self.describe(response.headers)) body: \(response.body.count) bytes"

@@ -8,10 +8,12 @@ public import Foundation
 /// redirect (a 3xx is an error naming its `Location`), must have the required status and, where required, JSON
 /// content, and must fit the size cap, checked here on top of the transport's own cap.
 ///
-/// - Important: The host is resolved here, then the transport resolves it again to connect. A name whose DNS
-///   answer changes in between (DNS rebinding, with a very short TTL) could still reach an address that was not
-///   checked. Closing that window needs a transport that connects to the checked address itself; until then the
-///   check stops ordinary mistakes and static hostile records, not a determined rebinding attacker.
+/// The host is resolved here and every address checked; with an ``AddressPinningTransport`` (such as
+/// `AsyncHTTPClientTransport`) the request then connects to exactly the checked address, so a DNS answer that
+/// changes in between (DNS rebinding) cannot redirect it.
+///
+/// - Important: Over a transport that cannot pin, the transport resolves the host again to connect, and a
+///   rebinding name could still reach an address that was not checked.
 public struct SafeFetcher: Sendable {
     /// How strict the fetcher is.
     public struct Configuration: Sendable, Hashable {
@@ -51,13 +53,20 @@ public struct SafeFetcher: Sendable {
     /// The sign-in flow can use it to vet endpoints that it calls through another executor.
     /// Throws ``OAuthError/unsafeDestination(_:)`` or ``OAuthError/networkFailure(_:)``.
     public func checkDestination(_ url: URL) async throws {
+        _ = try await checkedAddresses(url)
+    }
+
+    /// Checks `url` like ``checkDestination(_:)`` and returns the checked addresses of a host name (empty when the
+    /// host is an address literal, which needs no resolution).
+    func checkedAddresses(_ url: URL) async throws -> [IPAddress] {
         let kind = try policy.checkBeforeResolving(url)
         switch kind {
         case .domainName, .localhost:
             let addresses = try await resolve(DestinationPolicy.host(of: url))
             try policy.checkResolved(kind, addresses: addresses)
+            return addresses
         case .address, .specialUseName, .invalid:
-            return
+            return []
         }
     }
 
@@ -67,11 +76,15 @@ public struct SafeFetcher: Sendable {
     /// a redirect, an unexpected status (with the server's `error` and `error_description` when it sent JSON),
     /// a missing JSON content type, or a body over the size cap.
     public func get(_ url: URL, expecting expectation: FetchExpectation) async throws -> HTTPResponse {
-        try await checkDestination(url)
+        let addresses = try await checkedAddresses(url)
         let request = HTTPRequest(method: .get, url: url, headers: ["Accept": expectation.accept])
         let response: HTTPResponse
         do {
-            response = try await transport.send(request)
+            if let pinning = transport as? any AddressPinningTransport, let address = addresses.first {
+                response = try await pinning.send(request, connectingTo: address.description)
+            } else {
+                response = try await transport.send(request)
+            }
         } catch let error as OAuthError {
             throw error
         } catch {

@@ -1,0 +1,6 @@
+/// A transport that can connect to an address chosen by the caller while keeping the URL's host for `Host`, TLS
+/// server name and certificate checks: what "resolve, check, then pin" needs to close the DNS-rebinding window.
+public protocol AddressPinningTransport: HTTPTransport {
+    /// Sends the request over a connection to `address` (an IP address literal) instead of resolving the URL's host.
+    func send(_ request: HTTPRequest, connectingTo address: String) async throws -> HTTPResponse
+}
