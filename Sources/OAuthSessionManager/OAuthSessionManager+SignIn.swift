@@ -33,14 +33,9 @@ extension OAuthSessionManager {
             key: key,
             purpose: "pushed authorization request"
         )
+        try Self.requireSuccess(response, of: "the pushed authorization request")
         guard response.status == 201 || response.status == 200 else {
-            let (code, description) = Self.oauthError(in: response)
-            throw OAuthError.requestFailed(
-                "the pushed authorization request",
-                status: response.status,
-                serverError: code,
-                description: description
-            )
+            throw OAuthError.invalidTokenResponse("the PAR answered HTTP \(response.status), not 201 Created")
         }
         guard let object = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any],
             let requestURI = object["request_uri"] as? String, !requestURI.isEmpty
@@ -107,15 +102,7 @@ extension OAuthSessionManager {
             key: key,
             purpose: "token request"
         )
-        guard response.isSuccess else {
-            let (code, description) = Self.oauthError(in: response)
-            throw OAuthError.requestFailed(
-                "the token request",
-                status: response.status,
-                serverError: code,
-                description: description
-            )
-        }
+        try Self.requireSuccess(response, of: "the token request")
         do {
             let session = try await checkedSession(response.body, pending: pending)
             try await store.keystore.withLock(OAuthSession.entryName(did: session.did)) {

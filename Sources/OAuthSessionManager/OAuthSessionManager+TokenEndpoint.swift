@@ -46,14 +46,14 @@ extension OAuthSessionManager {
             key: key,
             purpose: "revocation"
         )
-        guard response.isSuccess else {
-            let (code, description) = Self.oauthError(in: response)
-            throw OAuthError.requestFailed(
-                "revocation",
-                status: response.status,
-                serverError: code,
-                description: description
-            )
-        }
+        try Self.requireSuccess(response, of: "revocation")
+    }
+
+    /// Throws ``OAuthError/requestFailed(_:status:serverError:description:)`` with the server's OAuth error when
+    /// the answer is not a 2xx.
+    static func requireSuccess(_ response: HTTPResponse, of what: String) throws {
+        guard !response.isSuccess else { return }
+        let (code, description) = oauthError(in: response)
+        throw OAuthError.requestFailed(what, status: response.status, serverError: code, description: description)
     }
 }
