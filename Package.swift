@@ -132,7 +132,7 @@ let package = Package(
         .testTarget(
             name: "OAuthSessionManagerTests",
             dependencies: [
-                "OAuthSessionManager", "DPoPRequestExecutor", "TestSupport", "Keystore", "Sandbox",
+                "OAuthSessionManager", "DPoPRequestExecutor", "TestSupport", "Keystore", "Sandbox", "ATClient",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
