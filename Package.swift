@@ -94,6 +94,21 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .executableTarget(
+            name: "atoauth-bench",
+            dependencies: [
+                "Keystore", "DPoPRequestExecutor", "OAuthSessionManager", "AccountManager", "ATClient", "Sandbox",
+                "CSodium",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Benchmarks/ATOAuthBench",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
             name: "KeystoreStressHelper",
             dependencies: ["Keystore"],
             path: "Tests/KeystoreStressHelper",

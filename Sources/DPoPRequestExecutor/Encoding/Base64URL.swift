@@ -4,22 +4,62 @@ public import Foundation
 public enum Base64URL {
     /// Encodes bytes as unpadded base64url.
     public static func encode<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
-        var output = [UInt8]()
-        output.reserveCapacity(bytes.underestimatedCount * 4 / 3 + 4)
-        var buffer: UInt32 = 0
-        var bits = 0
-        for byte in bytes {
-            buffer = (buffer << 8) | UInt32(byte)
-            bits += 8
-            while bits >= 6 {
-                bits -= 6
-                output.append(alphabet[Int((buffer >> UInt32(bits)) & 0x3F)])
+        if let encoded = bytes.withContiguousStorageIfAvailable({ encode(UnsafeRawBufferPointer($0)) }) {
+            return encoded
+        }
+        return Array(bytes).withUnsafeBytes { encode($0) }
+    }
+
+    /// Encodes the bytes of a buffer as unpadded base64url.
+    static func encode(_ bytes: UnsafeRawBufferPointer) -> String {
+        String(unsafeUninitializedCapacity: encodedCount(bytes.count)) { output in
+            encode(bytes, into: output)
+            return output.count
+        }
+    }
+
+    /// The length of the unpadded base64url encoding of `byteCount` bytes.
+    static func encodedCount(_ byteCount: Int) -> Int {
+        byteCount / 3 * 4 + (byteCount % 3 == 0 ? 0 : byteCount % 3 + 1)
+    }
+
+    /// Writes the unpadded base64url encoding of `bytes` into `output`, which holds exactly
+    /// `encodedCount(bytes.count)` bytes.
+    static func encode(_ bytes: UnsafeRawBufferPointer, into output: UnsafeMutableBufferPointer<UInt8>) {
+        precondition(output.count == encodedCount(bytes.count), "wrong base64url output size")
+        guard !bytes.isEmpty, let source = bytes.baseAddress, let target = output.baseAddress else { return }
+        alphabet.withUnsafeBufferPointer { alphabet in
+            let whole = bytes.count / 3 * 3
+            var read = 0
+            var written = 0
+            while read < whole {
+                let chunk =
+                    UInt32(source.load(fromByteOffset: read, as: UInt8.self)) << 16
+                    | UInt32(source.load(fromByteOffset: read + 1, as: UInt8.self)) << 8
+                    | UInt32(source.load(fromByteOffset: read + 2, as: UInt8.self))
+                target[written] = alphabet[Int(chunk >> 18)]
+                target[written + 1] = alphabet[Int(chunk >> 12 & 0x3F)]
+                target[written + 2] = alphabet[Int(chunk >> 6 & 0x3F)]
+                target[written + 3] = alphabet[Int(chunk & 0x3F)]
+                read += 3
+                written += 4
+            }
+            switch bytes.count - whole {
+            case 1:
+                let chunk = UInt32(source.load(fromByteOffset: read, as: UInt8.self)) << 16
+                target[written] = alphabet[Int(chunk >> 18)]
+                target[written + 1] = alphabet[Int(chunk >> 12 & 0x3F)]
+            case 2:
+                let chunk =
+                    UInt32(source.load(fromByteOffset: read, as: UInt8.self)) << 16
+                    | UInt32(source.load(fromByteOffset: read + 1, as: UInt8.self)) << 8
+                target[written] = alphabet[Int(chunk >> 18)]
+                target[written + 1] = alphabet[Int(chunk >> 12 & 0x3F)]
+                target[written + 2] = alphabet[Int(chunk >> 6 & 0x3F)]
+            default:
+                break
             }
         }
-        if bits > 0 {
-            output.append(alphabet[Int((buffer << UInt32(6 - bits)) & 0x3F)])
-        }
-        return String(decoding: output, as: UTF8.self)
     }
 
     /// Decodes unpadded base64url; returns `nil` for any other character, padding, or an impossible length.

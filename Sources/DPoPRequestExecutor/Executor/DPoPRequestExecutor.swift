@@ -44,7 +44,7 @@ public struct DPoPRequestExecutor: Sendable {
     /// - Throws: ``DPoPError`` when the server repeats its nonce challenge or sends none; the transport's errors.
     public func send(_ request: HTTPRequest, accessToken: String? = nil) async throws -> HTTPResponse {
         let htu = try DPoPTarget.htu(for: request.url)
-        let origin = try DPoPTarget.origin(of: request.url)
+        let origin = DPoPTarget.origin(ofHTU: htu)
         var wasChallenged = false
         while true {
             var attempt = request

@@ -46,6 +46,9 @@ public struct DPoPProofSigner: Sendable {
     }
 
     /// Makes a proof for an already normalized `htu`.
+    ///
+    /// The claims are written into a stack buffer and the compact JWS straight into the new string's storage: the
+    /// string is the only allocation besides the `jti` bytes the random source returns.
     public func proof(
         method: HTTPMethod,
         htu: String,
@@ -53,46 +56,69 @@ public struct DPoPProofSigner: Sendable {
         accessToken: String?,
         issuedAt: Date
     ) throws -> String {
-        var claims = [UInt8]()
-        claims.reserveCapacity(256)
-        claims.append(0x7B)
-        JSONString.appendKey("jti", to: &claims)
-        JSONString.append(Base64URL.encode(random.bytes(count: Self.jtiByteCount)), to: &claims)
-        claims.append(0x2C)
-        JSONString.appendKey("htm", to: &claims)
-        JSONString.append(method.rawValue, to: &claims)
-        claims.append(0x2C)
-        JSONString.appendKey("htu", to: &claims)
-        JSONString.append(htu, to: &claims)
-        claims.append(0x2C)
-        JSONString.appendKey("iat", to: &claims)
-        claims.append(contentsOf: String(Int64(issuedAt.timeIntervalSince1970.rounded(.down))).utf8)
-        if let nonce {
-            claims.append(0x2C)
-            JSONString.appendKey("nonce", to: &claims)
-            JSONString.append(nonce, to: &claims)
+        let jti = random.bytes(count: Self.jtiByteCount)
+        let ath = accessToken.map(Self.accessTokenDigest)
+        let issuedAtSeconds = Int64(issuedAt.timeIntervalSince1970.rounded(.down))
+        // 69 bytes of names, punctuation and up to 20 digits of `iat`, rounded up; then the values' own bounds.
+        var claimsCapacity = 96 + Base64URL.encodedCount(jti.count) + JSONString.maximumLength(of: method.rawValue)
+        claimsCapacity += JSONString.maximumLength(of: htu) + (nonce.map(JSONString.maximumLength(of:)) ?? 0)
+        claimsCapacity += Base64URL.encodedCount(SHA256.byteCount)
+        return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: claimsCapacity) { buffer in
+            var claims = ByteWriter(buffer)
+            claims.append(#"{"jti":""#)
+            jti.withUnsafeBytes { claims.append(base64URL: $0) }
+            claims.append(#"","htm":"#)
+            JSONString.write(method.rawValue, to: &claims)
+            claims.append(#","htu":"#)
+            JSONString.write(htu, to: &claims)
+            claims.append(#","iat":"#)
+            claims.append(decimal: issuedAtSeconds)
+            if let nonce {
+                claims.append(#","nonce":"#)
+                JSONString.write(nonce, to: &claims)
+            }
+            if let ath {
+                claims.append(#","ath":""#)
+                ath.withUnsafeBytes { claims.append(base64URL: $0) }
+                claims.append(UInt8(ascii: "\""))
+            }
+            claims.append(UInt8(ascii: "}"))
+            return try compactJWS(claims: claims.written)
         }
-        if let accessToken {
-            claims.append(0x2C)
-            JSONString.appendKey("ath", to: &claims)
-            JSONString.append(Self.accessTokenHash(accessToken), to: &claims)
-        }
-        claims.append(0x7D)
+    }
 
-        var signingInput = encodedHeader
-        signingInput.reserveCapacity(encodedHeader.count + claims.count * 4 / 3 + 100)
-        signingInput.append(0x2E)
-        signingInput.append(contentsOf: Base64URL.encode(claims).utf8)
-        let signature = try key.privateKey.signature(for: signingInput)
-        signingInput.append(0x2E)
-        signingInput.append(contentsOf: Base64URL.encode(signature.rawRepresentation).utf8)
-        return String(decoding: signingInput, as: UTF8.self)
+    /// The compact JWS: encoded header, encoded claims and the encoded ES256 signature over the first two.
+    private func compactJWS(claims: UnsafeRawBufferPointer) throws -> String {
+        let capacity = encodedHeader.count + 1 + Base64URL.encodedCount(claims.count) + 1 + Self.encodedSignatureCount
+        return try String(unsafeUninitializedCapacity: capacity) { buffer in
+            var jws = ByteWriter(buffer)
+            encodedHeader.withUnsafeBytes { jws.append($0) }
+            jws.append(UInt8(ascii: "."))
+            jws.append(base64URL: claims)
+            var hash = SHA256()
+            hash.update(bufferPointer: jws.written)
+            let signature = try key.privateKey.signature(for: hash.finalize())
+            jws.append(UInt8(ascii: "."))
+            signature.rawRepresentation.withUnsafeBytes { jws.append(base64URL: $0) }
+            return jws.count
+        }
     }
 
     /// The `ath` value for an access token: base64url(SHA-256(ASCII token)) (RFC 9449 §4.2).
     public static func accessTokenHash(_ accessToken: String) -> String {
-        Base64URL.encode(SHA256.hash(data: Data(accessToken.utf8)))
+        accessTokenDigest(accessToken).withUnsafeBytes { Base64URL.encode($0) }
     }
+
+    /// SHA-256 of the token's bytes, hashed in place.
+    private static func accessTokenDigest(_ accessToken: String) -> SHA256.Digest {
+        var token = accessToken
+        var hash = SHA256()
+        token.withUTF8 { hash.update(bufferPointer: UnsafeRawBufferPointer($0)) }
+        return hash.finalize()
+    }
+
+    /// An ES256 signature is 64 bytes, 86 in base64url.
+    private static let encodedSignatureCount = Base64URL.encodedCount(64)
 
     /// 16 bytes: 128 bits of `jti` entropy, above the 96 RFC 9449 §11.1 asks for.
     static let jtiByteCount = 16

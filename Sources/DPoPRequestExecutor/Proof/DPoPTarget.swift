@@ -4,6 +4,7 @@ public import Foundation
 public enum DPoPTarget {
     /// Normalizes a URL for `htu`: lowercase scheme and host, no default port, no user info, `/` for an empty path.
     public static func htu(for url: URL) throws -> String {
+        if let htu = commonFormHTU(url.absoluteString) { return htu }
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true),
             let scheme = components.scheme?.lowercased(), let host = components.percentEncodedHost?.lowercased(),
             !host.isEmpty
@@ -19,11 +20,26 @@ public enum DPoPTarget {
 
     /// The origin (`scheme://host[:port]`) used to key the nonce cache.
     public static func origin(of url: URL) throws -> String {
-        let htu = try htu(for: url)
-        guard let schemeEnd = htu.range(of: "://"),
-            let pathStart = htu[schemeEnd.upperBound...].firstIndex(of: "/")
-        else { return htu }
-        return String(htu[..<pathStart])
+        origin(ofHTU: try htu(for: url))
+    }
+
+    /// The origin of an `htu` this type made: everything before the first `/` that follows `://`.
+    static func origin(ofHTU htu: String) -> String {
+        var text = htu
+        return text.withUTF8 { bytes in
+            var index = 0
+            while index + 2 < bytes.count,
+                bytes[index] != UInt8(ascii: ":") || bytes[index + 1] != UInt8(ascii: "/")
+                    || bytes[index + 2] != UInt8(ascii: "/")
+            {
+                index += 1
+            }
+            guard index + 2 < bytes.count else { return htu }
+            index += 3
+            while index < bytes.count, bytes[index] != UInt8(ascii: "/") { index += 1 }
+            guard index < bytes.count else { return htu }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[..<index]), as: UTF8.self)
+        }
     }
 
     private static func defaultPort(for scheme: String) -> Int? {

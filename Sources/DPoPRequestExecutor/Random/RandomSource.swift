@@ -9,15 +9,21 @@ public struct SystemRandomSource: RandomSource {
     /// Creates the system source.
     public init() {}
 
-    /// Returns `count` bytes from the system CSPRNG.
+    /// Returns `count` bytes from the system CSPRNG, eight at a time.
     public func bytes(count: Int) -> [UInt8] {
         var generator = SystemRandomNumberGenerator()
-        var output = [UInt8]()
-        output.reserveCapacity(count + 8)
-        while output.count < count {
-            withUnsafeBytes(of: generator.next() as UInt64) { output.append(contentsOf: $0) }
+        return [UInt8](unsafeUninitializedCapacity: count) { buffer, initializedCount in
+            var filled = 0
+            while filled < count {
+                let word = generator.next() as UInt64
+                let take = min(8, count - filled)
+                withUnsafeBytes(of: word) { bytes in
+                    for offset in 0..<take { buffer[filled + offset] = bytes[offset] }
+                }
+                filled += take
+            }
+            initializedCount = count
         }
-        return Array(output.prefix(count))
     }
 }
 

@@ -1,0 +1,52 @@
+import Foundation
+
+/// How much each scenario does: the full run for BENCHMARKS.md, or the quick one CI runs for crashes only.
+struct BenchSettings: Sendable {
+    var proofRounds: Int
+    var proofBatch: Int
+    var overheadRounds: Int
+    var overheadBatch: Int
+    var rotationCalls: Int
+    var rotationWorkers: Int
+    var rotationPeriod: TimeInterval
+    var stormCalls: Int
+    var stormRounds: Int
+    var keyFileRounds: Int
+    var passphraseRounds: Int
+    var writeRounds: Int
+    var cliRounds: Int
+
+    /// The full run: about a minute on an idle 2-core machine.
+    static let full = BenchSettings(
+        proofRounds: 25,
+        proofBatch: 400,
+        overheadRounds: 41,
+        overheadBatch: 300,
+        rotationCalls: 10_000,
+        rotationWorkers: 4,
+        rotationPeriod: 1,
+        stormCalls: 1000,
+        stormRounds: 3,
+        keyFileRounds: 20,
+        passphraseRounds: 5,
+        writeRounds: 30,
+        cliRounds: 10
+    )
+
+    /// The quick run for CI: every scenario once, small, with the full 1,000-call refresh storm.
+    static let quick = BenchSettings(
+        proofRounds: 3,
+        proofBatch: 200,
+        overheadRounds: 2,
+        overheadBatch: 100,
+        rotationCalls: 300,
+        rotationWorkers: 4,
+        rotationPeriod: 1,
+        stormCalls: 1000,
+        stormRounds: 1,
+        keyFileRounds: 3,
+        passphraseRounds: 1,
+        writeRounds: 3,
+        cliRounds: 1
+    )
+}

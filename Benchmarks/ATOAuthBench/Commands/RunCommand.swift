@@ -1,0 +1,101 @@
+import ArgumentParser
+import Foundation
+
+/// `atoauth-bench [run] [--quick] [--only scenario]…`: runs the scenarios and prints the table.
+struct RunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run every scenario and print the table (the default)."
+    )
+
+    @Flag(help: "Run each scenario briefly (for CI: checks that nothing crashes and that one refresh is made).")
+    var quick = false
+
+    @Option(help: "The atoauth executable for the CLI figures (default: atoauth next to this executable).")
+    var atoauth: String?
+
+    @Option(
+        name: .customLong("only"),
+        help: "Run only this scenario (repeatable): proofs, overhead, rotation, storm, keystore, cli."
+    )
+    var scenarios: [Scenario] = []
+
+    func run() async throws {
+        let settings = quick ? BenchSettings.quick : BenchSettings.full
+        let selected = Set(scenarios.isEmpty ? Scenario.allCases : scenarios)
+        print("atoauth-bench \(quick ? "--quick" : "(full)"), \(Date().formatted(.iso8601))")
+        print("Machine: \(MachineDescription.summary()); load average at start: \(MachineDescription.loadAverage())")
+        var figures: [Figure] = []
+        if !selected.isDisjoint(with: [.proofs, .overhead]) {
+            figures += try await signing(settings, overhead: selected.contains(.overhead))
+        }
+        if selected.contains(.rotation) {
+            progress("round trips under nonce rotation")
+            let rotation = try await NonceRotation.run(
+                calls: settings.rotationCalls,
+                workers: settings.rotationWorkers,
+                period: settings.rotationPeriod
+            )
+            figures += Figure.rotation(rotation, period: settings.rotationPeriod)
+        }
+        var refreshCounts: [Int] = []
+        if selected.contains(.storm) {
+            progress("refresh storm")
+            let storm = try await RefreshStorm.run(calls: settings.stormCalls, rounds: settings.stormRounds)
+            figures += Figure.storm(storm, calls: settings.stormCalls)
+            refreshCounts = storm.map(\.refreshes)
+        }
+        if selected.contains(.keystore) {
+            progress("keystore")
+            let keystore = try KeystoreCost.run(
+                openRounds: settings.keyFileRounds,
+                passphraseRounds: settings.passphraseRounds,
+                writeRounds: settings.writeRounds
+            )
+            figures += Figure.keystore(keystore)
+        }
+        if selected.contains(.cli) {
+            figures += try await commandLine(settings)
+        }
+        print("")
+        print(ReportTable.markdown(figures))
+        print("")
+        print("Load average at end: \(MachineDescription.loadAverage())")
+        guard refreshCounts.allSatisfy({ $0 == 1 }) else {
+            progress("FAILED: the refresh storms made \(refreshCounts) refreshes; each must make exactly 1")
+            throw ExitCode.failure
+        }
+    }
+
+    /// Proofs against signatures, then, when asked, client CPU per call (whose baseline is the signature time).
+    private func signing(_ settings: BenchSettings, overhead: Bool) async throws -> [Figure] {
+        progress("DPoP proofs against raw signatures")
+        let proofs = try ProofThroughput.run(rounds: settings.proofRounds, batch: settings.proofBatch)
+        guard overhead else { return Figure.proofs(proofs) }
+        progress("client CPU per XRPC call")
+        let calls = try await ExecutorOverhead.run(rounds: settings.overheadRounds, batch: settings.overheadBatch)
+        return Figure.proofs(proofs) + Figure.overhead(calls, signatureCPU: proofs.signatureCPU)
+    }
+
+    /// The CLI figures, when an `atoauth` executable is there; peak memory only in the full run with GNU time.
+    private func commandLine(_ settings: BenchSettings) async throws -> [Figure] {
+        let executable = atoauth ?? Self.siblingExecutable("atoauth")
+        guard FileManager.default.isExecutableFile(atPath: executable) else {
+            progress("CLI skipped: no executable at \(executable) (swift build -c release --product atoauth)")
+            return []
+        }
+        progress("CLI commands")
+        let memory = !quick && PeakMemory.isAvailable
+        if !quick && !memory { progress("CLI peak memory skipped: GNU time is not installed (apt-get install time)") }
+        return Figure.cli(try await CLICost.run(atoauth: executable, rounds: settings.cliRounds, memory: memory))
+    }
+
+    private func progress(_ message: String) {
+        FileHandle.standardError.write(Data("atoauth-bench: \(message)\n".utf8))
+    }
+
+    private static func siblingExecutable(_ name: String) -> String {
+        let own = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+        return own.deletingLastPathComponent().appendingPathComponent(name).path
+    }
+}

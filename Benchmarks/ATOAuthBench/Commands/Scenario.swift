@@ -1,0 +1,17 @@
+import ArgumentParser
+
+/// The scenarios `--only` can pick, in the order they run.
+enum Scenario: String, CaseIterable, ExpressibleByArgument, Sendable {
+    /// DPoP proofs against raw signatures.
+    case proofs
+    /// Client CPU per XRPC call (also runs `proofs`, whose signature time is its baseline).
+    case overhead
+    /// Round trips under nonce rotation.
+    case rotation
+    /// 1,000 concurrent calls on an expired token.
+    case storm
+    /// Keystore open, read and write.
+    case keystore
+    /// `atoauth accounts list` and `atoauth whoami`.
+    case cli
+}

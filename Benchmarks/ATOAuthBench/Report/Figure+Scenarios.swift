@@ -1,0 +1,151 @@
+/// The rows each scenario contributes to the report.
+extension Figure {
+    /// Proof throughput against raw signatures.
+    static func proofs(_ result: ProofThroughput.Result) -> [Figure] {
+        [
+            Figure(
+                section: "DPoP proof (CPU time of one thread)",
+                name: "Proofs/s ÷ raw P-256 signatures/s over the same \(result.signingInputBytes) bytes",
+                measured: "\(Format.count(1 / result.proofCPU)) proofs/s (\(Format.duration(result.proofCPU))) vs "
+                    + "\(Format.count(1 / result.signatureCPU)) signatures/s (\(Format.duration(result.signatureCPU)))",
+                ratio: result.ratio,
+                goal: .atLeast(0.85)
+            )
+        ]
+    }
+
+    /// Client CPU added per XRPC call.
+    static func overhead(_ result: ExecutorOverhead.Result, signatureCPU: Double) -> [Figure] {
+        let section = "XRPC call, client CPU time (process clock; server in another process, verifying nothing)"
+        return [
+            Figure(
+                section: section,
+                name: "Added by the DPoP executor ÷ one signature (hot loop, as in the first row)",
+                measured:
+                    "+\(Format.duration(result.executorAddedCPU)) per call over \(Format.duration(result.plainCPU))"
+                    + " (Bearer, same transport); one signature \(Format.duration(signatureCPU))",
+                ratio: result.executorAddedCPU / signatureCPU,
+                goal: .atMost(1.5)
+            ),
+            Figure(
+                section: section,
+                name: "Added by the DPoP executor ÷ one signature made between the same requests",
+                measured:
+                    "+\(Format.duration(result.executorAddedCPU)) vs +\(Format.duration(result.signatureInContextCPU))"
+                    + " for a bare signature per call",
+                // A short run on a loaded machine can measure no cost at all; then there is no ratio to give.
+                ratio: result.signatureInContextCPU > 0 ? result.executorAddedCPU / result.signatureInContextCPU : nil,
+                goal: .atMost(1.5)
+            ),
+            Figure(
+                section: section,
+                name:
+                    "Added by ATClient.getSession (session and key read from the manager, answer decoded) ÷ one signature",
+                measured: "+\(Format.duration(result.clientAddedCPU)) per call",
+                ratio: result.clientAddedCPU / signatureCPU,
+                goal: nil
+            ),
+        ]
+    }
+
+    /// Round trips under nonce rotation.
+    static func rotation(_ result: NonceRotation.Result, period: Double) -> [Figure] {
+        [
+            Figure(
+                section: "Nonce rotation (strict sandbox, ATClient)",
+                name: "Round trips per call, \(Format.count(Double(result.calls))) calls, nonce rotating every "
+                    + "\(Format.count(period)) s",
+                measured: "\(Format.count(Double(result.roundTrips))) requests in \(Format.duration(result.wall)); "
+                    + "\(result.rotations) rotations, \(result.challenges) nonce challenges",
+                ratio: result.perCall,
+                goal: .atMost(result.allowed, "≤ 1 + rotations / calls = \(Format.ratio(result.allowed, decimals: 4))"),
+                decimals: 4
+            )
+        ]
+    }
+
+    /// The refresh storm.
+    static func storm(_ rounds: [RefreshStorm.Round], calls: Int) -> [Figure] {
+        let section = "Refresh storm (strict sandbox, \(Format.count(Double(calls))) concurrent calls)"
+        let counts = rounds.map(\.refreshes)
+        let worst = counts.first { $0 != 1 } ?? 1
+        return [
+            Figure(
+                section: section,
+                name: "Refresh grants per storm on an expired token",
+                measured: counts.map(String.init).joined(separator: ", ")
+                    + " (\(rounds.count) \(rounds.count == 1 ? "round" : "rounds"))",
+                ratio: Double(worst),
+                goal: .exactly(1)
+            ),
+            Figure(
+                section: section,
+                name: "Completion time, expired ÷ fresh token",
+                measured: "\(Format.duration(Samples.median(rounds.map(\.expired)))) vs "
+                    + "\(Format.duration(Samples.median(rounds.map(\.fresh)))) (medians, wall)",
+                ratio: Samples.median(rounds.map { $0.expired / $0.fresh }),
+                goal: nil
+            ),
+        ]
+    }
+
+    /// The keystore.
+    static func keystore(_ result: KeystoreCost.Result) -> [Figure] {
+        let section = "Keystore (wall time)"
+        let memory = result.parameters.memoryLimit / 1_048_576
+        return [
+            Figure(
+                section: section,
+                name: "Open + read one entry, key-file mode",
+                measured: Format.duration(result.keyFileOpenRead),
+                ratio: nil,
+                goal: nil
+            ),
+            Figure(
+                section: section,
+                name: "Open + read one entry, passphrase mode ÷ one bare Argon2id "
+                    + "(opslimit \(result.parameters.operationsLimit), memlimit \(memory) MiB)",
+                measured: "\(Format.duration(result.passphraseOpenRead)) vs \(Format.duration(result.argon2id))",
+                ratio: result.passphraseRatio,
+                goal: nil
+            ),
+            Figure(
+                section: section,
+                name: "Write + fsync one entry ÷ bare durable write of the same size",
+                measured: "\(Format.duration(result.write)) vs \(Format.duration(result.writeFloor))",
+                ratio: result.writeRatio,
+                goal: nil
+            ),
+        ]
+    }
+
+    /// The command line.
+    static func cli(_ commands: [CLICost.Command]) -> [Figure] {
+        guard let floor = commands.first else { return [] }
+        let section = "CLI against the sandbox (wall time; peak RSS by GNU time; floor: atoauth --version)"
+        return commands.flatMap { command -> [Figure] in
+            let name = "atoauth " + command.arguments.joined(separator: " ")
+            var rows = [
+                Figure(
+                    section: section,
+                    name: "\(name): wall time ÷ floor",
+                    measured: Format.duration(command.wall),
+                    ratio: command.wall / floor.wall,
+                    goal: nil
+                )
+            ]
+            if let peak = command.peakResidentBytes, let floorPeak = floor.peakResidentBytes {
+                rows.append(
+                    Figure(
+                        section: section,
+                        name: "\(name): peak memory ÷ floor",
+                        measured: Format.mebibytes(peak),
+                        ratio: Double(peak) / Double(floorPeak),
+                        goal: nil
+                    )
+                )
+            }
+            return rows
+        }
+    }
+}
