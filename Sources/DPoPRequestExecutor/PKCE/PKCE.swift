@@ -4,7 +4,7 @@ import Foundation
 /// A PKCE verifier and its S256 challenge (RFC 7636 §4.1–4.2).
 ///
 /// The verifier is a secret until the token request; `description` never shows it.
-public struct PKCE: Sendable, CustomStringConvertible {
+public struct PKCE: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The code verifier: 43–128 characters of `[A-Za-z0-9-._~]`.
     public let verifier: String
     /// The code challenge: base64url(SHA-256(verifier)).
@@ -35,6 +35,14 @@ public struct PKCE: Sendable, CustomStringConvertible {
 
     /// Shows only the challenge.
     public var description: String { "PKCE(S256, challenge: \(challenge))" }
+
+    /// The same as ``description``: no verifier.
+    public var debugDescription: String { description }
+
+    /// A mirror without the verifier, so `dump` and debuggers do not show it.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["challenge": challenge, "verifier": "<redacted>"], displayStyle: .struct)
+    }
 
     private init(checkedVerifier: String) {
         self.verifier = checkedVerifier

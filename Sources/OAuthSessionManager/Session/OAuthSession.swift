@@ -3,7 +3,9 @@ public import Foundation
 /// A signed-in account's OAuth session: who, where, and the DPoP-bound tokens (kept encrypted in the keystore).
 ///
 /// `description` never shows a token.
-public struct OAuthSession: Sendable, Hashable, Codable, CustomStringConvertible {
+public struct OAuthSession: Sendable, Hashable, Codable, CustomStringConvertible, CustomDebugStringConvertible,
+    CustomReflectable
+{
     /// The account's DID, the token's `sub`.
     public var did: DID
     /// The handle the DID document names, when it has one.
@@ -40,5 +42,21 @@ public struct OAuthSession: Sendable, Hashable, Codable, CustomStringConvertible
     /// Names the account and its server only.
     public var description: String {
         "OAuthSession(\(handle?.description ?? "-") \(did), pds: \(pds.absoluteString), scope: \(scope))"
+    }
+
+    /// The same as ``description``: no token.
+    public var debugDescription: String { description }
+
+    /// A mirror without the tokens, so `dump` and debuggers do not show them.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                "did": did, "handle": handle as Any, "pds": pds, "issuer": issuer, "scope": scope,
+                "accessTokenExpiresAt": accessTokenExpiresAt as Any, "accessToken": "<redacted>",
+                "refreshToken": "<redacted>",
+            ],
+            displayStyle: .struct
+        )
     }
 }

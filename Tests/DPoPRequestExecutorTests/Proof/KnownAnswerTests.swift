@@ -22,6 +22,9 @@ struct KnownAnswerTests {
         #expect(pkce.verifier == vector["code_verifier"] as? String)
         #expect(pkce.challenge == vector["code_challenge_S256"] as? String)
         #expect(!pkce.description.contains(pkce.verifier))
+        var dumped = ""
+        dump(pkce, to: &dumped)
+        #expect(!dumped.contains(pkce.verifier) && !String(reflecting: pkce).contains(pkce.verifier))
     }
 
     @Test("RFC 7638 §3.1 canonical JSON and thumbprint")

@@ -127,5 +127,9 @@ struct CallbackAndTokenTests {
         session.accessTokenExpiresAt = now.addingTimeInterval(5)
         #expect(policy.needsRefresh(session, now: now, jitterFraction: 0) == true)
         #expect(!session.description.contains("secret"))
+        #expect(!String(reflecting: session).contains("secret"))
+        var dumped = ""
+        dump(session, to: &dumped)
+        #expect(!dumped.contains("secret") && dumped.contains("<redacted>"))
     }
 }
