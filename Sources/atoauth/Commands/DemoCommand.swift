@@ -29,7 +29,9 @@ struct DemoCommand: AsyncParsableCommand {
                 accounts: [SandboxAccount(handle: handle.lowercased()), SandboxAccount(handle: "bob.test")],
                 autoApprove: true
             ),
-            logger: SandboxServer.standardErrorLogger(level: .warning)
+            // The demo reports every step itself; the in-process server only speaks up for critical problems (its
+            // shutdown cancels idle keep-alive connections, which Hummingbird logs as errors).
+            logger: SandboxServer.standardErrorLogger(level: .critical)
         )
         let endpoints = try await server.start()
         do {
