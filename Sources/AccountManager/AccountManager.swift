@@ -24,7 +24,7 @@ public struct AccountManager: Sendable {
 
     /// Every account, sorted by handle, with the active one marked.
     public func accounts() async throws -> [Account] {
-        let active = try activeDID()
+        let active = try activeDIDUnlocked()
         return try await sessions.storedSessions()
             .map { Account(session: $0, active: $0.did == active) }
             .sorted { $0.displayName < $1.displayName }
@@ -87,8 +87,6 @@ public struct AccountManager: Sendable {
             try keystore.save(Data(did.rawValue.utf8), as: Self.activeEntry)
         }
     }
-
-    private func activeDID() throws -> DID? { try activeDIDUnlocked() }
 
     private func activeDIDUnlocked() throws -> DID? {
         guard let data = try keystore.load(Self.activeEntry) else { return nil }
