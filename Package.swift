@@ -11,9 +11,14 @@ let package = Package(
     name: "atoauth",
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
+        .library(name: "ATProtoSyntax", targets: ["ATProtoSyntax"]),
+        .library(name: "WireFormat", targets: ["WireFormat"]),
+        .library(name: "HTTPTransport", targets: ["HTTPTransport"]),
         .library(name: "Keystore", targets: ["Keystore"]),
         .library(name: "DPoPRequestExecutor", targets: ["DPoPRequestExecutor"]),
+        .library(name: "ATProtoIdentity", targets: ["ATProtoIdentity"]),
         .library(name: "OAuthSessionManager", targets: ["OAuthSessionManager"]),
+        .library(name: "OAuthLoopbackListener", targets: ["OAuthLoopbackListener"]),
         .library(name: "AccountManager", targets: ["AccountManager"]),
         .library(name: "ATClient", targets: ["ATClient"]),
         .library(name: "Sandbox", targets: ["Sandbox"]),
@@ -28,24 +33,19 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
     ],
     targets: [
+        // libsodium backs the encrypted file store, which only Linux builds; Apple platforms use the Keychain.
         .systemLibrary(
             name: "CSodium",
             pkgConfig: "libsodium",
             providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]
         ),
         .systemLibrary(name: "CResolv"),
+        .target(name: "ATProtoSyntax", swiftSettings: strictSettings),
+        .target(name: "WireFormat", swiftSettings: strictSettings),
         .target(
-            name: "Keystore",
+            name: "HTTPTransport",
             dependencies: [
-                "CSodium",
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: strictSettings
-        ),
-        .target(
-            name: "DPoPRequestExecutor",
-            dependencies: [
-                .product(name: "Crypto", package: "swift-crypto"),
+                "WireFormat",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -54,10 +54,41 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "Keystore",
+            dependencies: [
+                .target(name: "CSodium", condition: .when(platforms: [.linux])),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "DPoPRequestExecutor",
+            dependencies: [
+                "HTTPTransport",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "ATProtoIdentity",
+            dependencies: [
+                "ATProtoSyntax", "HTTPTransport", "WireFormat", "CResolv",
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "OAuthSessionManager",
             dependencies: [
-                "Keystore", "DPoPRequestExecutor", "CResolv",
+                "ATProtoSyntax", "WireFormat", "HTTPTransport", "Keystore", "DPoPRequestExecutor", "ATProtoIdentity",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "OAuthLoopbackListener",
+            dependencies: [
+                "OAuthSessionManager", "WireFormat",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -66,18 +97,22 @@ let package = Package(
         ),
         .target(
             name: "AccountManager",
-            dependencies: ["Keystore", "DPoPRequestExecutor", "OAuthSessionManager"],
+            dependencies: [
+                "ATProtoSyntax", "HTTPTransport", "Keystore", "DPoPRequestExecutor", "ATProtoIdentity",
+                "OAuthSessionManager",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
         .target(
             name: "ATClient",
-            dependencies: ["DPoPRequestExecutor", "OAuthSessionManager", "AccountManager"],
+            dependencies: ["ATProtoSyntax", "WireFormat", "HTTPTransport", "DPoPRequestExecutor", "AccountManager"],
             swiftSettings: strictSettings
         ),
         .target(
             name: "Sandbox",
             dependencies: [
-                "DPoPRequestExecutor",
+                "WireFormat", "HTTPTransport", "DPoPRequestExecutor",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -87,7 +122,8 @@ let package = Package(
         .executableTarget(
             name: "atoauth",
             dependencies: [
-                "Keystore", "DPoPRequestExecutor", "OAuthSessionManager", "AccountManager", "ATClient", "Sandbox",
+                "ATProtoSyntax", "WireFormat", "HTTPTransport", "Keystore", "DPoPRequestExecutor", "ATProtoIdentity",
+                "OAuthSessionManager", "OAuthLoopbackListener", "AccountManager", "ATClient", "Sandbox",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

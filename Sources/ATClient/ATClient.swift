@@ -1,52 +1,47 @@
-public import DPoPRequestExecutor
+public import AccountManager
+public import ATProtoSyntax
 public import Foundation
-public import OAuthSessionManager
+public import HTTPTransport
+import WireFormat
 
-/// Calls XRPC methods on the account's PDS with DPoP-bound tokens.
+/// Calls XRPC methods on an account's PDS with DPoP-bound tokens (atproto.com/specs/xrpc).
 ///
-/// Every call goes to the session's PDS through the ``DPoPRequestExecutor`` (which answers nonce challenges);
-/// on `invalid_token` the session is refreshed once and the call retried once. Non-2xx answers become
-/// ``XRPCError``.
+/// A client is either bound to one account (``AccountManager/client(for:)``) or routed
+/// (``AccountManager/client()``): a routed client picks the account per request, as ``AccountRoute`` describes —
+/// an explicit account, else the account the request's `repo` names when it is signed in here, else the active
+/// account. Either way the request goes through that account's long-lived ``AccountConnection``, which adds the
+/// DPoP proof and token, refreshes ahead of expiry, and retries once after `invalid_token`. Non-2xx answers
+/// become ``XRPCError``.
 public struct ATClient: Sendable {
-    /// Where the session and key come from.
-    public let sessions: any XRPCSessionSource
-    /// The transport.
-    public let transport: any HTTPTransport
-    /// DPoP nonces per origin.
-    public let nonceCache: DPoPNonceCache
+    enum Binding: Sendable {
+        case account(AccountConnection)
+        case routed(AccountManager)
+    }
+
+    let binding: Binding
     /// The `atproto-proxy` value for NSIDs the PDS forwards, such as `app.bsky.*` to the Bluesky AppView.
     public var proxies: [String: String]
-    private let now: @Sendable () -> Date
 
     /// The default proxy for `app.bsky.*` and `chat.bsky.*`.
     public static let defaultProxies = [
         "app.bsky.": "did:web:api.bsky.app#bsky_appview", "chat.bsky.": "did:web:api.bsky.chat#bsky_chat",
     ]
 
-    /// Creates a client.
-    public init(
-        sessions: any XRPCSessionSource,
-        transport: any HTTPTransport,
-        nonceCache: DPoPNonceCache = DPoPNonceCache(),
-        proxies: [String: String] = ATClient.defaultProxies,
-        now: @escaping @Sendable () -> Date = { Date() }
-    ) {
-        self.sessions = sessions
-        self.transport = transport
-        self.nonceCache = nonceCache
+    init(_ binding: Binding, proxies: [String: String] = ATClient.defaultProxies) {
+        self.binding = binding
         self.proxies = proxies
-        self.now = now
     }
 
     /// Calls a query (HTTP GET) with query parameters.
+    ///
+    /// - Parameter account: for a routed client, the handle or DID to act as; a bound client accepts only its own.
     public func query(
         _ nsid: NSID,
         parameters: [(String, String)] = [],
-        proxy: String? = nil
-    ) async throws
-        -> XRPCResponse
-    {
-        try await call(nsid, method: .get, parameters: parameters, body: nil, contentType: nil, proxy: proxy)
+        proxy: String? = nil,
+        as account: String? = nil
+    ) async throws -> XRPCResponse {
+        try await call(nsid, .get, parameters, nil, nil, proxy, account)
     }
 
     /// Calls a procedure (HTTP POST) with a body, JSON unless `contentType` says otherwise.
@@ -55,74 +50,91 @@ public struct ATClient: Sendable {
         input: Data?,
         contentType: String = "application/json",
         parameters: [(String, String)] = [],
-        proxy: String? = nil
+        proxy: String? = nil,
+        as account: String? = nil
     ) async throws -> XRPCResponse {
-        try await call(nsid, method: .post, parameters: parameters, body: input, contentType: contentType, proxy: proxy)
+        try await call(nsid, .post, parameters, input, contentType, proxy, account)
     }
 
     /// Calls a procedure with an `Encodable` JSON body.
-    public func procedure(_ nsid: NSID, json: some Encodable, proxy: String? = nil) async throws -> XRPCResponse {
-        try await procedure(nsid, input: try JSONEncoder().encode(json), proxy: proxy)
+    public func procedure(
+        _ nsid: NSID,
+        json: some Encodable,
+        proxy: String? = nil,
+        as account: String? = nil
+    ) async throws -> XRPCResponse {
+        try await procedure(nsid, input: try JSONEncoder().encode(json), proxy: proxy, as: account)
     }
 
-    private func call(
-        _ nsid: NSID,
-        method: HTTPMethod,
+    /// The account a request goes out as.
+    func connection(
+        explicit: String?,
         parameters: [(String, String)],
         body: Data?,
-        contentType: String?,
-        proxy: String?
-    ) async throws -> XRPCResponse {
-        var (session, key) = try await sessions.currentSession()
-        var response = try await send(nsid, method, parameters, body, contentType, proxy, session, key)
-        if XRPCError.isInvalidToken(response) {
-            (session, key) = try await sessions.refreshedSession(replacing: session.accessToken)
-            response = try await send(nsid, method, parameters, body, contentType, proxy, session, key)
-        }
-        guard response.isSuccess else {
-            if XRPCError.isInvalidToken(response) {
-                throw OAuthError.signInNeeded("the PDS refused the refreshed access token of \(session.did)")
+        contentType: String?
+    ) async throws -> AccountConnection {
+        switch binding {
+        case .account(let connection):
+            if let explicit, !connection.session.names(explicit) {
+                throw AccountError.accountMismatch(
+                    "this client acts as \(connection.displayName), not \(explicit)"
+                )
             }
-            throw XRPCError(method: nsid.rawValue, response: response)
+            return connection
+        case .routed(let manager):
+            let route = AccountRoute(explicit: explicit, repo: RepoParameter.find(parameters, body, contentType))
+            return try await manager.connection(for: route)
         }
-        return XRPCResponse(http: response)
     }
 
     // swift-format-ignore: ValidateDocumentationComments
-    private func send(
+    private func call(
         _ nsid: NSID,
         _ method: HTTPMethod,
         _ parameters: [(String, String)],
         _ body: Data?,
         _ contentType: String?,
         _ proxy: String?,
-        _ session: OAuthSession,
-        _ key: DPoPKey
-    ) async throws -> HTTPResponse {
-        var components = URLComponents(url: session.pds, resolvingAgainstBaseURL: false)
-        components?.path = "/xrpc/\(nsid.rawValue)"
-        if !parameters.isEmpty {
-            components?.percentEncodedQuery = parameters.map { "\(Self.encode($0.0))=\(Self.encode($0.1))" }
-                .joined(separator: "&")
-        }
-        guard let url = components?.url else { throw OAuthError.invalidInput("cannot build a URL for \(nsid)") }
+        _ account: String?
+    ) async throws -> XRPCResponse {
+        let connection = try await connection(
+            explicit: account,
+            parameters: parameters,
+            body: body,
+            contentType: contentType
+        )
         var headers: HTTPHeaders = ["Accept": "application/json"]
         if let contentType, body != nil { headers.add(name: "Content-Type", value: contentType) }
         if let proxy = proxy ?? proxies.first(where: { nsid.rawValue.hasPrefix($0.key) })?.value {
             headers.add(name: "atproto-proxy", value: proxy)
         }
-        let executor = DPoPRequestExecutor(transport: transport, key: key, nonceCache: nonceCache, now: now)
-        return try await executor.send(
-            HTTPRequest(method: method, url: url, headers: headers, body: body),
-            accessToken: session.accessToken
+        let response = try await connection.send(
+            method,
+            path: "/xrpc/\(nsid.rawValue)",
+            percentEncodedQuery: parameters.isEmpty ? nil : FormEncoding.encode(parameters),
+            headers: headers,
+            body: body
         )
+        guard response.isSuccess else { throw XRPCError(method: nsid.rawValue, response: response) }
+        return XRPCResponse(http: response)
+    }
+}
+
+extension AccountManager {
+    /// A client bound to one signed-in account (a handle or DID).
+    ///
+    /// - Throws: ``AccountError`` when no signed-in account matches.
+    public func client(for account: String) async throws -> ATClient {
+        ATClient(.account(try await restore(account)))
     }
 
-    private static func encode(_ value: String) -> String {
-        value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? value
+    /// A client bound to the active account.
+    public func activeClient() async throws -> ATClient {
+        ATClient(.account(try await connection(for: .active)))
     }
 
-    private static let unreserved = CharacterSet(
-        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"
-    )
+    /// A client that picks the account per request: explicit, else the request's `repo`, else the active one.
+    public nonisolated func client() -> ATClient {
+        ATClient(.routed(self))
+    }
 }

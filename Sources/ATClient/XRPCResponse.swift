@@ -1,4 +1,4 @@
-public import DPoPRequestExecutor
+public import HTTPTransport
 public import Foundation
 
 /// A successful XRPC answer: the raw body, with decoding helpers.

@@ -1,95 +1,82 @@
+public import ATProtoIdentity
+import ATProtoSyntax
 public import DPoPRequestExecutor
-import Foundation
+public import Foundation
+public import HTTPTransport
 public import Keystore
+public import Logging
 public import OAuthSessionManager
 
-/// Several signed-in accounts and the active one, kept in the keystore (DID → session).
+/// The center of atoauth: signed-in accounts (DID → session), the active account, sign-in and sign-out, and one
+/// long-lived ``AccountConnection`` per account through which every request to its PDS goes.
+///
+/// Apps and the command-line tool use this type, not the lower modules. Its verbs follow the reference
+/// TypeScript client: ``authorize(_:client:)`` starts a sign-in, ``callback(_:)`` completes it, ``restore(_:)``
+/// returns a signed-in account's connection, ``revoke(_:)`` signs out, and ``events()`` reports session changes.
+/// `ATClient` adds `client(for:)` and the routed `client()`.
 ///
 /// Each account is its own encrypted session entry, written atomically, and the active account is one small entry
-/// written under the keystore's lock, so processes adding, switching and refreshing at the same time never corrupt
-/// the registry or lose an account.
-public struct AccountManager: Sendable {
-    /// The session manager that signs in, refreshes and signs out.
-    public let sessions: OAuthSessionManager
-    private let keystore: any Keystore
+/// written under the keystore's lock, so processes adding, switching and refreshing at the same time never
+/// corrupt the registry or lose an account.
+public actor AccountManager {
+    /// How the manager is set up; every member has a default.
+    public struct Configuration: Sendable {
+        /// Where DIDs and handles are resolved.
+        public var identity = IdentityResolver.Configuration()
+        /// Development only: allow `http://` and loopback addresses for loopback hosts.
+        public var allowHTTPLoopback = false
+        /// A file that keeps the servers' DPoP nonces across processes (nonces are not secret), or `nil`.
+        public var nonceFile: URL?
+        /// When sessions are refreshed ahead of expiry.
+        public var refreshPolicy = RefreshPolicy()
+        /// Randomness for PKCE, `state`, `jti` and refresh jitter.
+        public var random: any RandomSource = .system
+        /// The clock.
+        public var now: @Sendable () -> Date = { Date() }
+        /// Where requests are logged at `debug` level, naming the account each went out as; never a secret.
+        public var logger = Logger(label: "atoauth.accounts", factory: { _ in SwiftLogNoOpLogHandler() })
+
+        /// The defaults.
+        public init() {}
+    }
+
+    /// The OAuth flow underneath: sign-in, refresh, revocation.
+    public nonisolated let sessions: OAuthSessionManager
+    /// The store of sessions, keys and the active account.
+    public nonisolated let keystore: any Keystore
+    /// The transport every request goes through.
+    public nonisolated let transport: any HTTPTransport
+    /// DPoP nonces per origin, shared by every account of the process.
+    public nonisolated let nonceCache: DPoPNonceCache
+    nonisolated let configuration: Configuration
+    var connections: [DID: AccountConnection] = [:]
+    var directory = AccountDirectory()
 
     /// The keystore entry that names the active account's DID.
     static let activeEntry = "accounts/active"
 
-    /// Creates a manager over the same keystore as `sessions`.
-    public init(sessions: OAuthSessionManager, keystore: any Keystore) {
-        self.sessions = sessions
+    /// Creates a manager over a keystore and a transport.
+    public init(keystore: any Keystore, transport: any HTTPTransport, configuration: Configuration = Configuration()) {
+        let nonceCache = NonceFile.cache(at: configuration.nonceFile, now: configuration.now(), logger: configuration.logger)
         self.keystore = keystore
+        self.transport = transport
+        self.nonceCache = nonceCache
+        self.configuration = configuration
+        self.sessions = OAuthSessionManager(
+            keystore: keystore,
+            transport: transport,
+            identity: configuration.identity,
+            allowHTTPLoopback: configuration.allowHTTPLoopback,
+            nonceCache: nonceCache,
+            refreshPolicy: configuration.refreshPolicy,
+            random: configuration.random,
+            now: configuration.now,
+            logger: configuration.logger
+        )
     }
 
-    /// Every account, sorted by handle, with the active one marked.
-    public func accounts() async throws -> [Account] {
-        let active = try activeDIDUnlocked()
-        return try await sessions.storedSessions()
-            .map { Account(session: $0, active: $0.did == active) }
-            .sorted { $0.displayName < $1.displayName }
-    }
-
-    /// Registers a signed-in session's account and makes it active.
-    @discardableResult
-    public func add(_ session: OAuthSession) async throws -> Account {
-        try await setActive(session.did)
-        return Account(session: session, active: true)
-    }
-
-    /// Finds an account by handle or DID; `nil` means the active account.
-    ///
-    /// - Throws: ``OAuthError`` of kind `signInNeeded` when there is no such account or none is active.
-    public func account(_ handleOrDID: String?) async throws -> Account {
-        let all = try await accounts()
-        guard let handleOrDID else {
-            guard let active = all.first(where: \.active) else {
-                throw OAuthError.signInNeeded(
-                    all.isEmpty ? "no account is signed in" : "no account is active; choose one with `accounts switch`"
-                )
-            }
-            return active
-        }
-        let wanted = handleOrDID.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "@"))
-        guard let match = all.first(where: { $0.did.rawValue == handleOrDID || $0.handle?.description == wanted })
-        else { throw OAuthError.signInNeeded("no signed-in account is \(handleOrDID)") }
-        return match
-    }
-
-    /// Makes an account active.
-    @discardableResult
-    public func switchTo(_ handleOrDID: String) async throws -> Account {
-        var account = try await account(handleOrDID)
-        try await setActive(account.did)
-        account.active = true
-        return account
-    }
-
-    /// Signs an account out: revokes its tokens (best effort), deletes its session and DPoP key, and clears the
-    /// active account if it was this one.
-    public func remove(_ handleOrDID: String) async throws -> (Account, OAuthSessionManager.RevocationResult) {
-        let account = try await account(handleOrDID)
-        let result = try await sessions.signOut(did: account.did)
-        try await keystore.withLock(Self.activeEntry) {
-            if try activeDIDUnlocked() == account.did { try keystore.delete(Self.activeEntry) }
-        }
-        return (account, result)
-    }
-
-    /// The current session of an account (refreshed when due) and its DPoP key.
-    public func session(for account: Account) async throws -> (OAuthSession, DPoPKey) {
-        let session = try await sessions.session(for: account.did)
-        return (session, try await sessions.dpopKey(for: account.did))
-    }
-
-    private func setActive(_ did: DID) async throws {
-        try await keystore.withLock(Self.activeEntry) {
-            try keystore.save(Data(did.rawValue.utf8), as: Self.activeEntry)
-        }
-    }
-
-    private func activeDIDUnlocked() throws -> DID? {
-        guard let data = try keystore.load(Self.activeEntry) else { return nil }
-        return try? DID(validating: String(decoding: data, as: UTF8.self))
+    /// A stream of session changes from now on: sign-ins, refreshes, sign-outs and sessions the server ended.
+    public nonisolated func events() -> AsyncStream<SessionEvent> {
+        sessions.events()
     }
 }

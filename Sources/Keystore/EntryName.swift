@@ -38,7 +38,12 @@ struct EntryName: Hashable, Sendable {
         if encoded.utf8.count <= Self.maximumStemByteCount {
             self.stem = encoded
         } else {
+            #if canImport(CSodium) && !ATOAUTH_WITHOUT_SODIUM
             self.stem = Self.hashedPrefix + (try Sodium.sha256Hex(bytes))
+            #else
+            // Without libsodium there is no file store, the only user of stems.
+            self.stem = Self.hashedPrefix
+            #endif
         }
     }
 

@@ -21,6 +21,12 @@ public protocol Keystore: Sendable {
     /// Returns the names of all stored entries, sorted.
     func names() throws -> [String]
 
+    /// A cheap token that changes whenever the entry is saved or deleted, by this process or another:
+    /// ``EntryRevision/absent`` when there is no such entry, `nil` when the store cannot tell.
+    ///
+    /// Callers that keep a decoded entry in memory compare revisions instead of decrypting the entry again.
+    func revision(of name: String) throws -> EntryRevision?
+
     /// Runs `body` while holding an exclusive lock on `name`, shared by all tasks and processes using the store.
     ///
     /// The lock is advisory: it excludes only other callers of `withLock` with the same name. Lock names follow
@@ -40,7 +46,21 @@ public protocol Keystore: Sendable {
     ) async throws -> T
 }
 
+/// An opaque token for one version of a keystore entry; compare with `==`.
+public struct EntryRevision: Sendable, Hashable {
+    let value: [Int64]
+
+    /// Creates a revision from the numbers that identify a version of an entry.
+    public init(_ value: [Int64]) { self.value = value }
+
+    /// The revision of an entry that does not exist.
+    public static let absent = EntryRevision([])
+}
+
 extension Keystore {
+    /// Stores that cannot tell cheaply whether an entry changed answer `nil`, and callers read the entry again.
+    public func revision(of name: String) throws -> EntryRevision? { nil }
+
     /// Runs `body` while holding an exclusive lock on `name`, on the caller's actor.
     ///
     /// Protocols cannot declare default arguments, so this overload supplies `#isolation` when the store is used

@@ -1,3 +1,7 @@
+public import ATProtoSyntax
+public import ATProtoIdentity
+public import HTTPTransport
+import WireFormat
 public import DPoPRequestExecutor
 public import Foundation
 public import Keystore
@@ -20,7 +24,8 @@ public actor OAuthSessionManager {
     let random: any RandomSource
     let now: @Sendable () -> Date
     let logger: Logger
-    var refreshPolicy = RefreshPolicy()
+    /// When sessions are refreshed ahead of expiry.
+    public nonisolated let refreshPolicy: RefreshPolicy
     private var refreshesInFlight: [DID: Task<OAuthSession, any Error>] = [:]
     let broadcaster = SessionEventBroadcaster()
 
@@ -32,6 +37,7 @@ public actor OAuthSessionManager {
     ///   - identity: where DIDs and handles are resolved.
     ///   - allowHTTPLoopback: development only: allow `http://` and loopback addresses for loopback hosts.
     ///   - nonceCache: DPoP nonces per origin, shared by every request of the process.
+    ///   - refreshPolicy: how long before expiry a session is refreshed.
     ///   - random: randomness for PKCE, `state`, `jti` and refresh jitter.
     ///   - now: the clock.
     ///   - logger: where requests are logged; secrets are never logged.
@@ -41,6 +47,7 @@ public actor OAuthSessionManager {
         identity: IdentityResolver.Configuration = IdentityResolver.Configuration(),
         allowHTTPLoopback: Bool = false,
         nonceCache: DPoPNonceCache = DPoPNonceCache(),
+        refreshPolicy: RefreshPolicy = RefreshPolicy(),
         random: any RandomSource = .system,
         now: @escaping @Sendable () -> Date = { Date() },
         logger: Logger = Logger(label: "atoauth.oauth", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -55,6 +62,7 @@ public actor OAuthSessionManager {
         self.identityResolver = IdentityResolver(fetcher: fetcher, configuration: identity, now: now)
         self.metadataResolver = MetadataResolver(fetcher: fetcher)
         self.nonceCache = nonceCache
+        self.refreshPolicy = refreshPolicy
         self.random = random
         self.now = now
         self.logger = logger
@@ -68,6 +76,11 @@ public actor OAuthSessionManager {
     /// Every stored session.
     public func storedSessions() throws -> [OAuthSession] {
         try store.sessions()
+    }
+
+    /// The stored session of `did` as it is, without refreshing it; `nil` when there is none.
+    public func storedSession(for did: DID) throws -> OAuthSession? {
+        try store.session(did)
     }
 
     /// The stored session of `did`, refreshed first when its access token is about to expire.

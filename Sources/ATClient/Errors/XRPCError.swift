@@ -1,4 +1,5 @@
-public import DPoPRequestExecutor
+import WireFormat
+public import HTTPTransport
 import Foundation
 
 /// An XRPC error answer as data: the `error` and `message` from the body, the status, and rate-limit headers.
@@ -43,17 +44,6 @@ public struct XRPCError: Error, Sendable, Hashable, CustomStringConvertible {
         self.rateLimit = rateLimit == RateLimit() ? nil : rateLimit
     }
 
-    /// Whether the access token was refused (`invalid_token`, or the PDS's `InvalidToken` / `ExpiredToken`).
-    static func isInvalidToken(_ response: HTTPResponse) -> Bool {
-        guard response.status == 401 else { return false }
-        let challenges = WWWAuthenticateChallenge.parse(response.headers.values(for: "WWW-Authenticate"))
-        if challenges.contains(where: { $0.hasScheme("DPoP") && $0.parameters["error"] == "invalid_token" }) {
-            return true
-        }
-        let object = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any]
-        return ["InvalidToken", "ExpiredToken", "invalid_token"].contains(object?["error"] as? String ?? "")
-    }
-
     /// `<method> failed (HTTP 400 InvalidRequest): message`.
     public var description: String {
         var text = "\(method) failed (HTTP \(status)"
@@ -65,9 +55,7 @@ public struct XRPCError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     private static func printable(_ text: String, limit: Int) -> String {
-        let cleaned = String(
-            String.UnicodeScalarView(text.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F })
-        )
-        return cleaned.count <= limit ? cleaned : String(cleaned.prefix(limit)) + "…"
+        TerminalText.sanitized(text, limit: limit)
     }
+
 }

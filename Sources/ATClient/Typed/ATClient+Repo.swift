@@ -1,5 +1,5 @@
 public import Foundation
-import OAuthSessionManager
+import ATProtoSyntax
 
 extension ATClient {
     /// `com.atproto.server.getSession`: who the token belongs to.

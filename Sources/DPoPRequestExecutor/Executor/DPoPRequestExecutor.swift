@@ -1,3 +1,4 @@
+public import HTTPTransport
 public import Foundation
 
 /// Sends requests with DPoP proofs: decorates a transport, keeps each server's nonce, and answers one nonce
@@ -62,7 +63,7 @@ public struct DPoPRequestExecutor: Sendable {
             let response = try await transport.send(attempt)
             let newNonce = response.headers["DPoP-Nonce"]
             if let newNonce {
-                nonceCache.update(newNonce, for: origin)
+                nonceCache.update(newNonce, for: origin, at: now())
             }
             guard DPoPNonceChallenge.isChallenge(response) else { return response }
             guard !wasChallenged else { throw DPoPError.repeatedNonceChallenge(status: response.status) }

@@ -1,20 +1,57 @@
+public import Foundation
 import Synchronization
 
 /// The latest `DPoP-Nonce` of each server origin (RFC 9449 §8–9), shared by every request of a process.
+///
+/// A nonce is not a secret. Each entry keeps when it arrived, so a cache restored from an earlier process (see
+/// ``init(entries:onChange:)``) can leave out nonces too old for the server to still accept.
 public final class DPoPNonceCache: Sendable {
-    private let nonces = Mutex<[String: String]>([:])
+    /// A nonce and when it arrived.
+    public struct Entry: Sendable, Hashable, Codable {
+        /// The nonce, as the server sent it.
+        public var nonce: String
+        /// When it arrived.
+        public var receivedAt: Date
 
-    /// Creates an empty cache.
-    public init() {}
+        /// Creates an entry.
+        public init(nonce: String, receivedAt: Date) {
+            self.nonce = nonce
+            self.receivedAt = receivedAt
+        }
+    }
+
+    private let nonces: Mutex<[String: Entry]>
+    private let onChange: (@Sendable ([String: Entry]) -> Void)?
+
+    /// Creates a cache.
+    ///
+    /// - Parameters:
+    ///   - entries: nonces to start from, keyed by origin (such as those an earlier process kept).
+    ///   - onChange: called with every entry after a nonce changed (not when a server repeats the same one), on
+    ///     the caller's thread; for keeping the nonces across processes.
+    public init(entries: [String: Entry] = [:], onChange: (@Sendable ([String: Entry]) -> Void)? = nil) {
+        self.nonces = Mutex(entries)
+        self.onChange = onChange
+    }
 
     /// The nonce to send to `origin`, if the server gave one.
     public func nonce(for origin: String) -> String? {
-        nonces.withLock { $0[origin] }
+        nonces.withLock { $0[origin]?.nonce }
     }
 
     /// Records the nonce a server sent; a later nonce replaces an earlier one.
-    public func update(_ nonce: String, for origin: String) {
-        nonces.withLock { $0[origin] = nonce }
+    public func update(_ nonce: String, for origin: String, at time: Date = Date()) {
+        let changed: [String: Entry]? = nonces.withLock { entries in
+            guard entries[origin]?.nonce != nonce else { return nil }
+            entries[origin] = Entry(nonce: nonce, receivedAt: time)
+            return onChange == nil ? nil : entries
+        }
+        if let changed { onChange?(changed) }
+    }
+
+    /// Every origin's entry.
+    public func snapshot() -> [String: Entry] {
+        nonces.withLock { $0 }
     }
 
     /// Forgets every nonce.

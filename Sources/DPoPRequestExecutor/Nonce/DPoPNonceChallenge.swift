@@ -1,3 +1,4 @@
+import HTTPTransport
 import Foundation
 
 /// Recognizes a server's demand for a fresh nonce (RFC 9449 §8 and §9); pure, so it is tested without I/O.

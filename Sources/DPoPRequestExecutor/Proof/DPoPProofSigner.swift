@@ -1,3 +1,4 @@
+public import HTTPTransport
 import Crypto
 public import Foundation
 

@@ -1,3 +1,4 @@
+#if canImport(CSodium) && !ATOAUTH_WITHOUT_SODIUM
 import CSodium
 
 /// Argon2id cost parameters used to derive a store key from a passphrase.
@@ -57,3 +58,4 @@ public struct KeyDerivationParameters: Hashable, Sendable {
         }
     }
 }
+#endif

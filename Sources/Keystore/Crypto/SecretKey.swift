@@ -1,3 +1,4 @@
+#if canImport(CSodium) && !ATOAUTH_WITHOUT_SODIUM
 import CSodium
 
 /// A 32-byte symmetric key held in memory that is zeroed when the last reference goes away.
@@ -44,3 +45,4 @@ final class SecretKey: @unchecked Sendable {
         bytes.deallocate()
     }
 }
+#endif

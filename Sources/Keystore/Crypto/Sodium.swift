@@ -1,3 +1,4 @@
+#if canImport(CSodium) && !ATOAUTH_WITHOUT_SODIUM
 import CSodium
 import Foundation
 
@@ -127,3 +128,4 @@ enum Sodium {
         return String(bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0F)]] })
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(CSodium) && !ATOAUTH_WITHOUT_SODIUM
 public import Foundation
 public import Logging
 
@@ -54,3 +55,4 @@ extension EncryptedFileKeystore {
         throw KeystoreError.missingHomeDirectory()
     }
 }
+#endif

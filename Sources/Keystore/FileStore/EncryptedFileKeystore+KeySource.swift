@@ -1,3 +1,4 @@
+#if canImport(CSodium) && !ATOAUTH_WITHOUT_SODIUM
 public import Foundation
 
 extension EncryptedFileKeystore {
@@ -49,3 +50,4 @@ extension EncryptedFileKeystore {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(CSodium) && !ATOAUTH_WITHOUT_SODIUM
 public import Foundation
 public import Logging
 
@@ -101,6 +102,12 @@ public final class EncryptedFileKeystore: Keystore {
         }
     }
 
+    /// The entry file's inode, size and modification time: every save replaces the file by a rename, so a
+    /// new save always changes the inode or the time. One `stat`, no decryption.
+    public func revision(of name: String) throws -> EntryRevision? {
+        try SecureFile.revision(of: layout.entry(try EntryName(name)))
+    }
+
     /// Returns the names of all entries, sorted, ignoring temporary files and files the store did not write.
     public func names() throws -> [String] {
         var names: [String] = []
@@ -153,3 +160,4 @@ public final class EncryptedFileKeystore: Keystore {
         return name
     }
 }
+#endif

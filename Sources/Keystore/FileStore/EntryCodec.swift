@@ -1,3 +1,4 @@
+#if canImport(CSodium) && !ATOAUTH_WITHOUT_SODIUM
 import Foundation
 
 /// Encodes and decodes entry files.
@@ -55,3 +56,4 @@ enum EntryCodec {
         magic + [version] + Array(name.value.utf8)
     }
 }
+#endif

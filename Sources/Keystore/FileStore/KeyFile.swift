@@ -1,3 +1,4 @@
+#if canImport(CSodium) && !ATOAUTH_WITHOUT_SODIUM
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -90,3 +91,4 @@ enum KeyFile {
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(CSodium) && !ATOAUTH_WITHOUT_SODIUM
 import Logging
 
 #if canImport(Glibc)
@@ -76,3 +77,4 @@ enum SecureDirectory {
         return names
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(CSodium) && !ATOAUTH_WITHOUT_SODIUM
 import Foundation
 import Logging
 
@@ -38,6 +39,17 @@ enum SecureFile {
     ///
     /// The temporary file is held under an advisory lock while it is written, so ``StoreLayout`` cleanup never
     /// removes a file that a live writer is still using.
+    /// The file's inode, size and modification time in nanoseconds, or ``EntryRevision/absent``.
+    static func revision(of path: String) throws -> EntryRevision {
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            if errno == ENOENT { return .absent }
+            throw KeystoreError.fileSystem("inspect", path: path, errno: errno)
+        }
+        let nanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        return EntryRevision([Int64(info.st_ino), Int64(info.st_size), nanoseconds])
+    }
+
     static func writeAtomically(_ data: Data, to path: String, temporaryPath: String, directory: String) throws {
         let descriptor = open(
             temporaryPath,
@@ -140,3 +152,4 @@ enum SecureFile {
         }
     }
 }
+#endif

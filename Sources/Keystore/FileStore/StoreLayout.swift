@@ -1,3 +1,4 @@
+#if canImport(CSodium) && !ATOAUTH_WITHOUT_SODIUM
 /// The paths of the files in a store directory.
 ///
 /// ```
@@ -75,3 +76,4 @@ struct StoreLayout: Sendable {
         fileName.hasPrefix(".") && fileName.hasSuffix(temporarySuffix)
     }
 }
+#endif

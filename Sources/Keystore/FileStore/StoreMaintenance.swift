@@ -1,3 +1,4 @@
+#if canImport(CSodium) && !ATOAUTH_WITHOUT_SODIUM
 import Logging
 
 #if canImport(Glibc)
@@ -62,3 +63,4 @@ enum StoreMaintenance {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(CSodium) && !ATOAUTH_WITHOUT_SODIUM
 import Foundation
 
 /// The contents of `keystore.json`: how the store key is obtained, and a key check to recognize it.
@@ -87,3 +88,4 @@ struct StoreMetadata: Codable, Equatable, Sendable {
         return try encoder.encode(self) + Data("\n".utf8)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(CSodium) && !ATOAUTH_WITHOUT_SODIUM
 import Foundation
 import Logging
 
@@ -87,3 +88,4 @@ enum StoreUnlocker {
         return key
     }
 }
+#endif

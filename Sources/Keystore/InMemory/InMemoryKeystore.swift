@@ -8,6 +8,7 @@ import Synchronization
 /// entries live behind a `Mutex` and the per-name locks in a `Sendable` lock table.
 public final class InMemoryKeystore: Keystore {
     private let entries: Mutex<[String: Data]>
+    private let revisions = Mutex<(counter: Int64, byName: [String: Int64])>((0, [:]))
     private let locks = NamedAsyncLock()
 
     /// Creates a store holding `entries`.
@@ -25,12 +26,28 @@ public final class InMemoryKeystore: Keystore {
     public func save(_ value: Data, as name: String) throws {
         let name = try EntryName(name).value
         entries.withLock { $0[name] = value }
+        bumpRevision(of: name)
     }
 
     /// Removes the value stored under `name`; does nothing when there is none.
     public func delete(_ name: String) throws {
         let name = try EntryName(name).value
         _ = entries.withLock { $0.removeValue(forKey: name) }
+        bumpRevision(of: name)
+    }
+
+    /// A counter that grows with every save and delete of the entry; ``EntryRevision/absent`` when there is none.
+    public func revision(of name: String) throws -> EntryRevision? {
+        let name = try EntryName(name).value
+        guard entries.withLock({ $0[name] != nil }) else { return .absent }
+        return revisions.withLock { state in EntryRevision([state.byName[name] ?? 0]) }
+    }
+
+    private func bumpRevision(of name: String) {
+        revisions.withLock { state in
+            state.counter += 1
+            state.byName[name] = state.counter
+        }
     }
 
     /// Returns the names of all stored entries, sorted.

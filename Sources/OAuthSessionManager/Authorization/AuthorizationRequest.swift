@@ -1,3 +1,7 @@
+public import ATProtoSyntax
+public import ATProtoIdentity
+public import HTTPTransport
+import WireFormat
 public import Foundation
 
 /// A started sign-in: the URL to open in the system browser and what the callback will be checked against.

@@ -1,3 +1,7 @@
+public import ATProtoSyntax
+public import ATProtoIdentity
+public import HTTPTransport
+import WireFormat
 public import Foundation
 
 /// The query of the redirect back to the client (RFC 6749 §4.1.2, RFC 9207).
@@ -17,7 +21,13 @@ public struct CallbackParameters: Sendable, Hashable {
     public init(callbackURL: URL) throws {
         let query = URLComponents(url: callbackURL, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? ""
         var values: [String: String] = [:]
-        for (name, value) in FormEncoding.decode(query) {
+        let pairs: [(String, String)]
+        do {
+            pairs = try FormEncoding.parsePairs(query)
+        } catch {
+            throw OAuthError.invalidCallback("the query cannot be read: \(error.reason)")
+        }
+        for (name, value) in pairs {
             guard values.updateValue(value, forKey: name) == nil else {
                 throw OAuthError.invalidCallback("the parameter \(name) appears more than once")
             }

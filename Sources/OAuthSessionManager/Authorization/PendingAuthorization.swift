@@ -1,3 +1,7 @@
+public import ATProtoSyntax
+public import ATProtoIdentity
+public import HTTPTransport
+import WireFormat
 import Foundation
 
 /// What a started sign-in must remember until its callback: kept encrypted in the keystore under

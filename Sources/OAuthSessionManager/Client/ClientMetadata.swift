@@ -1,3 +1,7 @@
+public import ATProtoSyntax
+public import ATProtoIdentity
+public import HTTPTransport
+import WireFormat
 public import Foundation
 
 /// A hosted client metadata document for a native app (ATPROTO-OAUTH §2; AT Protocol OAuth "client metadata").

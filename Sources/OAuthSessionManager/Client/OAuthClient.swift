@@ -1,3 +1,7 @@
+public import ATProtoSyntax
+public import ATProtoIdentity
+public import HTTPTransport
+import WireFormat
 public import Foundation
 
 /// Who the client is to the authorization server: its `client_id`, redirect URI and scope (ATPROTO-OAUTH §2).
@@ -74,5 +78,24 @@ public struct OAuthClient: Sendable, Hashable {
         if !values.contains("atproto") { values.insert("atproto", at: 0) }
         var seen = Set<String>()
         return values.filter { seen.insert($0).inserted }.joined(separator: " ")
+    }
+}
+
+extension OAuthSessionManager {
+    /// Fetches a hosted client metadata document from its `client_id` URL, checks it, and returns the client for
+    /// one sign-in (AT Protocol OAuth "Client ID Metadata Document"; draft-ietf-oauth-client-id-metadata-document).
+    ///
+    /// The fetch is https-only (loopback `http://` in development mode), size-capped and never follows redirects.
+    /// - Parameters:
+    ///   - clientID: the document's URL, which must equal its `client_id`.
+    ///   - redirectURI: one of its `redirect_uris`; for a loopback entry, the listener's URI with any port.
+    ///   - scope: the scope to request; must lie within the document's scope. `nil` asks for the document's.
+    /// - Returns: the client.
+    /// - Throws: ``OAuthError`` when the document is invalid or does not allow the redirect or scope;
+    ///   `FetchError` when it cannot be fetched.
+    public func hostedClient(clientID: URL, redirectURI: URL, scope: String? = nil) async throws -> OAuthClient {
+        let document = try await fetcher.get(clientID, expecting: .metadata)
+        let metadata = try ClientMetadata(json: document.body, expectedClientID: clientID.absoluteString)
+        return try OAuthClient.hosted(metadata, redirectURI: redirectURI, scope: scope)
     }
 }

@@ -1,3 +1,7 @@
+public import ATProtoSyntax
+public import ATProtoIdentity
+public import HTTPTransport
+import WireFormat
 public import Foundation
 
 /// An authorization server's metadata, checked as ATPROTO-OAUTH §1.5 requires (RFC 8414 §2–§3).

@@ -1,3 +1,7 @@
+public import ATProtoSyntax
+public import ATProtoIdentity
+public import HTTPTransport
+import WireFormat
 public import Foundation
 
 /// Finds and checks a PDS's authorization server: PDS → protected resource metadata → authorization server
@@ -52,13 +56,13 @@ public struct MetadataResolver: Sendable {
         do {
             return try OriginURL.normalize(url, allowHTTPLoopback: allowHTTPLoopback)
         } catch {
-            throw OAuthError.unsafeDestination("\(error.reason)")
+            throw FetchError.unsafeDestination(error.reason)
         }
     }
 
     private func fetch(_ origin: URL, _ path: String) async throws -> Data {
         guard let url = origin.appendingWellKnownPath(path) else {
-            throw OAuthError.invalidInput("cannot form \(path) for \(origin)")
+            throw FetchError.unsafeDestination("cannot form \(path) for \(origin)")
         }
         return try await fetcher.get(url, expecting: .metadata).body
     }

@@ -1,3 +1,7 @@
+public import ATProtoSyntax
+public import ATProtoIdentity
+public import HTTPTransport
+import WireFormat
 public import Foundation
 
 /// A PDS's OAuth protected resource metadata, checked as ATPROTO-OAUTH §1.4 requires (RFC 9728 §3).

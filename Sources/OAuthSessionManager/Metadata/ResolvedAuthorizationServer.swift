@@ -1,3 +1,7 @@
+public import ATProtoSyntax
+public import ATProtoIdentity
+public import HTTPTransport
+import WireFormat
 public import Foundation
 
 /// A PDS with its checked protected resource metadata and authorization server metadata (ATPROTO-OAUTH §1.4–§1.5).

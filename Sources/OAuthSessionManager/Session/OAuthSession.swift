@@ -1,3 +1,7 @@
+public import ATProtoSyntax
+public import ATProtoIdentity
+public import HTTPTransport
+import WireFormat
 public import Foundation
 
 /// A signed-in account's OAuth session: who, where, and the DPoP-bound tokens (kept encrypted in the keystore).

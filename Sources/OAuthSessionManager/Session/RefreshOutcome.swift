@@ -1,3 +1,7 @@
+public import ATProtoSyntax
+public import ATProtoIdentity
+public import HTTPTransport
+import WireFormat
 import DPoPRequestExecutor
 
 /// What a token endpoint's answer to a refresh means for the stored session (ATPROTO-OAUTH §5); pure.

@@ -1,15 +1,25 @@
-import Foundation
+public import ATProtoSyntax
+public import ATProtoIdentity
+public import HTTPTransport
+import WireFormat
+public import Foundation
 
 /// When to refresh an access token: before it expires, by a margin plus random jitter so that many processes do
 /// not all refresh at the same instant (ATPROTO-OAUTH §5; the reference client uses 10 s plus 0–30 s).
-struct RefreshPolicy: Sendable {
+public struct RefreshPolicy: Sendable {
     /// Refresh when the token expires within this margin plus the jitter.
-    var margin: TimeInterval = 10
+    public var margin: TimeInterval = 10
     /// The largest random addition to the margin.
-    var maximumJitter: TimeInterval = 30
+    public var maximumJitter: TimeInterval = 30
+
+    /// Creates a policy.
+    public init(margin: TimeInterval = 10, maximumJitter: TimeInterval = 30) {
+        self.margin = margin
+        self.maximumJitter = maximumJitter
+    }
 
     /// Whether `session` should be refreshed now; `jitterFraction` in 0...1 picks the jitter.
-    func needsRefresh(_ session: OAuthSession, now: Date, jitterFraction: Double) -> Bool {
+    public func needsRefresh(_ session: OAuthSession, now: Date, jitterFraction: Double) -> Bool {
         guard let expiresAt = session.accessTokenExpiresAt else { return false }
         return expiresAt.timeIntervalSince(now) < margin + maximumJitter * min(max(jitterFraction, 0), 1)
     }

@@ -1,3 +1,7 @@
+public import ATProtoSyntax
+public import ATProtoIdentity
+public import HTTPTransport
+import WireFormat
 import Foundation
 
 /// A token endpoint answer (RFC 6749 §5.1, RFC 9449 §5) and the checks a client must make on it

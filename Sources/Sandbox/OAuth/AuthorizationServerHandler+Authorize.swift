@@ -1,3 +1,4 @@
+import WireFormat
 import Foundation
 
 extension AuthorizationServerHandler {

@@ -1,3 +1,4 @@
+import HTTPTransport
 import DPoPRequestExecutor
 import Foundation
 
@@ -67,10 +68,10 @@ extension AuthorizationServerHandler {
                 error: "invalid_grant"
             )
         }
-        guard (try? PKCE(verifier: verifier)) != nil else {
+        guard PKCEVerification.isWellFormed(verifier) else {
             throw reject(request, .invalidRequest, "code_verifier must be 43 to 128 unreserved characters")
         }
-        guard PKCE.challenge(for: verifier) == pushed.codeChallenge else {
+        guard PKCEVerification.s256Challenge(for: verifier) == pushed.codeChallenge else {
             throw reject(
                 request,
                 .pkceMismatch,

@@ -1,3 +1,5 @@
+import HTTPTransport
+import WireFormat
 import DPoPRequestExecutor
 import Foundation
 

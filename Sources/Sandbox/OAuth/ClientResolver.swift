@@ -1,3 +1,4 @@
+import WireFormat
 import Foundation
 
 /// Turns a `client_id` into a ``ClientRegistration`` and checks redirect URIs against it.

@@ -1,3 +1,4 @@
+import WireFormat
 /// The HTML of the authorization page: who asks, for which account and scope, with Approve and Deny.
 ///
 /// The form posts back to `/oauth/authorize` with a CSRF token that names this one interaction. The approve
@@ -13,29 +14,29 @@ enum ConsentPage {
         let accountField: String
         if let hinted {
             accountField = """
-                <p>Account: <strong>\(escape(hinted.handle))</strong> (\(escape(hinted.did)))</p>
-                <input type="hidden" name="account" value="\(escape(hinted.did))">
+                <p>Account: <strong>\(HTMLText.escaped(hinted.handle))</strong> (\(HTMLText.escaped(hinted.did)))</p>
+                <input type="hidden" name="account" value="\(HTMLText.escaped(hinted.did))">
                 """
         } else {
-            let options = accounts.map { "<option value=\"\(escape($0.did))\">\(escape($0.handle))</option>" }
+            let options = accounts.map { "<option value=\"\(HTMLText.escaped($0.did))\">\(HTMLText.escaped($0.handle))</option>" }
             accountField = """
                 <p><label for="account">Account:</label>
                 <select id="account" name="account">\(options.joined())</select></p>
                 """
         }
-        let scopes = request.scope.split(separator: " ").map { "<li><code>\(escape(String($0)))</code></li>" }
+        let scopes = request.scope.split(separator: " ").map { "<li><code>\(HTMLText.escaped(String($0)))</code></li>" }
         return """
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8"><title>Authorize – atoauth sandbox</title>
             <style>body{font-family:system-ui,sans-serif;max-width:36em;margin:3em auto;padding:0 1em}
             button{font-size:1em;padding:.5em 1.5em;margin-right:1em}</style></head>
             <body><h1>Authorize access</h1>
-            <p>The application <code>\(escape(request.clientID))</code> asks to use your account.</p>
+            <p>The application <code>\(HTMLText.escaped(request.clientID))</code> asks to use your account.</p>
             <form method="post" action="/oauth/authorize">
-            <input type="hidden" name="csrf_token" value="\(escape(csrfToken))">
+            <input type="hidden" name="csrf_token" value="\(HTMLText.escaped(csrfToken))">
             \(accountField)
             <p>It asks for:</p><ul>\(scopes.joined())</ul>
-            <p>It will be sent back to <code>\(escape(request.redirectURI))</code>.</p>
+            <p>It will be sent back to <code>\(HTMLText.escaped(request.redirectURI))</code>.</p>
             <button type="submit" id="approve" name="decision" value="approve">Approve</button>
             <button type="submit" id="deny" name="decision" value="deny">Deny</button>
             </form>
@@ -50,24 +51,7 @@ enum ConsentPage {
         """
         <!doctype html>
         <html lang="en"><head><meta charset="utf-8"><title>Authorization error – atoauth sandbox</title></head>
-        <body><h1>Authorization error</h1><p>\(escape(message))</p></body></html>
+        <body><h1>Authorization error</h1><p>\(HTMLText.escaped(message))</p></body></html>
         """
-    }
-
-    /// Escapes text for HTML content and double-quoted attributes.
-    static func escape(_ text: String) -> String {
-        var output = ""
-        output.reserveCapacity(text.count)
-        for character in text {
-            switch character {
-            case "&": output += "&amp;"
-            case "<": output += "&lt;"
-            case ">": output += "&gt;"
-            case "\"": output += "&quot;"
-            case "'": output += "&#39;"
-            default: output.append(character)
-            }
-        }
-        return output
     }
 }

@@ -1,3 +1,4 @@
+public import HTTPTransport
 public import DPoPRequestExecutor
 public import Foundation
 public import Logging

@@ -1,7 +1,7 @@
 import AccountManager
 import ArgumentParser
-import DPoPRequestExecutor
 import Foundation
+import OAuthLoopbackListener
 import OAuthSessionManager
 
 /// `atoauth accounts add`.
@@ -52,24 +52,23 @@ struct AddCommand: AsyncParsableCommand {
             var pendingState: String?
             do {
                 let client = try await client(context, redirectURI: listener.redirectURI)
-                let request = try await context.sessions.startSignIn(identifier, client: client)
+                let request = try await context.accounts.authorize(identifier, client: client)
                 pendingState = request.state
                 Output.message("Open this URL to sign in:\n\(request.url.absoluteString)")
                 if !noBrowser { BrowserOpener.open(request.url, environment: context.environment) }
                 Output.message("Waiting for the browser… press Ctrl-C to cancel.")
                 let callback = try await listener.waitForCallback(timeout: .seconds(timeout))
                 pendingState = nil
-                let session = try await context.sessions.completeSignIn(callbackURL: callback)
-                let account = try await context.accounts.add(session)
+                let account = try await context.accounts.callback(callback)
                 await listener.finish(with: .signedIn(as: account.displayName))
                 return account
             } catch {
                 // Clean up outside this (possibly cancelled) task, so Ctrl-C still forgets the pending sign-in.
-                let sessions = context.sessions
+                let accounts = context.accounts
                 let message = CLIFailure(error).message
                 await Task {
                     await listener.finish(with: .failed(message))
-                    if let pendingState { try? await sessions.cancelSignIn(state: pendingState) }
+                    if let pendingState { try? await accounts.cancelAuthorization(state: pendingState) }
                 }
                 .value
                 throw error
@@ -88,12 +87,6 @@ struct AddCommand: AsyncParsableCommand {
             return try OAuthClient.loopback(redirectURI: redirectURI, scope: scope)
         }
         let url = try CLIContext.url(clientID, option: "--client-id")
-        let fetcher = SafeFetcher(
-            transport: context.transport,
-            configuration: SafeFetcher.Configuration(allowHTTPLoopback: context.allowHTTPLoopback)
-        )
-        let document = try await fetcher.get(url, expecting: .metadata)
-        let metadata = try ClientMetadata(json: document.body, expectedClientID: clientID)
-        return try OAuthClient.hosted(metadata, redirectURI: redirectURI, scope: scope)
+        return try await context.accounts.hostedClient(clientID: url, redirectURI: redirectURI, scope: scope)
     }
 }

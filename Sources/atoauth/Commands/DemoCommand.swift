@@ -1,6 +1,10 @@
 import ATClient
 import ArgumentParser
 import DPoPRequestExecutor
+import HTTPTransport
+import ATProtoIdentity
+import AccountManager
+import OAuthLoopbackListener
 import Foundation
 import Keystore
 import Logging
@@ -50,20 +54,19 @@ struct DemoCommand: AsyncParsableCommand {
             "Sandbox: PLC \(endpoints.plcDirectory.absoluteString), PDS \(endpoints.pds.absoluteString), "
                 + "authorization server \(endpoints.authorizationServer.absoluteString)\n"
         )
-        let manager = OAuthSessionManager(
-            keystore: InMemoryKeystore(),
-            transport: transport,
-            identity: IdentityResolver.Configuration(
-                plcDirectory: endpoints.plcDirectory,
-                handleResolverService: endpoints.pds
-            ),
-            allowHTTPLoopback: true
+        var configuration = AccountManager.Configuration()
+        configuration.identity = IdentityResolver.Configuration(
+            plcDirectory: endpoints.plcDirectory,
+            handleResolverService: endpoints.pds
         )
+        configuration.allowHTTPLoopback = true
+        let accounts = AccountManager(keystore: InMemoryKeystore(), transport: transport, configuration: configuration)
+        let manager = accounts.sessions
         let listener = try await LoopbackCallbackListener.start()
         let client = try OAuthClient.loopback(redirectURI: listener.redirectURI)
 
         step(1, "Resolve \(handle), check the DID document and both metadata documents, send the PAR")
-        let request = try await manager.startSignIn(handle, client: client)
+        let request = try await accounts.authorize(handle, client: client)
         Output.line("      client_id \(client.clientID)")
         Output.line("      issuer \(request.issuer), account \(request.expectedDID ?? "?")")
 
@@ -77,15 +80,11 @@ struct DemoCommand: AsyncParsableCommand {
         Output.line("      callback has code, state and iss")
 
         step(3, "Check state and iss, exchange the code, check the tokens and re-resolve the account's issuer")
-        let session = try await manager.completeSignIn(callbackURL: callback)
-        await listener.finish(with: .signedIn(as: session.handle?.description ?? session.did.rawValue))
+        let session = try await accounts.callback(callback)
+        await listener.finish(with: .signedIn(as: session.displayName))
         Output.line("      signed in as \(session.handle?.description ?? "-") (\(session.did)), scope \(session.scope)")
 
-        let xrpc = ATClient(
-            sessions: AccountSessionSource(manager: manager, did: session.did),
-            transport: transport,
-            nonceCache: manager.nonceCache
-        )
+        let xrpc = try await accounts.client(for: session.did.rawValue)
         step(4, "Call com.atproto.server.getSession with the DPoP-bound access token")
         let info = try await xrpc.getSession()
         Output.line("      the PDS says: \(info.handle) \(info.did)")

@@ -1,4 +1,4 @@
-import DPoPRequestExecutor
+import HTTPTransport
 import Foundation
 
 /// Prints each exchange of the demo in one readable line, with secrets left out.

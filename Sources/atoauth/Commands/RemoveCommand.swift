@@ -20,7 +20,7 @@ struct RemoveCommand: AsyncParsableCommand {
     var account: String
 
     func run() async throws {
-        let (removed, revocation) = try await CLIContext.run(global) { try await $0.accounts.remove(account) }
+        let (removed, revocation) = try await CLIContext.run(global) { try await $0.accounts.revoke(account) }
         let revoked: String
         switch revocation {
         case .revoked: revoked = "revoked"

@@ -22,11 +22,7 @@ struct WhoamiCommand: AsyncParsableCommand {
     func run() async throws {
         let (info, account) = try await CLIContext.run(global) { context in
             let account = try await context.accounts.account(context.selectedAccount)
-            let client = ATClient(
-                sessions: AccountSessionSource(manager: context.sessions, did: account.did),
-                transport: context.transport,
-                nonceCache: context.sessions.nonceCache
-            )
+            let client = try await context.accounts.client(for: account.did.rawValue)
             return (try await client.getSession(), account)
         }
         if global.json {

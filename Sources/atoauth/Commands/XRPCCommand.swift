@@ -2,7 +2,7 @@ import ATClient
 import AccountManager
 import ArgumentParser
 import Foundation
-import OAuthSessionManager
+import ATProtoSyntax
 
 /// `atoauth xrpc`.
 struct XRPCCommand: AsyncParsableCommand {
@@ -63,16 +63,17 @@ struct XRPCCommand: AsyncParsableCommand {
             return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
         }
         let response = try await CLIContext.run(global) { context in
-            let account = try await context.accounts.account(context.selectedAccount)
-            let client = ATClient(
-                sessions: AccountSessionSource(manager: context.sessions, did: account.did),
-                transport: context.transport,
-                nonceCache: context.sessions.nonceCache
-            )
+            // Routed: --account, else the account the request's repo names when it is signed in, else the active one.
+            let client = context.accounts.client()
             if body != nil || post {
-                return try await client.procedure(method, input: body ?? Data(), parameters: pairs)
+                return try await client.procedure(
+                    method,
+                    input: body ?? Data(),
+                    parameters: pairs,
+                    as: context.selectedAccount
+                )
             }
-            return try await client.query(method, parameters: pairs)
+            return try await client.query(method, parameters: pairs, as: context.selectedAccount)
         }
         if let pretty = response.prettyJSON {
             Output.line(pretty)

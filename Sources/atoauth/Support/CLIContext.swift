@@ -1,9 +1,9 @@
+import ATProtoIdentity
 import AccountManager
-import DPoPRequestExecutor
 import Foundation
+import HTTPTransport
 import Keystore
 import Logging
-import OAuthSessionManager
 
 /// Everything a command needs, built from the global options and the environment (a flag wins over its variable).
 struct CLIContext {
@@ -13,7 +13,6 @@ struct CLIContext {
     let home: URL
     let allowHTTPLoopback: Bool
     let transport: any HTTPTransport
-    let sessions: OAuthSessionManager
     let accounts: AccountManager
     let keystore: EncryptedFileKeystore
 
@@ -36,13 +35,11 @@ struct CLIContext {
         return try await AsyncHTTPClientTransport.withTransport(logger: transportLogger) { base in
             let transport: any HTTPTransport = verbose ? LoggingTransport(base, logger: logger) : base
             let allowLoopback = options.allowHTTPLoopback || environment["ATOAUTH_ALLOW_HTTP_LOOPBACK"] == "1"
-            let sessions = OAuthSessionManager(
-                keystore: keystore,
-                transport: transport,
-                identity: try identityConfiguration(options, environment),
-                allowHTTPLoopback: allowLoopback,
-                logger: logger
-            )
+            var configuration = AccountManager.Configuration()
+            configuration.identity = try identityConfiguration(options, environment)
+            configuration.allowHTTPLoopback = allowLoopback
+            configuration.nonceFile = home.appendingPathComponent("dpop-nonces.json")
+            configuration.logger = logger
             let context = CLIContext(
                 options: options,
                 environment: environment,
@@ -50,8 +47,7 @@ struct CLIContext {
                 home: home,
                 allowHTTPLoopback: allowLoopback,
                 transport: transport,
-                sessions: sessions,
-                accounts: AccountManager(sessions: sessions, keystore: keystore),
+                accounts: AccountManager(keystore: keystore, transport: transport, configuration: configuration),
                 keystore: keystore
             )
             return try await body(context)

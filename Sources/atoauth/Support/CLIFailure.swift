@@ -1,6 +1,10 @@
 import ATClient
+import ATProtoIdentity
+import ATProtoSyntax
+import AccountManager
 import DPoPRequestExecutor
 import Foundation
+import HTTPTransport
 import Keystore
 import OAuthSessionManager
 
@@ -16,7 +20,8 @@ struct CLIFailure: Error {
     static let securityCheck: Int32 = 4
     static let cancelled: Int32 = 130
 
-    /// Maps any error to its exit status and a message that never contains a token.
+    /// Maps any error to its exit status and a message that never contains a token: the one place where each
+    /// layer's error type meets the contract's exit codes.
     init(_ error: any Error) {
         switch error {
         case let failure as CLIFailure:
@@ -30,6 +35,20 @@ struct CLIFailure: Error {
                 case .failed: Self.failed
                 }
             self.init(status: status, message: error.description)
+        case let error as AccountError:
+            self.init(status: error.isUsageError ? Self.usage : Self.signInNeeded, message: error.description)
+        case let error as IdentityError:
+            let status: Int32 =
+                switch error.kind {
+                case .usage: Self.usage
+                case .securityCheckFailed: Self.securityCheck
+                case .failed: Self.failed
+                }
+            self.init(status: status, message: error.description)
+        case let error as FetchError:
+            self.init(status: error.isSecurityRefusal ? Self.securityCheck : Self.failed, message: error.description)
+        case let error as SyntaxError:
+            self.init(status: Self.usage, message: error.description)
         case let error as XRPCError:
             self.init(status: Self.failed, message: error.description)
         case let error as DPoPError:

@@ -1,0 +1,138 @@
+public import ATProtoSyntax
+public import HTTPTransport
+public import Foundation
+import WireFormat
+
+/// A failure to turn what the user typed into a trusted identity: a handle that does not resolve, records that
+/// disagree, a DID document that fails a check (atproto.com/specs/handle, /did, /oauth "Identity Authentication").
+///
+/// Fetch refusals (``HTTPTransport/FetchError``) and syntax errors (``ATProtoSyntax/SyntaxError``) pass through
+/// unchanged. The error never carries a token.
+public struct IdentityError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// How a failure is classified.
+    public enum Kind: Sendable, Hashable {
+        /// A check that protects the user failed: records disagree, or the DID document cannot be trusted.
+        case securityCheckFailed
+        /// The identity could not be resolved now (network, server); trying again may help.
+        case failed
+        /// The input cannot be used, such as a URL that is not https.
+        case usage
+    }
+
+    enum Code: Hashable, Sendable {
+        case invalidInput
+        case handleResolutionFailed
+        case conflictingHandleRecords
+        case handleMethodsDisagree
+        case didResolutionFailed
+        case invalidDIDDocument
+        case handleNotConfirmed
+    }
+
+    let code: Code
+    /// The classification.
+    public let kind: Kind
+    /// What went wrong, in words, safe to print.
+    public let reason: String
+    /// The document member whose check failed, such as `id` or `alsoKnownAs`, when there is one.
+    public let field: String?
+    /// The HTTP status of the answer that caused the error, when there was one.
+    public let status: Int?
+    /// The server's `error` code, when its answer had one.
+    public let serverError: String?
+    /// The server's `error_description` or `message`, safe to print, when its answer had one.
+    public let serverErrorDescription: String?
+
+    init(
+        _ code: Code,
+        _ kind: Kind,
+        _ reason: String,
+        field: String? = nil,
+        status: Int? = nil,
+        serverError: String? = nil,
+        serverErrorDescription: String? = nil
+    ) {
+        self.code = code
+        self.kind = kind
+        self.reason = TerminalText.sanitized(reason)
+        self.field = field
+        self.status = status
+        self.serverError = serverError.map { TerminalText.sanitized($0, limit: 80) }
+        self.serverErrorDescription = serverErrorDescription.map { TerminalText.sanitized($0) }
+    }
+
+    /// Whether both errors are the same failure, ignoring the details.
+    public func hasSameCode(as other: IdentityError) -> Bool { code == other.code }
+
+    /// A sentence or two for people: what happened and what to do.
+    public var description: String {
+        var text =
+            switch code {
+            case .invalidInput:
+                "Cannot use this account: \(reason). Give a handle (alice.example.com), a DID or an https:// server URL."
+            case .handleResolutionFailed: "Could not resolve the handle: \(reason). Check the handle and try again."
+            case .conflictingHandleRecords, .handleMethodsDisagree:
+                "The handle's records disagree: \(reason). Ask the handle's owner to fix its DNS or HTTPS record."
+            case .didResolutionFailed: "Could not fetch the DID document: \(reason)."
+            case .invalidDIDDocument:
+                "The DID document failed a check: \(reason). The account's identity cannot be trusted; nothing was stored."
+            case .handleNotConfirmed:
+                "The handle and the DID do not confirm each other: \(reason). The account's identity cannot be trusted."
+            }
+        if let serverError {
+            text += " The server answered “\(serverError)”"
+            if let serverErrorDescription { text += ": \(serverErrorDescription)" }
+            text += "."
+        }
+        return text
+    }
+}
+
+extension IdentityError {
+    /// What the user typed is neither a handle, a DID nor an https server URL.
+    public static func invalidInput(_ reason: String) -> IdentityError {
+        IdentityError(.invalidInput, .usage, reason)
+    }
+
+    /// Neither DNS nor HTTPS (nor the configured service) gave a DID for the handle (atproto.com/specs/handle).
+    public static func handleResolutionFailed(
+        _ reason: String,
+        status: Int? = nil,
+        serverError: String? = nil,
+        serverErrorDescription: String? = nil
+    ) -> IdentityError {
+        IdentityError(
+            .handleResolutionFailed,
+            .failed,
+            reason,
+            status: status,
+            serverError: serverError,
+            serverErrorDescription: serverErrorDescription
+        )
+    }
+
+    /// The handle's DNS TXT records name several different DIDs.
+    public static func conflictingHandleRecords(_ reason: String) -> IdentityError {
+        IdentityError(.conflictingHandleRecords, .securityCheckFailed, reason)
+    }
+
+    /// DNS and HTTPS resolution of a handle gave different DIDs.
+    public static func handleMethodsDisagree(_ reason: String) -> IdentityError {
+        IdentityError(.handleMethodsDisagree, .securityCheckFailed, reason)
+    }
+
+    /// The DID document could not be fetched or read (atproto.com/specs/did).
+    public static func didResolutionFailed(_ reason: String, status: Int? = nil) -> IdentityError {
+        IdentityError(.didResolutionFailed, .failed, reason, status: status)
+    }
+
+    /// The DID document failed a check: its `id`, its PDS service or the PDS URL.
+    public static func invalidDIDDocument(_ reason: String, field: String? = nil) -> IdentityError {
+        IdentityError(.invalidDIDDocument, .securityCheckFailed, reason, field: field)
+    }
+
+    /// The bidirectional handle check failed: the document's handle and the DID do not point at each other.
+    public static func handleNotConfirmed(_ reason: String) -> IdentityError {
+        IdentityError(.handleNotConfirmed, .securityCheckFailed, reason, field: "alsoKnownAs")
+    }
+}

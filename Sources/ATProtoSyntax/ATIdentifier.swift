@@ -1,0 +1,36 @@
+/// A handle or a DID, as the `at-identifier` string format allows (atproto.com/specs/lexicon).
+public enum ATIdentifier: Sendable, Hashable, CustomStringConvertible {
+    /// A handle, normalized to lowercase.
+    case handle(Handle)
+    /// A DID.
+    case did(DID)
+
+    /// Reads text starting with `did:` as a DID and anything else as a handle; throws
+    /// ``SyntaxError`` when it is neither.
+    public init(validating text: String) throws {
+        if text.hasPrefix("did:") {
+            guard DID.isValid(text) else {
+                throw SyntaxError(.atIdentifier, text, "it starts with “did:” but is not a valid DID")
+            }
+            self = .did(try DID(validating: text))
+        } else {
+            guard Handle.isValid(text) else {
+                throw SyntaxError(.atIdentifier, text, "it is neither a valid handle nor a DID")
+            }
+            self = .handle(try Handle(validating: text))
+        }
+    }
+
+    /// Whether the text is a valid handle or DID.
+    public static func isValid(_ text: String) -> Bool {
+        text.hasPrefix("did:") ? DID.isValid(text) : Handle.isValid(text)
+    }
+
+    /// The handle or the DID as text.
+    public var description: String {
+        switch self {
+        case .handle(let handle): handle.rawValue
+        case .did(let did): did.rawValue
+        }
+    }
+}

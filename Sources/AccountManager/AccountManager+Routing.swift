@@ -1,0 +1,46 @@
+public import ATProtoSyntax
+import OAuthSessionManager
+
+extension AccountManager {
+    /// The long-lived connection of a signed-in account; made once per process and account.
+    ///
+    /// - Throws: ``AccountError`` when the account has no session here.
+    public func connection(for did: DID) async throws -> AccountConnection {
+        if let existing = connections[did] { return existing }
+        guard let session = try await sessions.storedSession(for: did) else {
+            throw AccountError.noSuchAccount(did.rawValue)
+        }
+        let connection = AccountConnection(
+            session: session,
+            key: try await sessions.dpopKey(for: did),
+            revision: try keystore.revision(of: OAuthSession.entryName(did: did)),
+            manager: self
+        )
+        connections[did] = connection
+        return connection
+    }
+
+    /// The connection a request goes out through, chosen as ``AccountRoute`` describes.
+    ///
+    /// - Throws: ``AccountError`` when an explicit account is not signed in, or no account is active.
+    public func connection(for route: AccountRoute) async throws -> AccountConnection {
+        if let explicit = route.explicit {
+            if let did = try await signedInDID(explicit) { return try await connection(for: did) }
+            return try await connection(for: try await account(explicit).did)
+        }
+        if let repo = route.repo, let did = try await signedInDID(repo) {
+            return try await connection(for: did)
+        }
+        return try await connection(for: try await account(nil).did)
+    }
+
+    /// The DID of the signed-in account that `handleOrDID` names, or `nil`; reads the store only when its entries
+    /// changed since the last look.
+    func signedInDID(_ handleOrDID: String) async throws -> DID? {
+        if let did = directory.lookUp(handleOrDID) { return did }
+        let names = try keystore.names()
+        if directory.accounts?.names == names { return nil }
+        _ = try await accounts()
+        return directory.lookUp(handleOrDID)
+    }
+}

@@ -1,0 +1,42 @@
+public import Foundation
+public import OAuthSessionManager
+
+extension AccountManager {
+    /// Starts a sign-in: resolves the account, checks its servers, sends the pushed authorization request, and
+    /// returns the URL to open in the system browser (RFC 9126, RFC 8252 §7.3).
+    ///
+    /// - Parameters:
+    ///   - input: a handle, a DID, or a PDS or entryway `https://` URL.
+    ///   - client: the loopback development client, or a hosted one from ``hostedClient(clientID:redirectURI:scope:)``.
+    /// - Returns: the authorization request; keep its `state` to cancel it.
+    public func authorize(_ input: String, client: OAuthClient) async throws -> AuthorizationRequest {
+        try await sessions.startSignIn(input, client: client)
+    }
+
+    /// Completes a sign-in from the redirect URL, stores the session and makes the account active.
+    ///
+    /// If the account already had a session here, it is replaced. Nothing is stored when a check fails.
+    /// - Returns: the signed-in account.
+    public func callback(_ url: URL) async throws -> Account {
+        let session = try await sessions.completeSignIn(callbackURL: url)
+        connections[session.did] = nil
+        directory.forget()
+        try await setActive(session.did)
+        return Account(session: session, active: true)
+    }
+
+    /// Forgets a started sign-in (cancelled, timed out), so its `state` can never complete.
+    public func cancelAuthorization(state: String) async throws {
+        try await sessions.cancelSignIn(state: state)
+    }
+
+    /// Fetches and checks a hosted client metadata document and returns the client for one sign-in.
+    ///
+    /// - Parameters:
+    ///   - clientID: the document's https URL, which must equal its `client_id`.
+    ///   - redirectURI: one of its redirect URIs (a loopback entry accepts the listener's port).
+    ///   - scope: the scope to request, within the document's; `nil` asks for the document's.
+    public func hostedClient(clientID: URL, redirectURI: URL, scope: String? = nil) async throws -> OAuthClient {
+        try await sessions.hostedClient(clientID: clientID, redirectURI: redirectURI, scope: scope)
+    }
+}

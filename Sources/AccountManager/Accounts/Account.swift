@@ -1,0 +1,55 @@
+public import Foundation
+public import ATProtoSyntax
+public import OAuthSessionManager
+
+/// A signed-in account as the account list shows it; no tokens.
+public struct Account: Sendable, Hashable, Codable {
+    /// The account's DID.
+    public var did: DID
+    /// Its handle, when the DID document names one.
+    public var handle: Handle?
+    /// Its PDS origin.
+    public var pds: URL
+    /// The authorization server that issued its session.
+    public var issuer: String
+    /// The granted scope.
+    public var scope: String
+    /// Whether it is the active account.
+    public var active: Bool
+
+    /// The account of a session.
+    public init(session: OAuthSession, active: Bool) {
+        self.did = session.did
+        self.handle = session.handle
+        self.pds = session.pds
+        self.issuer = session.issuer
+        self.scope = session.scope
+        self.active = active
+    }
+
+    /// The handle when there is one, else the DID.
+    public var displayName: String { handle?.description ?? did.rawValue }
+}
+
+extension Account {
+    /// Whether `handleOrDID` names this account: its DID exactly, or its handle in any case, with or without `@`.
+    public func matches(_ handleOrDID: String) -> Bool {
+        AccountName.matches(handleOrDID, did: did, handle: handle)
+    }
+}
+
+extension OAuthSession {
+    /// Whether `handleOrDID` names this session's account, as ``Account/matches(_:)`` decides.
+    public func names(_ handleOrDID: String) -> Bool {
+        AccountName.matches(handleOrDID, did: did, handle: handle)
+    }
+}
+
+/// How a handle or DID the user typed names an account.
+enum AccountName {
+    static func matches(_ handleOrDID: String, did: DID, handle: Handle?) -> Bool {
+        if handleOrDID.hasPrefix("did:") { return did.rawValue == handleOrDID }
+        let wanted = handleOrDID.hasPrefix("@") ? handleOrDID.dropFirst() : Substring(handleOrDID)
+        return handle.map { $0.rawValue == wanted.lowercased() } ?? false
+    }
+}

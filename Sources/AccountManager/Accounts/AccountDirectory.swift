@@ -1,0 +1,37 @@
+import ATProtoSyntax
+import Keystore
+
+/// What the manager remembers between calls so that routing a request needs no decryption: the DIDs and handles
+/// of the signed-in accounts (valid while the store's entry names stay the same) and the active account (valid
+/// while its entry's revision stays the same).
+struct AccountDirectory: Sendable {
+    /// The signed-in accounts' handles and DIDs, and the entry names they were read under.
+    var accounts: (names: [String], handles: [String: DID], dids: Set<DID>)?
+    /// The active account's DID and the revision of the entry it was read from.
+    var active: (revision: EntryRevision, did: DID?)?
+
+    /// Remembers the accounts read under a set of entry names.
+    mutating func remember(_ accounts: [Account], names: [String]) {
+        var handles: [String: DID] = [:]
+        for account in accounts {
+            if let handle = account.handle { handles[handle.rawValue] = account.did }
+        }
+        self.accounts = (names, handles, Set(accounts.map(\.did)))
+    }
+
+    /// Forgets the accounts, after a sign-in or sign-out in this process.
+    mutating func forget() {
+        accounts = nil
+        active = nil
+    }
+
+    /// The DID of the signed-in account a handle or DID names, if the remembered list has it.
+    func lookUp(_ handleOrDID: String) -> DID? {
+        guard let accounts else { return nil }
+        if handleOrDID.hasPrefix("did:") {
+            return accounts.dids.first { $0.rawValue == handleOrDID }
+        }
+        let handle = handleOrDID.hasPrefix("@") ? String(handleOrDID.dropFirst()) : handleOrDID
+        return accounts.handles[handle.lowercased()]
+    }
+}

@@ -1,0 +1,175 @@
+public import ATProtoSyntax
+import DPoPRequestExecutor
+public import Foundation
+public import HTTPTransport
+import Keystore
+import Logging
+public import OAuthSessionManager
+import Synchronization
+
+/// One signed-in account's long-lived link to its PDS: the DPoP key decoded once, the session kept in memory, one
+/// executor sharing the process's nonce cache.
+///
+/// Every request goes out with a fresh DPoP proof and the DPoP-bound token (RFC 9449 §7). The session is read
+/// from the store again only when the store says it changed (another process refreshed it or signed in again) or
+/// after a refresh; it is refreshed ahead of expiry, and once when the PDS answers `invalid_token`, after which
+/// the request is sent once more (RFC 6750 §3.1).
+public final class AccountConnection: Sendable {
+    /// The account's DID.
+    public let did: DID
+
+    private let sessions: OAuthSessionManager
+    private let keystore: any Keystore
+    private let transport: any HTTPTransport
+    private let nonceCache: DPoPNonceCache
+    private let configuration: AccountManager.Configuration
+    private let entryName: String
+    private let state: Mutex<Snapshot>
+
+    /// The session, the executor holding its key, the store revision they were read at, and this session's jitter.
+    struct Snapshot: Sendable {
+        var session: OAuthSession
+        var executor: DPoPRequestExecutor
+        var revision: EntryRevision?
+        var jitterFraction: Double
+    }
+
+    init(session: OAuthSession, key: DPoPKey, revision: EntryRevision?, manager: AccountManager) {
+        self.did = session.did
+        self.sessions = manager.sessions
+        self.keystore = manager.keystore
+        self.transport = manager.transport
+        self.nonceCache = manager.nonceCache
+        self.configuration = manager.configuration
+        self.entryName = OAuthSession.entryName(did: session.did)
+        let executor = Self.executor(key, manager.transport, manager.nonceCache, manager.configuration)
+        self.state = Mutex(
+            Snapshot(session: session, executor: executor, revision: revision, jitterFraction: Self.jitter(manager.configuration))
+        )
+    }
+
+    /// The session as this process last read it; never refreshes. Its description shows no token.
+    public var session: OAuthSession { state.withLock { $0.session } }
+
+    /// The handle when there is one, else the DID.
+    public var displayName: String { session.handle?.description ?? did.rawValue }
+
+    /// The current session: read again if the store changed, refreshed when it is about to expire.
+    public func currentSession() async throws -> OAuthSession {
+        try await ready().session
+    }
+
+    /// Sends a request to the account's PDS: `path` (such as `/xrpc/com.atproto.server.getSession`) and an
+    /// already percent-encoded query are appended to the PDS origin.
+    ///
+    /// - Returns: the PDS's answer, whatever its status, after at most one refresh-and-retry on `invalid_token`.
+    /// - Throws: ``AccountError`` when the PDS refuses even the refreshed token or the account was signed out;
+    ///   `OAuthError` when the refresh fails; `DPoPError` and `TransportError` from the executor.
+    public func send(
+        _ method: HTTPMethod,
+        path: String,
+        percentEncodedQuery: String? = nil,
+        headers: HTTPHeaders = [:],
+        body: Data? = nil
+    ) async throws -> HTTPResponse {
+        var current = try await ready()
+        let request = try Self.request(method, current.session.pds, path, percentEncodedQuery, headers, body)
+        configuration.logger.debug("\(method) \(path) as \(displayName) (\(did))")
+        var response = try await current.executor.send(request, accessToken: current.session.accessToken)
+        guard InvalidTokenAnswer.matches(response) else { return response }
+        configuration.logger.debug("the PDS refused the access token of \(did); refreshing once")
+        current = try await refreshed(replacing: current.session.accessToken)
+        let retry = try Self.request(method, current.session.pds, path, percentEncodedQuery, headers, body)
+        response = try await current.executor.send(retry, accessToken: current.session.accessToken)
+        if InvalidTokenAnswer.matches(response) {
+            throw AccountError.sessionRejected("the PDS refused the refreshed access token of \(displayName)")
+        }
+        return response
+    }
+
+    /// The snapshot to send with: re-read when the store's entry changed, refreshed when due.
+    func ready() async throws -> Snapshot {
+        let revision = try keystore.revision(of: entryName)
+        var current = state.withLock { $0 }
+        if let revision, revision != current.revision {
+            current = try await reload(over: current)
+        }
+        let policy = configuration.refreshPolicy
+        if policy.needsRefresh(current.session, now: configuration.now(), jitterFraction: current.jitterFraction) {
+            current = try await refreshed(replacing: current.session.accessToken)
+        }
+        return current
+    }
+
+    /// Refreshes unless another caller (in this process or another) already replaced `accessToken`.
+    func refreshed(replacing accessToken: String) async throws -> Snapshot {
+        let previous = state.withLock { $0 }
+        let revision = try keystore.revision(of: entryName)
+        let session = try await sessions.refresh(did: did, replacing: accessToken)
+        return try await adopt(session, revision: revision, over: previous)
+    }
+
+    private func reload(over previous: Snapshot) async throws -> Snapshot {
+        let revision = try keystore.revision(of: entryName)
+        guard revision != .absent, let session = try await sessions.storedSession(for: did) else {
+            throw AccountError.noSuchAccount("\(did.rawValue) (it was signed out)")
+        }
+        return try await adopt(session, revision: revision, over: previous)
+    }
+
+    /// Keeps a newly read session; a new sign-in (a different `createdAt`) also brings a new DPoP key.
+    private func adopt(_ session: OAuthSession, revision: EntryRevision?, over previous: Snapshot) async throws
+        -> Snapshot
+    {
+        var next = previous
+        if session.createdAt != previous.session.createdAt {
+            let key = try await sessions.dpopKey(for: did)
+            next.executor = Self.executor(key, transport, nonceCache, configuration)
+        }
+        if session.accessToken != previous.session.accessToken {
+            next.jitterFraction = Self.jitter(configuration)
+        }
+        next.session = session
+        // A revision read before the session is never newer than it: at worst the next call reads it again.
+        next.revision = session.accessToken == previous.session.accessToken ? revision : nil
+        let adopted = next
+        state.withLock { $0 = adopted }
+        return adopted
+    }
+
+    private static func executor(
+        _ key: DPoPKey,
+        _ transport: any HTTPTransport,
+        _ nonceCache: DPoPNonceCache,
+        _ configuration: AccountManager.Configuration
+    ) -> DPoPRequestExecutor {
+        DPoPRequestExecutor(
+            transport: transport,
+            key: key,
+            nonceCache: nonceCache,
+            random: configuration.random,
+            now: configuration.now
+        )
+    }
+
+    private static func jitter(_ configuration: AccountManager.Configuration) -> Double {
+        Double(configuration.random.bytes(count: 1)[0]) / 255
+    }
+
+    // swift-format-ignore: ValidateDocumentationComments
+    private static func request(
+        _ method: HTTPMethod,
+        _ pds: URL,
+        _ path: String,
+        _ query: String?,
+        _ headers: HTTPHeaders,
+        _ body: Data?
+    ) throws -> HTTPRequest {
+        var text = pds.absoluteString
+        if text.hasSuffix("/") { text.removeLast() }
+        text += path
+        if let query, !query.isEmpty { text += "?" + query }
+        guard let url = URL(string: text) else { throw AccountError.invalidRequest("cannot form a URL for \(path)") }
+        return HTTPRequest(method: method, url: url, headers: headers, body: body)
+    }
+}

@@ -1,0 +1,65 @@
+import DPoPRequestExecutor
+import Foundation
+import Logging
+
+/// Keeps the servers' DPoP nonces in a small JSON file, so that a new process reuses a nonce the server still
+/// accepts instead of spending a round trip on a `use_dpop_nonce` challenge (RFC 9449 §8, §9).
+///
+/// A nonce is not a secret: the file holds only origins, nonces and when they arrived. It is written (mode 0600,
+/// by a rename) when a nonce changes, never read after start. A missing, unreadable or malformed file only costs
+/// that round trip.
+enum NonceFile {
+    /// Nonces older than this are not restored: the reference server rotates every 60 s and accepts the previous
+    /// one, so an older nonce would only draw a challenge.
+    static let maximumAge: TimeInterval = 180
+
+    /// The largest file read.
+    static let maximumSize = 64 * 1024
+
+    /// A cache restored from the file at `url` and writing back to it; a plain cache when `url` is `nil`.
+    static func cache(at url: URL?, now: Date, logger: Logger) -> DPoPNonceCache {
+        guard let url else { return DPoPNonceCache() }
+        let fresh = read(url).filter { now.timeIntervalSince($0.value.receivedAt) < maximumAge }
+        return DPoPNonceCache(entries: fresh) { entries in
+            do {
+                try write(entries, to: url)
+            } catch {
+                logger.debug("could not keep the DPoP nonces in \(url.path): \(error)")
+            }
+        }
+    }
+
+    static func read(_ url: URL) -> [String: DPoPNonceCache.Entry] {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return [:] }
+        defer { try? handle.close() }
+        guard let data = try? handle.read(upToCount: maximumSize + 1), data.count <= maximumSize,
+            let entries = try? decoder.decode([String: DPoPNonceCache.Entry].self, from: data)
+        else { return [:] }
+        return entries.filter { $0.key.count <= 300 && $0.value.nonce.utf8.count <= 1024 }
+    }
+
+    static func write(_ entries: [String: DPoPNonceCache.Entry], to url: URL) throws {
+        let data = try encoder.encode(entries)
+        let temporary = url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
+        guard FileManager.default.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600])
+        else { throw CocoaError(.fileWriteUnknown) }
+        guard rename(temporary.path, url.path) == 0 else {
+            try? FileManager.default.removeItem(at: temporary)
+            throw CocoaError(.fileWriteUnknown)
+        }
+    }
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }()
+
+    private static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        return decoder
+    }()
+}

@@ -1,0 +1,117 @@
+public import Foundation
+import WireFormat
+
+/// A fetch that was refused or failed: an unsafe destination, a redirect, an unexpected status or content type,
+/// an oversized answer, or the network (RFC 8414 §3, RFC 9728 §3, atproto.com/specs/oauth "Security Concerns").
+///
+/// ``isSecurityRefusal`` tells a refusal that protects the user (an unsafe address, a redirect) from a failure that
+/// may pass. The error carries the server's answer as data and never a token.
+public struct FetchError: Error, Sendable, Hashable, CustomStringConvertible {
+    enum Code: Hashable, Sendable {
+        case unsafeDestination
+        case redirectRefused
+        case unexpectedStatus
+        case unexpectedContentType
+        case responseTooLarge
+        case networkFailure
+    }
+
+    let code: Code
+    /// What went wrong, in words, safe to print.
+    public let reason: String
+    /// The HTTP status of the answer, when there was one.
+    public let status: Int?
+    /// The server's `error` code, when its answer had one.
+    public let serverError: String?
+    /// The server's `error_description` or `message`, when its answer had one; safe to print.
+    public let serverErrorDescription: String?
+
+    init(
+        _ code: Code,
+        _ reason: String,
+        status: Int? = nil,
+        serverError: String? = nil,
+        serverErrorDescription: String? = nil
+    ) {
+        self.code = code
+        self.reason = TerminalText.sanitized(reason)
+        self.status = status
+        self.serverError = serverError.map { TerminalText.sanitized($0, limit: 80) }
+        self.serverErrorDescription = serverErrorDescription.map { TerminalText.sanitized($0) }
+    }
+
+    /// Whether the fetch was refused to protect the user (unsafe destination, redirect), not merely failed.
+    public var isSecurityRefusal: Bool { code == .unsafeDestination || code == .redirectRefused }
+
+    /// Whether the request never got an answer (DNS, connection, timeout).
+    public var isNetworkFailure: Bool { code == .networkFailure }
+
+    /// Whether both errors are the same failure, ignoring the details.
+    public func hasSameCode(as other: FetchError) -> Bool { code == other.code }
+
+    /// A sentence or two for people: what happened and what to do.
+    public var description: String {
+        var text =
+            switch code {
+            case .unsafeDestination: "Refused to connect: \(reason)."
+            case .redirectRefused:
+                "Refused a redirect: \(reason). Identity and metadata requests never follow redirects."
+            case .unexpectedStatus: "The server gave an unexpected answer: \(reason)."
+            case .unexpectedContentType: "The server did not answer with JSON: \(reason)."
+            case .responseTooLarge: "The server's answer is too large: \(reason)."
+            case .networkFailure: "A network request failed: \(reason). Check the connection and try again."
+            }
+        if let serverError {
+            text += " The server answered “\(serverError)”"
+            if let serverErrorDescription { text += ": \(serverErrorDescription)" }
+            text += "."
+        }
+        return text
+    }
+}
+
+extension FetchError {
+    /// A URL was refused before any request: its scheme, or a host that is or resolves to a non-public address.
+    public static func unsafeDestination(_ reason: String) -> FetchError {
+        FetchError(.unsafeDestination, reason)
+    }
+
+    /// The server answered with a redirect, which identity and metadata fetches never follow.
+    public static func redirectRefused(url: URL, status: Int, location: String?) -> FetchError {
+        let target = location.map { "to \($0)" } ?? "without a Location"
+        return FetchError(.redirectRefused, "\(url) redirected \(target)", status: status)
+    }
+
+    /// The server answered with a status other than the one the spec requires.
+    public static func unexpectedStatus(
+        url: URL,
+        status: Int,
+        expected: String,
+        serverError: String? = nil,
+        serverErrorDescription: String? = nil
+    ) -> FetchError {
+        FetchError(
+            .unexpectedStatus,
+            "\(url) answered HTTP \(status), expected \(expected)",
+            status: status,
+            serverError: serverError,
+            serverErrorDescription: serverErrorDescription
+        )
+    }
+
+    /// The server's answer is not JSON where the spec requires JSON.
+    public static func unexpectedContentType(url: URL, contentType: String?) -> FetchError {
+        let type = contentType.map { "“\($0)”" } ?? "no Content-Type"
+        return FetchError(.unexpectedContentType, "\(url) answered with \(type)")
+    }
+
+    /// The server's answer is larger than the fetcher accepts.
+    public static func responseTooLarge(url: URL, limit: Int) -> FetchError {
+        FetchError(.responseTooLarge, "\(url) sent more than \(limit) bytes")
+    }
+
+    /// The request could not be sent or its answer not read (DNS, connection, timeout).
+    public static func networkFailure(_ reason: String) -> FetchError {
+        FetchError(.networkFailure, reason)
+    }
+}

@@ -1,0 +1,28 @@
+/// Text from a server or a user made safe to print on a terminal or in a log line.
+///
+/// Removes what could move the cursor, rewrite the screen or reorder what the reader sees: C0 controls (but a
+/// tab becomes a space), DEL, C1 controls (U+0080–U+009F, which include the 8-bit CSI), and the Unicode bidi
+/// controls (U+061C, U+200E–U+200F, U+202A–U+202E, U+2066–U+2069). Line breaks become spaces. Text longer than the
+/// limit is cut there, at a character boundary, and “…” is added.
+public enum TerminalText {
+    /// The text with every control removed, at most `limit` characters long.
+    public static func sanitized(_ text: some StringProtocol, limit: Int = 300) -> String {
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x09, 0x0A, 0x0D: scalars.append(" ")
+            case 0x00...0x1F, 0x7F...0x9F: continue
+            case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: continue
+            default: scalars.append(scalar)
+            }
+        }
+        let cleaned = String(scalars)
+        guard cleaned.count > limit else { return cleaned }
+        return String(cleaned.prefix(limit)) + "…"
+    }
+
+    /// Whether the text would print unchanged (and uncut up to `limit`).
+    public static func isSafe(_ text: some StringProtocol, limit: Int = .max) -> Bool {
+        sanitized(text, limit: limit) == String(text)
+    }
+}
