@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "AccountManager", targets: ["AccountManager"]),
         .library(name: "ATClient", targets: ["ATClient"]),
         .library(name: "Sandbox", targets: ["Sandbox"]),
+        .library(name: "ATOAuthTesting", targets: ["ATOAuthTesting"]),
         .executable(name: "atoauth", targets: ["atoauth"]),
     ],
     dependencies: [
@@ -132,8 +133,8 @@ let package = Package(
         .executableTarget(
             name: "atoauth-bench",
             dependencies: [
-                "Keystore", "DPoPRequestExecutor", "OAuthSessionManager", "AccountManager", "ATClient", "Sandbox",
-                "CSodium",
+                "ATProtoSyntax", "HTTPTransport", "Keystore", "DPoPRequestExecutor", "ATProtoIdentity",
+                "OAuthSessionManager", "AccountManager", "ATClient", "Sandbox", "ATOAuthTesting", "CSodium",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -160,20 +161,21 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
-            name: "TestSupport",
+            name: "ATOAuthTesting",
             dependencies: [
+                "HTTPTransport", "Keystore", "ATProtoIdentity", "OAuthSessionManager", "AccountManager", "Sandbox",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
-            path: "Tests/TestSupport",
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "DPoPRequestExecutorTests",
             dependencies: [
-                "DPoPRequestExecutor",
-                "TestSupport",
+                "DPoPRequestExecutor", "HTTPTransport", "WireFormat", "OAuthSessionManager",
+                "ATOAuthTesting",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -183,7 +185,9 @@ let package = Package(
         .testTarget(
             name: "OAuthSessionManagerTests",
             dependencies: [
-                "OAuthSessionManager", "DPoPRequestExecutor", "TestSupport", "Keystore", "Sandbox", "ATClient",
+                "ATProtoSyntax", "WireFormat", "HTTPTransport", "ATProtoIdentity", "OAuthSessionManager",
+                "OAuthLoopbackListener", "DPoPRequestExecutor", "ATOAuthTesting", "Keystore", "Sandbox", "AccountManager",
+                "ATClient",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -191,16 +195,30 @@ let package = Package(
         .testTarget(
             name: "SandboxTests",
             dependencies: [
-                "Sandbox", "DPoPRequestExecutor",
+                "Sandbox", "DPoPRequestExecutor", "HTTPTransport", "WireFormat",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "WireFormatTests",
+            dependencies: ["WireFormat"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "AccountManagerTests",
+            dependencies: [
+                "AccountManager", "ATClient", "ATOAuthTesting", "HTTPTransport", "Keystore", "OAuthSessionManager",
+                "Sandbox", "DPoPRequestExecutor", "ATProtoSyntax",
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "CLITests",
             dependencies: [
-                "atoauth", "Keystore", "DPoPRequestExecutor",
+                "atoauth", "Keystore", "DPoPRequestExecutor", "HTTPTransport",
             ],
             exclude: ["approve_browser.py", "chromium_approve.py"],
             swiftSettings: strictSettings

@@ -1,6 +1,7 @@
 import DPoPRequestExecutor
 import Foundation
 import Testing
+import HTTPTransport
 
 @Suite("Sessions across processes: refresh, nonces, revocation", .serialized)
 struct SessionLifecycleTests {

@@ -1,7 +1,9 @@
+import ATOAuthTesting
 import AccountManager
 import Foundation
 import Keystore
 import Sandbox
+import HTTPTransport
 
 /// Wall time and peak memory of `atoauth accounts list` and `atoauth whoami` against the sandbox, next to
 /// `atoauth --version` (starting the process and parsing arguments: the floor of any command).
@@ -31,8 +33,7 @@ enum CLICost {
             let home = folder.appendingPathComponent("home", isDirectory: true)
             let keyFile = folder.appendingPathComponent("config/store.key")
             let keystore = try EncryptedFileKeystore(directory: home, keySource: .keyFile(keyFile))
-            let manager = world.manager(keystore: keystore)
-            try await AccountManager(sessions: manager, keystore: keystore).add(try await world.signIn(with: manager))
+            _ = try await world.signIn(with: world.accounts(keystore: keystore))
 
             var environment = world.endpoints.environment
             environment["ATOAUTH_HOME"] = home.path

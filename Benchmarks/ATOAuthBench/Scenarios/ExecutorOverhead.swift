@@ -1,8 +1,12 @@
+import AccountManager
 import ATClient
 import DPoPRequestExecutor
 import Foundation
 import Keystore
 import OAuthSessionManager
+import HTTPTransport
+import ATProtoSyntax
+import ATProtoIdentity
 
 /// Client CPU per XRPC call with DPoP against the same transport without it, on a loopback server (another process)
 /// that verifies nothing, so the process CPU clock counts the client alone.
@@ -44,7 +48,7 @@ enum ExecutorOverhead {
             let url = URL(string: "http://127.0.0.1:\(port)/xrpc/com.atproto.server.getSession")
         else { throw BenchError("bad port \(port)") }
         return try await AsyncHTTPClientTransport.withTransport { transport in
-            let clients = try Clients(transport: transport, origin: origin, url: url)
+            let clients = try await Clients(transport: transport, origin: origin, url: url)
             for variant in Variant.allCases { try await clients.run(variant, calls: max(50, batch / 4)) }
             var samples: [Variant: [Double]] = [:]
             for round in 0..<rounds {
@@ -86,7 +90,7 @@ enum ExecutorOverhead {
         let key: DPoPKey
         let signingInput: [UInt8]
 
-        init(transport: AsyncHTTPClientTransport, origin: URL, url: URL) throws {
+        init(transport: AsyncHTTPClientTransport, origin: URL, url: URL) async throws {
             self.transport = transport
             plainRequest = HTTPRequest(
                 url: url,
@@ -113,12 +117,7 @@ enum ExecutorOverhead {
                 now: Date(),
                 into: keystore
             )
-            let manager = OAuthSessionManager(keystore: keystore, transport: transport)
-            client = ATClient(
-                sessions: AccountSessionSource(manager: manager, did: did),
-                transport: transport,
-                nonceCache: manager.nonceCache
-            )
+            client = try await AccountManager(keystore: keystore, transport: transport).client(for: did.rawValue)
         }
 
         func run(_ variant: Variant, calls: Int) async throws {

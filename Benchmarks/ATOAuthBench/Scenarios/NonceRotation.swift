@@ -1,8 +1,11 @@
+import ATOAuthTesting
+import AccountManager
 import ATClient
 import DPoPRequestExecutor
 import Foundation
 import Keystore
 import Sandbox
+import HTTPTransport
 
 /// Round trips per XRPC call against the strict sandbox while it rotates its DPoP nonce every `period` seconds.
 ///
@@ -32,15 +35,10 @@ enum NonceRotation {
     /// Signs in to a new sandbox rotating every `period` seconds and makes `calls` calls.
     static func run(calls: Int, workers: Int, period: TimeInterval) async throws -> Result {
         try await SandboxWorld.with(SandboxConfiguration(nonceRotationPeriod: period, autoApprove: true)) { world in
-            let manager = world.manager(keystore: InMemoryKeystore())
-            let session = try await world.signIn(with: manager)
             let counting = CountingTransport(world.transport)
-            let client = ATClient(
-                sessions: AccountSessionSource(manager: manager, did: session.did),
-                transport: counting,
-                nonceCache: manager.nonceCache,
-                now: { [clock = world.clock] in clock.now() }
-            )
+            let accounts = world.accounts(keystore: InMemoryKeystore(), transport: counting)
+            let account = try await world.signIn(with: accounts)
+            let client = try await accounts.client(for: account.did.rawValue)
             // A running client already knows the server's nonce: one call learns it before the count starts.
             _ = try await client.getSession()
             let primed = counting.count

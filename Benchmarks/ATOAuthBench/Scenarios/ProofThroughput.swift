@@ -1,5 +1,6 @@
 import Crypto
 import DPoPRequestExecutor
+import HTTPTransport
 
 /// DPoP proofs per second against raw P-256 signatures per second over the same bytes, on one thread's CPU clock.
 ///

@@ -1,9 +1,14 @@
+import ATOAuthTesting
+import AccountManager
 import ATClient
 import DPoPRequestExecutor
 import Foundation
 import Keystore
 import OAuthSessionManager
 import Sandbox
+import HTTPTransport
+import ATProtoSyntax
+import ATProtoIdentity
 
 /// 1,000 concurrent XRPC calls on an expired access token against the same calls on a fresh one.
 ///
@@ -33,14 +38,9 @@ enum RefreshStorm {
             autoApprove: true
         )
         return try await SandboxWorld.with(configuration) { world in
-            let manager = world.manager(keystore: InMemoryKeystore())
-            let session = try await world.signIn(with: manager)
-            let client = ATClient(
-                sessions: AccountSessionSource(manager: manager, did: session.did),
-                transport: world.transport,
-                nonceCache: manager.nonceCache,
-                now: { [clock = world.clock] in clock.now() }
-            )
+            let accounts = world.accounts(keystore: InMemoryKeystore())
+            let account = try await world.signIn(with: accounts)
+            let client = try await accounts.client(for: account.did.rawValue)
             _ = try await client.getSession()  // Learns the PDS nonce and opens a connection.
             var results: [Round] = []
             for _ in 0..<rounds {

@@ -1,5 +1,6 @@
 import DPoPRequestExecutor
 import Synchronization
+import HTTPTransport
 
 /// Counts the requests that reach the network: each is one round trip.
 final class CountingTransport: HTTPTransport {

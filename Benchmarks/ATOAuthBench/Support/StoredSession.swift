@@ -2,6 +2,9 @@ import DPoPRequestExecutor
 import Foundation
 import Keystore
 import OAuthSessionManager
+import HTTPTransport
+import ATProtoSyntax
+import ATProtoIdentity
 
 /// Puts a signed-in session for a server that does not check tokens into a keystore, as sign-in would store it.
 enum StoredSession {

@@ -1,6 +1,7 @@
 import Crypto
 import DPoPRequestExecutor
 import Foundation
+import HTTPTransport
 
 /// The fixed inputs of the micro-benchmarks, shaped like a real Bluesky call.
 enum Workload {

@@ -40,6 +40,17 @@ public struct FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         self.serverErrorDescription = serverErrorDescription.map { TerminalText.sanitized($0) }
     }
 
+    /// How a failure is classified.
+    public enum Kind: Sendable, Hashable {
+        /// The fetch was refused to protect the user: an unsafe destination or a redirect.
+        case securityCheckFailed
+        /// The fetch failed: the network, a status, a content type or a size; trying again may help.
+        case failed
+    }
+
+    /// The classification.
+    public var kind: Kind { isSecurityRefusal ? .securityCheckFailed : .failed }
+
     /// Whether the fetch was refused to protect the user (unsafe destination, redirect), not merely failed.
     public var isSecurityRefusal: Bool { code == .unsafeDestination || code == .redirectRefused }
 

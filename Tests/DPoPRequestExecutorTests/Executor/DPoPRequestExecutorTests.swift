@@ -1,6 +1,7 @@
 import DPoPRequestExecutor
 import Foundation
 import Testing
+import HTTPTransport
 
 @Suite("The executor answers nonce challenges once")
 struct DPoPRequestExecutorTests {

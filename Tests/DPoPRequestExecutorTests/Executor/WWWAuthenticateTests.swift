@@ -1,5 +1,6 @@
 import DPoPRequestExecutor
 import Testing
+import HTTPTransport
 
 @Suite("WWW-Authenticate parsing")
 struct WWWAuthenticateTests {

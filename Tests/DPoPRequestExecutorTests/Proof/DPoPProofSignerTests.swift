@@ -1,6 +1,7 @@
 import DPoPRequestExecutor
 import Foundation
 import Testing
+import HTTPTransport
 
 @Suite("Proofs the signer makes")
 struct DPoPProofSignerTests {

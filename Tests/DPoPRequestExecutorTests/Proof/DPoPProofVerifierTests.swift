@@ -2,6 +2,7 @@ import Crypto
 import DPoPRequestExecutor
 import Foundation
 import Testing
+import HTTPTransport
 
 @Suite("The verifier rejects bad proofs")
 struct DPoPProofVerifierTests {

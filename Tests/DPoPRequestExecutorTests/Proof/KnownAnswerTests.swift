@@ -1,6 +1,8 @@
+import OAuthSessionManager
 import DPoPRequestExecutor
 import Foundation
 import Testing
+import HTTPTransport
 
 @Suite("Known answers from the RFCs")
 struct KnownAnswerTests {

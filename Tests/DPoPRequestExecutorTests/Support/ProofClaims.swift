@@ -1,5 +1,6 @@
 import DPoPRequestExecutor
 import Foundation
+import HTTPTransport
 
 /// Decodes a proof's header and claims without verifying, to look at what the client wrote.
 struct ProofParts {

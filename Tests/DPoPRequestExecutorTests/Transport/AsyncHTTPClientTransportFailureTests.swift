@@ -1,7 +1,8 @@
 import DPoPRequestExecutor
 import Foundation
-import TestSupport
+import ATOAuthTesting
 import Testing
+import HTTPTransport
 
 @Suite("AsyncHTTPClientTransport failures")
 struct AsyncHTTPClientTransportFailureTests {

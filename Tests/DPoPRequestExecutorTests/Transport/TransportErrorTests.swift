@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import DPoPRequestExecutor
+@testable import HTTPTransport
 
 @Suite("TransportError")
 struct TransportErrorTests {

@@ -4,6 +4,10 @@ import Synchronization
 import Testing
 
 @testable import OAuthSessionManager
+@testable import ATProtoSyntax
+@testable import ATProtoIdentity
+@testable import HTTPTransport
+import WireFormat
 
 @Suite("Resolve, check, then pin")
 struct AddressPinningTests {
@@ -45,7 +49,7 @@ struct AddressPinningTests {
             transport: transport,
             addressResolver: FakeAddressResolver(table: ["pds.example.com": ["93.184.216.34", "10.0.0.7"]])
         )
-        await #expect(throws: OAuthError.self) {
+        await #expect(throws: FetchError.self) {
             try await fetcher.get(try url("https://pds.example.com/.well-known/did.json"), expecting: .metadata)
         }
         #expect(transport.pinned.withLock { $0 }.isEmpty && transport.unpinned.withLock { $0 } == 0)

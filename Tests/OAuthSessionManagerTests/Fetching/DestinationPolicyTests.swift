@@ -1,6 +1,9 @@
 import Foundation
 import OAuthSessionManager
 import Testing
+import ATProtoSyntax
+import ATProtoIdentity
+import HTTPTransport
 
 @Suite("The destination policy allows https to public hosts, and loopback only in development")
 struct DestinationPolicyTests {
@@ -31,7 +34,7 @@ struct DestinationPolicyTests {
         ]
     )
     func productionRefuses(_ text: String) throws {
-        let error = #expect(throws: OAuthError.self) { try production.checkBeforeResolving(try url(text)) }
+        let error = #expect(throws: FetchError.self) { try production.checkBeforeResolving(try url(text)) }
         #expect(error?.kind == .securityCheckFailed)
     }
 
@@ -54,7 +57,7 @@ struct DestinationPolicyTests {
         ]
     )
     func developmentRefuses(_ text: String) throws {
-        #expect(throws: OAuthError.self) { try development.checkBeforeResolving(try url(text)) }
+        #expect(throws: FetchError.self) { try development.checkBeforeResolving(try url(text)) }
     }
 
     @Test("a public name must resolve to public addresses only, even in development")
@@ -63,11 +66,11 @@ struct DestinationPolicyTests {
         let loopback = try #require(IPAddress("127.0.0.1"))
         let privateAddress = try #require(IPAddress("10.1.1.1"))
         #expect(throws: Never.self) { try production.checkResolved(.domainName, addresses: [public1]) }
-        #expect(throws: OAuthError.self) {
+        #expect(throws: FetchError.self) {
             try production.checkResolved(.domainName, addresses: [public1, privateAddress])
         }
-        #expect(throws: OAuthError.self) { try development.checkResolved(.domainName, addresses: [loopback]) }
-        #expect(throws: OAuthError.self) { try production.checkResolved(.domainName, addresses: []) }
+        #expect(throws: FetchError.self) { try development.checkResolved(.domainName, addresses: [loopback]) }
+        #expect(throws: FetchError.self) { try production.checkResolved(.domainName, addresses: []) }
     }
 
     @Test("localhost must resolve to loopback addresses only")
@@ -76,7 +79,7 @@ struct DestinationPolicyTests {
         let loopback6 = try #require(IPAddress("::1"))
         let privateAddress = try #require(IPAddress("192.168.1.1"))
         #expect(throws: Never.self) { try development.checkResolved(.localhost, addresses: [loopback, loopback6]) }
-        #expect(throws: OAuthError.self) {
+        #expect(throws: FetchError.self) {
             try development.checkResolved(.localhost, addresses: [loopback, privateAddress])
         }
     }

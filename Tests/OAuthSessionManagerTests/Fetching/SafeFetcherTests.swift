@@ -2,6 +2,9 @@ import DPoPRequestExecutor
 import Foundation
 import OAuthSessionManager
 import Testing
+import HTTPTransport
+import ATProtoSyntax
+import ATProtoIdentity
 
 @Suite("The safe fetcher checks the destination and the answer")
 struct SafeFetcherTests {
@@ -30,7 +33,7 @@ struct SafeFetcherTests {
     @Test("a redirect is refused and names its Location", arguments: [301, 302, 303, 307, 308])
     func redirect(_ status: Int) async throws {
         let moved = HTTPResponse(status: status, headers: ["Location": "https://evil.example/metadata"])
-        let error = await #expect(throws: OAuthError.self) { try await fetch(moved) }
+        let error = await #expect(throws: FetchError.self) { try await fetch(moved) }
         #expect(error?.kind == .securityCheckFailed)
         #expect(error?.status == status)
         #expect(error?.description.contains("https://evil.example/metadata") == true)
@@ -38,7 +41,7 @@ struct SafeFetcherTests {
 
     @Test("metadata needs exactly 200, not another 2xx", arguments: [201, 203, 204])
     func exactly200(_ status: Int) async throws {
-        let error = await #expect(throws: OAuthError.self) { try await fetch(.json([:], status: status)) }
+        let error = await #expect(throws: FetchError.self) { try await fetch(.json([:], status: status)) }
         #expect(error?.hasSameCode(as: .unexpectedStatus(url: try url(target), status: 0, expected: "")) == true)
         #expect(error?.kind == .failed)
     }
@@ -46,10 +49,10 @@ struct SafeFetcherTests {
     @Test("an error status carries the server's OAuth error and description")
     func errorBody() async throws {
         let answer = HTTPResponse.json(["error": "server_error", "error_description": "down\u{1B}[31m"], status: 503)
-        let error = await #expect(throws: OAuthError.self) { try await fetch(answer) }
+        let error = await #expect(throws: FetchError.self) { try await fetch(answer) }
         #expect(error?.status == 503)
-        #expect(error?.serverError == .serverError)
-        #expect(error?.serverErrorDescription == "down?[31m")
+        #expect(error?.serverError == "server_error")
+        #expect(error?.serverErrorDescription == "down[31m")
     }
 
     @Test("a 2xx other than 200 is enough where the spec says 2xx")
@@ -63,7 +66,7 @@ struct SafeFetcherTests {
     )
     func notJSON(_ contentType: String) async throws {
         let response = HTTPResponse(status: 200, headers: ["Content-Type": contentType], body: Data("{}".utf8))
-        let error = await #expect(throws: OAuthError.self) { try await fetch(response) }
+        let error = await #expect(throws: FetchError.self) { try await fetch(response) }
         #expect(error?.hasSameCode(as: .unexpectedContentType(url: try url(target), contentType: nil)) == true)
     }
 
@@ -81,7 +84,7 @@ struct SafeFetcherTests {
             headers: ["Content-Type": "application/json"],
             body: Data(repeating: 0x20, count: 1025)
         )
-        let error = await #expect(throws: OAuthError.self) { try await fetch(big) }
+        let error = await #expect(throws: FetchError.self) { try await fetch(big) }
         #expect(error?.hasSameCode(as: .responseTooLarge(url: try url(target), limit: 0)) == true)
         #expect(try await fetch(.json([:]), maximumResponseSize: 2).status == 200)
     }
@@ -90,7 +93,7 @@ struct SafeFetcherTests {
     func transportFailure() async throws {
         let transport = ScriptedTransport()
         transport.failing(target)
-        let error = await #expect(throws: OAuthError.self) {
+        let error = await #expect(throws: FetchError.self) {
             try await Fixtures.fetcher(transport).get(try url(target), expecting: .metadata)
         }
         #expect(error?.hasSameCode(as: .networkFailure("")) == true)
@@ -101,7 +104,7 @@ struct SafeFetcherTests {
     func privateResolution() async throws {
         let transport = ScriptedTransport([target: .json([:])])
         let fetcher = Fixtures.fetcher(transport, addresses: ["pds.example.com": ["1.1.1.1", "10.0.0.7"]])
-        let error = await #expect(throws: OAuthError.self) {
+        let error = await #expect(throws: FetchError.self) {
             try await fetcher.get(try url(target), expecting: .metadata)
         }
         #expect(error?.kind == .securityCheckFailed)
@@ -113,17 +116,17 @@ struct SafeFetcherTests {
     func developmentMode() async throws {
         let local = "http://localhost:2583/.well-known/oauth-protected-resource"
         let transport = ScriptedTransport([local: .json([:])])
-        await #expect(throws: OAuthError.self) {
+        await #expect(throws: FetchError.self) {
             try await Fixtures.fetcher(transport).get(try url(local), expecting: .metadata)
         }
         #expect(transport.requests.isEmpty)
         let development = Fixtures.fetcher(transport, allowHTTPLoopback: true)
         #expect(try await development.get(try url(local), expecting: .metadata).status == 200)
-        await #expect(throws: OAuthError.self) {
+        await #expect(throws: FetchError.self) {
             try await development.get(try url("http://pds.example.com/x"), expecting: .metadata)
         }
         let rebound = Fixtures.fetcher(transport, allowHTTPLoopback: true, addresses: ["localhost": ["10.0.0.1"]])
-        await #expect(throws: OAuthError.self) { try await rebound.get(try url(local), expecting: .metadata) }
+        await #expect(throws: FetchError.self) { try await rebound.get(try url(local), expecting: .metadata) }
         #expect(transport.requests.count == 1)
     }
 
@@ -133,7 +136,7 @@ struct SafeFetcherTests {
             func addresses(for host: String) async throws -> [IPAddress] { throw CancellationError() }
         }
         let fetcher = SafeFetcher(transport: ScriptedTransport(), addressResolver: FailingResolver())
-        let error = await #expect(throws: OAuthError.self) { try await fetcher.checkDestination(try url(target)) }
+        let error = await #expect(throws: FetchError.self) { try await fetcher.checkDestination(try url(target)) }
         #expect(error?.hasSameCode(as: .networkFailure("")) == true)
     }
 }

@@ -1,6 +1,9 @@
 import Foundation
 import OAuthSessionManager
 import Testing
+import ATProtoSyntax
+import ATProtoIdentity
+import HTTPTransport
 
 @Suite("The system resolvers answer offline without crashing")
 struct SystemResolverTests {
@@ -13,7 +16,7 @@ struct SystemResolverTests {
 
     @Test("getaddrinfo fails cleanly for a name that cannot exist")
     func impossibleName() async throws {
-        let error = await #expect(throws: OAuthError.self) {
+        let error = await #expect(throws: FetchError.self) {
             try await SystemAddressResolver().addresses(for: "no-such-host.invalid")
         }
         #expect(error?.kind == .failed)
@@ -27,7 +30,7 @@ struct SystemResolverTests {
             let records = try await SystemDNSResolver(timeoutSeconds: 1, tries: 1)
                 .txtRecords(for: "_atproto.no-such-handle.invalid")
             #expect(records.isEmpty)
-        } catch let error as OAuthError {
+        } catch let error as FetchError {
             #expect(error.kind == .failed)
         }
         #expect(clock.now - start < .seconds(20))

@@ -1,15 +1,19 @@
+import ATOAuthTesting
 import DPoPRequestExecutor
 import Foundation
 import OAuthSessionManager
 import Sandbox
 import Testing
+import HTTPTransport
+import ATProtoSyntax
+import ATProtoIdentity
 
 @Suite("Refresh and sign-out against the strict sandbox", .serialized)
 struct RefreshFlowTests {
     @Test("100 concurrent callers with the same expired token cause exactly one refresh")
     func singleFlight() async throws {
-        try await SandboxFlow.with { flow in
-            let manager = flow.manager()
+        try await SandboxWorld.with { flow in
+            let manager = flow.sessions()
             let session = try await flow.signIn(with: manager)
             let tokens = try await withThrowingTaskGroup(of: String.self) { group in
                 for _ in 0..<100 {
@@ -28,10 +32,10 @@ struct RefreshFlowTests {
 
     @Test("two managers sharing the store refresh once: the second re-reads the stored session under the lock")
     func acrossManagers() async throws {
-        try await SandboxFlow.with { flow in
-            let session = try await flow.signIn(with: flow.manager())
-            async let first = flow.manager().refresh(did: session.did, replacing: session.accessToken)
-            async let second = flow.manager().refresh(did: session.did, replacing: session.accessToken)
+        try await SandboxWorld.with { flow in
+            let session = try await flow.signIn(with: flow.sessions())
+            async let first = flow.sessions().refresh(did: session.did, replacing: session.accessToken)
+            async let second = flow.sessions().refresh(did: session.did, replacing: session.accessToken)
             let (a, b) = try await (first, second)
             #expect(a.accessToken == b.accessToken)
             #expect(flow.server.counters.refreshGrantsSucceeded == 1)
@@ -41,8 +45,8 @@ struct RefreshFlowTests {
 
     @Test("an access token near expiry is refreshed ahead of time")
     func ahead() async throws {
-        try await SandboxFlow.with(SandboxConfiguration(accessTokenLifetime: 3600, autoApprove: true)) { flow in
-            let manager = flow.manager()
+        try await SandboxWorld.with(SandboxConfiguration(accessTokenLifetime: 3600, autoApprove: true)) { flow in
+            let manager = flow.sessions()
             let session = try await flow.signIn(with: manager)
             #expect(try await manager.session(for: session.did).accessToken == session.accessToken)
             flow.clock.advance(by: 3600 - 5)
@@ -53,10 +57,10 @@ struct RefreshFlowTests {
 
     @Test("a 5xx on refresh keeps the session; invalid_grant deletes it and callers learn to sign in again")
     func transientAndDefinitive() async throws {
-        try await SandboxFlow.with(
+        try await SandboxWorld.with(
             SandboxConfiguration(autoApprove: true, faults: SandboxFaults(refreshServerError: .times(1)))
         ) { flow in
-            let manager = flow.manager()
+            let manager = flow.sessions()
             let events = manager.events()
             let session = try await flow.signIn(with: manager)
             let transient = await #expect(throws: OAuthError.self) {
@@ -87,8 +91,8 @@ struct RefreshFlowTests {
 
     @Test("sign-out revokes at the server and deletes the session and key even when revocation fails")
     func signOut() async throws {
-        try await SandboxFlow.with { flow in
-            let manager = flow.manager()
+        try await SandboxWorld.with { flow in
+            let manager = flow.sessions()
             let session = try await flow.signIn(with: manager)
             #expect(try await manager.signOut(did: session.did) == .revoked)
             #expect(try flow.keystore.names().filter { $0.contains(session.did.rawValue) }.isEmpty)

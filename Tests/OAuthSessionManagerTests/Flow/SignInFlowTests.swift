@@ -1,14 +1,18 @@
+import ATOAuthTesting
 import DPoPRequestExecutor
 import Foundation
 import OAuthSessionManager
 import Testing
+import HTTPTransport
+import ATProtoSyntax
+import ATProtoIdentity
 
 @Suite("Sign-in against the strict sandbox", .serialized)
 struct SignInFlowTests {
     @Test("the whole flow stores an encrypted session bound to a DPoP key, and another manager can use it")
     func fullFlow() async throws {
-        try await SandboxFlow.with { flow in
-            let manager = flow.manager()
+        try await SandboxWorld.with { flow in
+            let manager = flow.sessions()
             let events = manager.events()
             let session = try await flow.signIn(with: manager)
             #expect(session.handle?.description == "alice.test")
@@ -23,26 +27,26 @@ struct SignInFlowTests {
             var iterator = events.makeAsyncIterator()
             #expect(await iterator.next() == .updated(did: session.did))
 
-            let other = flow.manager()
+            let other = flow.sessions()
             #expect(try await other.session(for: session.did).accessToken == session.accessToken)
         }
     }
 
     @Test("a sign-in started by one manager can be completed by another sharing the keystore")
     func laterProcessCompletes() async throws {
-        try await SandboxFlow.with { flow in
-            let request = try await flow.manager().startSignIn("bob.test", client: try flow.client())
+        try await SandboxWorld.with { flow in
+            let request = try await flow.sessions().startSignIn("bob.test", client: try flow.oauthClient())
             let callback = try await flow.approve(request)
-            let session = try await flow.manager().completeSignIn(callbackURL: callback)
+            let session = try await flow.sessions().completeSignIn(callbackURL: callback)
             #expect(session.handle?.description == "bob.test")
         }
     }
 
     @Test("a replayed callback and a wrong state are refused as security failures, storing nothing")
     func replayAndWrongState() async throws {
-        try await SandboxFlow.with { flow in
-            let manager = flow.manager()
-            let request = try await manager.startSignIn("alice.test", client: try flow.client())
+        try await SandboxWorld.with { flow in
+            let manager = flow.sessions()
+            let request = try await manager.startSignIn("alice.test", client: try flow.oauthClient())
             let callback = try await flow.approve(request)
             var forged = try #require(URLComponents(url: callback, resolvingAgainstBaseURL: false))
             forged.queryItems = forged.queryItems?.map {
@@ -64,9 +68,9 @@ struct SignInFlowTests {
 
     @Test("a pending sign-in older than ten minutes cannot be completed")
     func expiredPending() async throws {
-        try await SandboxFlow.with { flow in
-            let manager = flow.manager()
-            let request = try await manager.startSignIn("alice.test", client: try flow.client())
+        try await SandboxWorld.with { flow in
+            let manager = flow.sessions()
+            let request = try await manager.startSignIn("alice.test", client: try flow.oauthClient())
             let callback = try await flow.approve(request)
             flow.clock.advance(by: 601)
             let error = await #expect(throws: OAuthError.self) {
@@ -79,9 +83,9 @@ struct SignInFlowTests {
 
     @Test("cancelling a started sign-in forgets it")
     func cancel() async throws {
-        try await SandboxFlow.with { flow in
-            let manager = flow.manager()
-            let request = try await manager.startSignIn("alice.test", client: try flow.client())
+        try await SandboxWorld.with { flow in
+            let manager = flow.sessions()
+            let request = try await manager.startSignIn("alice.test", client: try flow.oauthClient())
             try await manager.cancelSignIn(state: request.state)
             let callback = try await flow.approve(request)
             await #expect(throws: OAuthError.self) { try await manager.completeSignIn(callbackURL: callback) }

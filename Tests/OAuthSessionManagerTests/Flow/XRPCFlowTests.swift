@@ -1,8 +1,13 @@
+import AccountManager
+import ATOAuthTesting
 import ATClient
 import DPoPRequestExecutor
 import Foundation
 import OAuthSessionManager
 import Testing
+import HTTPTransport
+import ATProtoSyntax
+import ATProtoIdentity
 
 @Suite("ATClient against the strict sandbox")
 struct XRPCFlowTests {
@@ -12,14 +17,10 @@ struct XRPCFlowTests {
 
     @Test("typed repo calls, a blob upload and a profile, all DPoP-bound to the account's PDS")
     func typedCalls() async throws {
-        try await SandboxFlow.with { flow in
-            let manager = flow.manager()
-            let session = try await flow.signIn(with: manager)
-            let client = ATClient(
-                sessions: AccountSessionSource(manager: manager, did: session.did),
-                transport: flow.transport,
-                nonceCache: manager.nonceCache
-            )
+        try await SandboxWorld.with { flow in
+            let accounts = flow.accounts()
+            let session = try await flow.signIn(with: accounts)
+            let client = try await accounts.client(for: session.did.rawValue)
             let repo = session.did.rawValue
             #expect(try await client.getSession().did == repo)
 
@@ -62,18 +63,18 @@ struct XRPCFlowTests {
 
     @Test("an access token the PDS refuses is refreshed once and the call retried once")
     func invalidTokenRetry() async throws {
-        try await SandboxFlow.with { flow in
-            let manager = flow.manager()
-            let session = try await flow.signIn(with: manager)
+        try await SandboxWorld.with { flow in
+            let accounts = flow.accounts()
+            let session = try await flow.signIn(with: flow.sessions())
+            try await accounts.switchTo(session.did.rawValue)
             // Make the stored access token one the PDS does not know; the refresh token stays good.
             var broken = session
             broken.accessToken = "not-a-token-the-pds-issued"
             try flow.keystore.save(try JSONEncoderForTests.encode(broken), as: "session/\(session.did)")
-            let client = ATClient(
-                sessions: AccountSessionSource(manager: manager, did: session.did),
-                transport: flow.transport,
-                nonceCache: manager.nonceCache
-            )
+            let client = try await accounts.client(for: session.did.rawValue)
+            #expect(try await client.getSession().did == session.did.rawValue)
+            #expect(flow.server.counters.refreshGrantsSucceeded == 1)
+            // The refreshed session is kept in memory: the next call needs no refresh and no re-read.
             #expect(try await client.getSession().did == session.did.rawValue)
             #expect(flow.server.counters.refreshGrantsSucceeded == 1)
         }

@@ -1,6 +1,9 @@
 import Foundation
 import OAuthSessionManager
 import Testing
+import ATProtoSyntax
+import ATProtoIdentity
+import HTTPTransport
 
 /// The hostile world points the client at private, link-local or loopback addresses, the server-side request
 /// forgery of ATPROTO-OAUTH §1.6: every one is refused before a connection is attempted.
@@ -25,7 +28,7 @@ struct HostileDestinationTests {
     func privatePDS(_ pds: String) async throws {
         try await HostileScene.run { scene in
             scene.hostile { $0.documents[HostileScript.aliceDID]?.pds = pds }
-            let error = await #expect(throws: OAuthError.self) { try await scene.start() }
+            let error = await #expect(throws: FetchError.self) { try await scene.start() }
             expectRefusal(error, .unsafeDestination(""))
             #expect(
                 scene.server.requests.map(\.path) == [
@@ -43,7 +46,7 @@ struct HostileDestinationTests {
     func disguisedPDS(_ pds: String) async throws {
         try await HostileScene.run { scene in
             scene.hostile { $0.documents[HostileScript.aliceDID]?.pds = pds }
-            let error = await #expect(throws: OAuthError.self) { try await scene.start() }
+            let error = await #expect(throws: FetchError.self) { try await scene.start() }
             expectRefusal(error, .unsafeDestination(""))
             #expect(scene.server.requests.count == 2)
             try scene.expectNothingStored()
@@ -57,7 +60,7 @@ struct HostileDestinationTests {
     func privateAuthorizationServer(_ issuer: String) async throws {
         try await HostileScene.run { scene in
             scene.hostile { $0.protectedResources[$0.origin]?.authorizationServers = [issuer] }
-            let error = await #expect(throws: OAuthError.self) { try await scene.start() }
+            let error = await #expect(throws: FetchError.self) { try await scene.start() }
             expectRefusal(error, .unsafeDestination(""))
             #expect(scene.requests(to: "/.well-known/oauth-authorization-server").isEmpty)
             scene.expectNoPAR()
@@ -96,7 +99,7 @@ struct HostileDestinationTests {
     )
     func loopbackWithoutDevelopmentMode(_ host: String) async throws {
         try await HostileScene.run(allowHTTPLoopback: false) { scene in
-            let error = await #expect(throws: OAuthError.self) {
+            let error = await #expect(throws: FetchError.self) {
                 try await scene.start("https://\(host):\(scene.server.port)")
             }
             expectRefusal(error, .unsafeDestination(""))

@@ -1,6 +1,9 @@
 import Foundation
 import OAuthSessionManager
 import Testing
+import ATProtoSyntax
+import ATProtoIdentity
+import HTTPTransport
 
 /// The PLC directory or the handle resolver lies about the account (ATPROTO-OAUTH §1.2–§1.3): sign-in stops before
 /// any metadata is fetched, and nothing is stored.
@@ -13,7 +16,7 @@ struct HostileIdentityTests {
     func documentOfAnotherDID(_ input: String) async throws {
         try await HostileScene.run { scene in
             scene.hostile { $0.documents[HostileScript.aliceDID]?.id = HostileScript.malloryDID }
-            let error = await #expect(throws: OAuthError.self) { try await scene.start(input) }
+            let error = await #expect(throws: IdentityError.self) { try await scene.start(input) }
             expectRefusal(error, .invalidDIDDocument("", field: "id"))
             #expect(scene.requests(to: "/.well-known/oauth-protected-resource").isEmpty)
             scene.expectNoPAR()
@@ -33,7 +36,7 @@ struct HostileIdentityTests {
     func handleNotInAlsoKnownAs(_ aliases: [String]) async throws {
         try await HostileScene.run { scene in
             scene.hostile { $0.documents[HostileScript.aliceDID]?.alsoKnownAs = aliases }
-            let error = await #expect(throws: OAuthError.self) { try await scene.start() }
+            let error = await #expect(throws: IdentityError.self) { try await scene.start() }
             expectRefusal(error, .handleNotConfirmed(""))
             #expect(scene.requests(to: "/.well-known/oauth-protected-resource").isEmpty)
             scene.expectNoPAR()
@@ -45,7 +48,7 @@ struct HostileIdentityTests {
     func handleResolvingElsewhere() async throws {
         try await HostileScene.run { scene in
             scene.hostile { $0.handles[HostileScript.aliceHandle] = HostileScript.malloryDID }
-            let error = await #expect(throws: OAuthError.self) { try await scene.start(HostileScript.aliceDID) }
+            let error = await #expect(throws: IdentityError.self) { try await scene.start(HostileScript.aliceDID) }
             expectRefusal(error, .handleNotConfirmed(""))
             #expect(scene.requests(to: "/.well-known/oauth-protected-resource").isEmpty)
             scene.expectNoPAR()
@@ -60,7 +63,7 @@ struct HostileIdentityTests {
     func plainHTTPPDS(_ pds: String) async throws {
         try await HostileScene.run { scene in
             scene.hostile { $0.documents[HostileScript.aliceDID]?.pds = pds }
-            let error = await #expect(throws: OAuthError.self) { try await scene.start() }
+            let error = await #expect(throws: IdentityError.self) { try await scene.start() }
             expectRefusal(error, .invalidDIDDocument("", field: "serviceEndpoint"))
             #expect(error?.description.contains("https") == true)
             #expect(

@@ -1,6 +1,9 @@
 import Foundation
 import OAuthSessionManager
 import Testing
+import ATProtoSyntax
+import ATProtoIdentity
+import HTTPTransport
 
 /// A hostile PDS or authorization server lies in its metadata (ATPROTO-OAUTH §1.4–§1.5): sign-in stops before the
 /// PAR, and nothing is stored.
@@ -53,7 +56,7 @@ struct HostileMetadataTests {
         let path = "/.well-known/oauth-protected-resource"
         try await HostileScene.run { scene in
             scene.hostile { $0.overrides[$0.origin + path] = .redirect(to: $0.otherOrigin + path) }
-            let error = await #expect(throws: OAuthError.self) { try await scene.start() }
+            let error = await #expect(throws: FetchError.self) { try await scene.start() }
             expectRefusal(error, .redirectRefused(url: scene.server.baseURL, status: 302, location: nil))
             #expect(error?.status == 302)
             #expect(error?.description.contains(scene.otherOrigin + path) == true)

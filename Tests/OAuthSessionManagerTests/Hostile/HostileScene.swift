@@ -2,8 +2,11 @@ import DPoPRequestExecutor
 import Foundation
 import Keystore
 import OAuthSessionManager
-import TestSupport
+import ATOAuthTesting
 import Testing
+import HTTPTransport
+import ATProtoSyntax
+import ATProtoIdentity
 
 /// One sign-in against a ``HostileWorld``: the loopback server, the production transport (kept on loopback by
 /// ``LoopbackOnlyTransport``), an in-memory keystore and the manager in development mode.
@@ -124,11 +127,32 @@ struct HostileScene: Sendable {
     }
 }
 
-/// Expects `error` to be the security refusal `expected` stands for: the same code and field, and kind
-/// ``OAuthError/Kind/securityCheckFailed``.
-func expectRefusal(
-    _ error: OAuthError?,
-    _ expected: OAuthError,
+/// An error of one layer that can be compared by code and names the field it refused.
+protocol RefusalError: Error, CustomStringConvertible {
+    func hasSameCode(as other: Self) -> Bool
+    var refusedField: String? { get }
+    var isSecurityRefusal: Bool { get }
+}
+
+extension OAuthError: RefusalError {
+    var refusedField: String? { field }
+    var isSecurityRefusal: Bool { kind == .securityCheckFailed }
+}
+
+extension IdentityError: RefusalError {
+    var refusedField: String? { field }
+    var isSecurityRefusal: Bool { kind == .securityCheckFailed }
+}
+
+extension FetchError: RefusalError {
+    var refusedField: String? { nil }
+}
+
+/// Expects `error` to be the security refusal `expected` stands for: the same code and field, classified as a
+/// failed security check.
+func expectRefusal<E: RefusalError>(
+    _ error: E?,
+    _ expected: E,
     sourceLocation: SourceLocation = #_sourceLocation
 ) {
     #expect(
@@ -136,6 +160,6 @@ func expectRefusal(
         "expected \(expected), got \(error.map(String.init(describing:)) ?? "no error")",
         sourceLocation: sourceLocation
     )
-    #expect(error?.field == expected.field, sourceLocation: sourceLocation)
-    #expect(error?.kind == .securityCheckFailed, sourceLocation: sourceLocation)
+    #expect(error?.refusedField == expected.refusedField, sourceLocation: sourceLocation)
+    #expect(error?.isSecurityRefusal == true, sourceLocation: sourceLocation)
 }

@@ -1,6 +1,9 @@
 import Foundation
 import OAuthSessionManager
 import Testing
+import ATProtoSyntax
+import ATProtoIdentity
+import HTTPTransport
 
 /// The token endpoint issues tokens that fail a client-side check (ATPROTO-OAUTH §3.7): the sign-in is refused,
 /// the issuer is asked to revoke both tokens, and nothing is stored.

@@ -1,7 +1,9 @@
+import OAuthSessionManager
 import DPoPRequestExecutor
 import Foundation
 import Synchronization
-import TestSupport
+import ATOAuthTesting
+import HTTPTransport
 
 /// A scripted AT Protocol world on one loopback server: PLC directory, handle resolver, PDS metadata, and an
 /// authorization server with PAR (DPoP nonce challenge included), authorize, token and revocation endpoints.

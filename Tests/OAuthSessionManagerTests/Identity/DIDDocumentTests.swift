@@ -1,6 +1,9 @@
 import Foundation
 import OAuthSessionManager
 import Testing
+import ATProtoSyntax
+import ATProtoIdentity
+import HTTPTransport
 
 @Suite("DID documents are checked for their id, handle and PDS")
 struct DIDDocumentTests {
@@ -19,7 +22,7 @@ struct DIDDocumentTests {
     @Test("a document whose id is another DID is refused")
     func idMismatch() throws {
         let doc = try document(Fixtures.didDocument(id: Fixtures.otherDID))
-        let error = #expect(throws: OAuthError.self) { try doc.check(for: try DID(validating: Fixtures.did)) }
+        let error = #expect(throws: IdentityError.self) { try doc.check(for: try DID(validating: Fixtures.did)) }
         #expect(error?.hasSameCode(as: .invalidDIDDocument("")) == true)
         #expect(error?.field == "id")
         #expect(error?.kind == .securityCheckFailed)
@@ -99,7 +102,7 @@ struct DIDDocumentTests {
 
     @Test("something that is not a DID document is refused", arguments: ["[]", "{}", #"{"id": 5}"#, "not json"])
     func notADocument(_ text: String) {
-        let error = #expect(throws: OAuthError.self) { try DIDDocument(json: Data(text.utf8)) }
+        let error = #expect(throws: IdentityError.self) { try DIDDocument(json: Data(text.utf8)) }
         #expect(error?.hasSameCode(as: .invalidDIDDocument("")) == true)
     }
 }

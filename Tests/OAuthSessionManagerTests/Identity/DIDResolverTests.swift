@@ -2,6 +2,9 @@ import DPoPRequestExecutor
 import Foundation
 import OAuthSessionManager
 import Testing
+import HTTPTransport
+import ATProtoSyntax
+import ATProtoIdentity
 
 @Suite("DID documents are fetched from the PLC directory or the did:web host")
 struct DIDResolverTests {
@@ -51,7 +54,7 @@ struct DIDResolverTests {
 
     @Test("an unknown DID is a resolution failure with the status")
     func notFound() async throws {
-        let error = await #expect(throws: OAuthError.self) {
+        let error = await #expect(throws: IdentityError.self) {
             try await DIDResolver(fetcher: Fixtures.fetcher(ScriptedTransport())).resolve(
                 try DID(validating: Fixtures.did)
             )

@@ -1,5 +1,8 @@
 import OAuthSessionManager
 import Testing
+import ATProtoSyntax
+import ATProtoIdentity
+import HTTPTransport
 
 @Suite("TXT records are read from raw DNS answers with every bound checked")
 struct DNSTXTAnswerTests {

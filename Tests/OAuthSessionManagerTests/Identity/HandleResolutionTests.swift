@@ -2,6 +2,9 @@ import DPoPRequestExecutor
 import Foundation
 import OAuthSessionManager
 import Testing
+import HTTPTransport
+import ATProtoSyntax
+import ATProtoIdentity
 
 @Suite("Handles resolve by DNS and HTTPS together, and disagreement fails")
 struct HandleResolutionTests {
@@ -42,7 +45,7 @@ struct HandleResolutionTests {
     func disagree() async throws {
         let dns = FakeDNS([dnsName: .success(["did=\(Fixtures.did)"])])
         let transport = ScriptedTransport([wellKnown: .text(Fixtures.otherDID)])
-        let error = await #expect(throws: OAuthError.self) { try await resolve(dns: dns, transport: transport) }
+        let error = await #expect(throws: IdentityError.self) { try await resolve(dns: dns, transport: transport) }
         #expect(error?.hasSameCode(as: .handleMethodsDisagree("")) == true)
         #expect(error?.kind == .securityCheckFailed)
     }
@@ -51,7 +54,7 @@ struct HandleResolutionTests {
     func severalTXT() async throws {
         let dns = FakeDNS([dnsName: .success(["did=\(Fixtures.did)", "did=\(Fixtures.otherDID)"])])
         let transport = ScriptedTransport([wellKnown: .text(Fixtures.did)])
-        let error = await #expect(throws: OAuthError.self) { try await resolve(dns: dns, transport: transport) }
+        let error = await #expect(throws: IdentityError.self) { try await resolve(dns: dns, transport: transport) }
         #expect(error?.hasSameCode(as: .conflictingHandleRecords("")) == true)
         #expect(error?.kind == .securityCheckFailed)
     }
@@ -72,7 +75,7 @@ struct HandleResolutionTests {
     @Test("both methods failing is a resolution failure naming both")
     func bothFail() async throws {
         let broken = FakeDNS([dnsName: .failure(.handleResolutionFailed("SERVFAIL"))])
-        let error = await #expect(throws: OAuthError.self) { try await resolve(dns: broken) }
+        let error = await #expect(throws: IdentityError.self) { try await resolve(dns: broken) }
         #expect(error?.hasSameCode(as: .handleResolutionFailed("")) == true)
         #expect(error?.kind == .failed)
         #expect(error?.reason.contains("SERVFAIL") == true)
@@ -120,10 +123,10 @@ struct HandleResolutionTests {
             service: try url("https://resolver.example/"),
             fetcher: Fixtures.fetcher(transport)
         )
-        let error = await #expect(throws: OAuthError.self) { try await resolver.resolve(handle) }
+        let error = await #expect(throws: IdentityError.self) { try await resolver.resolve(handle) }
         #expect(error?.hasSameCode(as: .handleResolutionFailed("")) == true)
         #expect(error?.status == 400)
-        #expect(error?.serverError?.rawValue == "InvalidRequest")
+        #expect(error?.serverError == "InvalidRequest")
         #expect(error?.serverErrorDescription == "Unable to resolve handle")
     }
 }

@@ -2,6 +2,9 @@ import DPoPRequestExecutor
 import Foundation
 import OAuthSessionManager
 import Testing
+import HTTPTransport
+import ATProtoSyntax
+import ATProtoIdentity
 
 @Suite("The identity resolver checks handle, DID and PDS end to end")
 struct IdentityResolverTests {
@@ -53,7 +56,7 @@ struct IdentityResolverTests {
     @Test("a handle whose DID document names another handle fails the bidirectional check")
     func handleNotInDocument() async throws {
         let setup = standard(document: Fixtures.didDocument(alsoKnownAs: ["at://mallory.example.com"]))
-        let error = await #expect(throws: OAuthError.self) { try await setup.resolver.resolve(Fixtures.handle) }
+        let error = await #expect(throws: IdentityError.self) { try await setup.resolver.resolve(Fixtures.handle) }
         #expect(error?.hasSameCode(as: .handleNotConfirmed("")) == true)
         #expect(error?.kind == .securityCheckFailed)
     }
@@ -70,7 +73,7 @@ struct IdentityResolverTests {
     @Test("a DID whose handle resolves to another DID fails the bidirectional check")
     func handleResolvesElsewhere() async throws {
         let setup = standard(txt: ["did=\(Fixtures.otherDID)"])
-        let error = await #expect(throws: OAuthError.self) { try await setup.resolver.resolve(Fixtures.did) }
+        let error = await #expect(throws: IdentityError.self) { try await setup.resolver.resolve(Fixtures.did) }
         #expect(error?.hasSameCode(as: .handleNotConfirmed("")) == true)
     }
 

@@ -1,6 +1,9 @@
 import Foundation
 import OAuthSessionManager
 import Testing
+import ATProtoSyntax
+import ATProtoIdentity
+import HTTPTransport
 
 @Suite("Authorization server metadata must support everything the AT Protocol profile needs")
 struct AuthorizationServerMetadataTests {

@@ -2,6 +2,9 @@ import DPoPRequestExecutor
 import Foundation
 import OAuthSessionManager
 import Testing
+import HTTPTransport
+import ATProtoSyntax
+import ATProtoIdentity
 
 @Suite("The metadata resolver goes from a PDS to its checked authorization server")
 struct MetadataResolverTests {
@@ -71,7 +74,7 @@ struct MetadataResolverTests {
         let transport = ScriptedTransport([
             prmURL: HTTPResponse(status: 301, headers: ["Location": "https://evil.example.com/"])
         ])
-        let error = await #expect(throws: OAuthError.self) { try await resolve(transport) }
+        let error = await #expect(throws: FetchError.self) { try await resolve(transport) }
         #expect(error?.hasSameCode(as: .redirectRefused(url: try url(prmURL), status: 301, location: nil)) == true)
     }
 

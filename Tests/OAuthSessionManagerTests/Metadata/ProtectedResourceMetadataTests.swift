@@ -1,6 +1,9 @@
 import Foundation
 import OAuthSessionManager
 import Testing
+import ATProtoSyntax
+import ATProtoIdentity
+import HTTPTransport
 
 @Suite("Protected resource metadata must name the PDS and exactly one authorization server")
 struct ProtectedResourceMetadataTests {

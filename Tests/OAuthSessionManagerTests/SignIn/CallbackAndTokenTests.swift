@@ -3,6 +3,10 @@ import Foundation
 import Testing
 
 @testable import OAuthSessionManager
+@testable import ATProtoSyntax
+@testable import ATProtoIdentity
+@testable import HTTPTransport
+import WireFormat
 
 @Suite("Callback and token response checks")
 struct CallbackAndTokenTests {

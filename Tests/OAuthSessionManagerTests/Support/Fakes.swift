@@ -1,6 +1,9 @@
 import Foundation
 import OAuthSessionManager
 import Synchronization
+import ATProtoSyntax
+import ATProtoIdentity
+import HTTPTransport
 
 /// Resolves names from a table, and any other name to one public address, without touching DNS.
 struct FakeAddressResolver: AddressResolver {
@@ -14,10 +17,10 @@ struct FakeAddressResolver: AddressResolver {
 
 /// A DNS that answers TXT queries from a table (no record for other names) and records the names asked.
 final class FakeDNS: DNSTXTResolver {
-    private let table: [String: Result<[String], OAuthError>]
+    private let table: [String: Result<[String], IdentityError>]
     private let asked = Mutex<[String]>([])
 
-    init(_ table: [String: Result<[String], OAuthError>] = [:]) {
+    init(_ table: [String: Result<[String], IdentityError>] = [:]) {
         self.table = table
     }
 

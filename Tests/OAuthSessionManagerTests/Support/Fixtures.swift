@@ -1,6 +1,9 @@
 import DPoPRequestExecutor
 import Foundation
 import OAuthSessionManager
+import HTTPTransport
+import ATProtoSyntax
+import ATProtoIdentity
 
 /// JSON documents as servers send them, with the values the identity and metadata tests share.
 enum Fixtures {

@@ -1,5 +1,8 @@
 import OAuthSessionManager
 import Testing
+import ATProtoSyntax
+import ATProtoIdentity
+import HTTPTransport
 
 @Suite("Only did:plc and bare-host did:web are resolved")
 struct DIDResolutionRuleTests {
@@ -28,9 +31,8 @@ struct DIDResolutionRuleTests {
     )
     func refused(_ value: String) throws {
         let did = try DID(validating: value)
-        let error = #expect(throws: OAuthError.self) { try did.resolutionTarget() }
-        #expect(error?.kind == .usage)
-        #expect(error?.hasSameCode(as: .invalidDID("")) == true)
+        let error = #expect(throws: SyntaxError.self) { try did.resolutionTarget() }
+        #expect(error?.expected == .did)
     }
 
     @Test("a DID keeps its case and exposes its method")

@@ -1,5 +1,8 @@
 import OAuthSessionManager
 import Testing
+import ATProtoSyntax
+import ATProtoIdentity
+import HTTPTransport
 
 @Suite("Identifier syntax follows the AT Protocol interop vectors")
 struct SyntaxVectorTests {

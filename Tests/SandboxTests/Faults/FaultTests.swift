@@ -2,6 +2,7 @@ import DPoPRequestExecutor
 import Foundation
 import Sandbox
 import Testing
+import HTTPTransport
 
 @Suite("Injected faults")
 struct FaultTests {

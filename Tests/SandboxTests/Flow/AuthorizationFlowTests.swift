@@ -2,6 +2,7 @@ import DPoPRequestExecutor
 import Foundation
 import Sandbox
 import Testing
+import HTTPTransport
 
 @Suite("The whole authorization flow, by hand")
 struct AuthorizationFlowTests {

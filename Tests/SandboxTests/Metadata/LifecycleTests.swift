@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import Sandbox
 import Testing
+import HTTPTransport
 
 @Suite("Starting and stopping")
 struct LifecycleTests {

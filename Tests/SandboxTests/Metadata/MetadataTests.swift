@@ -2,6 +2,7 @@ import DPoPRequestExecutor
 import Foundation
 import Sandbox
 import Testing
+import HTTPTransport
 
 @Suite("Metadata and identity")
 struct MetadataTests {

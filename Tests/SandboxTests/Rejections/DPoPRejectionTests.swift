@@ -2,6 +2,7 @@ import DPoPRequestExecutor
 import Foundation
 import Sandbox
 import Testing
+import HTTPTransport
 
 @Suite("Server-side DPoP checks")
 struct DPoPRejectionTests {

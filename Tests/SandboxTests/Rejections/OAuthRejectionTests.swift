@@ -2,6 +2,7 @@ import DPoPRequestExecutor
 import Foundation
 import Sandbox
 import Testing
+import HTTPTransport
 
 @Suite("Authorization server checks")
 struct OAuthRejectionTests {
@@ -63,7 +64,7 @@ struct OAuthRejectionTests {
             let flow = FlowSecrets()
             let code = try await client.authorizationCode(flow)
             var parameters = client.codeGrantParameters(code, flow)
-            parameters[3] = ("code_verifier", PKCE.generate().verifier)
+            parameters[3] = ("code_verifier", TestPKCE().verifier)
             let response = try await client.tokenRequest(parameters)
             #expect(response.status == 400)
             #expect(response.errorCode == "invalid_grant")

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import DPoPRequestExecutor
 import Foundation
+import HTTPTransport
 
 /// The `HTTPTransport` over AsyncHTTPClient, never following redirects, for talking to the real sandbox.
 struct AHCTransport: HTTPTransport {

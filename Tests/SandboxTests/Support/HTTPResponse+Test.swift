@@ -1,6 +1,7 @@
 import DPoPRequestExecutor
 import Foundation
 import Testing
+import HTTPTransport
 
 extension HTTPResponse {
     init(status: Int, headerPairs: [(String, String)], body: Data) {

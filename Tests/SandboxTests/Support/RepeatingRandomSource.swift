@@ -1,4 +1,5 @@
 import DPoPRequestExecutor
+import HTTPTransport
 
 /// Always the same bytes: a broken client whose proofs all share one `jti`.
 struct RepeatingRandomSource: RandomSource {

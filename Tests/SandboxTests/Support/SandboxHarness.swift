@@ -4,6 +4,7 @@ import Foundation
 import InMemoryLogging
 import Logging
 import Sandbox
+import HTTPTransport
 
 /// A started sandbox with a manual clock, a captured log and an HTTP client; made by ``withSandbox(_:_:)``.
 struct SandboxHarness: Sendable {

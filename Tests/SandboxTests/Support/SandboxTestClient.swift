@@ -1,7 +1,9 @@
+import Crypto
 import DPoPRequestExecutor
 import Foundation
 import Sandbox
 import Testing
+import HTTPTransport
 
 /// A hand-made OAuth client for the tests: one DPoP key, raw requests, and each step of the flow as a method.
 struct SandboxTestClient: Sendable {
@@ -184,8 +186,21 @@ struct SandboxTestClient: Sendable {
 
 /// The secrets of one authorization flow.
 struct FlowSecrets: Sendable {
-    let pkce = PKCE.generate()
-    let state = OAuthState.generate()
+    let pkce = TestPKCE()
+    let state = Base64URL.encode(SystemRandomNumberGenerator.bytes(16))
+}
+
+/// A PKCE pair made the way RFC 7636 §4.1–4.2 says, independently of the client's own code.
+struct TestPKCE: Sendable {
+    let verifier = Base64URL.encode(SystemRandomNumberGenerator.bytes(32))
+    var challenge: String { Base64URL.encode(SHA256.hash(data: Data(verifier.utf8))) }
+}
+
+extension SystemRandomNumberGenerator {
+    static func bytes(_ count: Int) -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+    }
 }
 
 /// A token response.

@@ -2,6 +2,7 @@ import DPoPRequestExecutor
 import Foundation
 import Sandbox
 import Testing
+import HTTPTransport
 
 /// A client that signed in and knows the PDS's nonce, for tests that then send hand-made resource requests.
 struct SignedInClient: Sendable {

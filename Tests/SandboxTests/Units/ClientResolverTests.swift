@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Sandbox
+import HTTPTransport
 
 @Suite("Loopback client rules")
 struct ClientResolverTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Sandbox
+import HTTPTransport
 
 @Suite("Configured client metadata documents")
 struct HostedClientMetadataTests {

@@ -3,21 +3,10 @@ import Foundation
 import Testing
 
 @testable import Sandbox
+import HTTPTransport
 
 @Suite("Encodings and small state machines")
 struct PrimitiveTests {
-    @Test("form parsing decodes plus and percent escapes and refuses repeated parameters")
-    func formParsing() throws {
-        let parsed = try FormEncoding.parse("a=1+2&b=%C3%A9%2F&c")
-        #expect(parsed == ["a": "1 2", "b": "é/", "c": ""])
-        #expect(throws: FormEncoding.Failure.self) { try FormEncoding.parse("a=1&a=2") }
-        #expect(throws: FormEncoding.Failure.self) { try FormEncoding.parse("a=%G1") }
-        #expect(
-            FormEncoding.encode([("redirect_uri", "http://127.0.0.1/a b")])
-                == "redirect_uri=http%3A%2F%2F127.0.0.1%2Fa%20b"
-        )
-    }
-
     @Test("base32 matches RFC 4648 vectors in lowercase without padding")
     func base32() {
         #expect(Base32.encode(Array("foobar".utf8)) == "mzxw6ytboi")

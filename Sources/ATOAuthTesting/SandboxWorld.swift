@@ -1,0 +1,132 @@
+public import AccountManager
+import ATProtoIdentity
+public import Foundation
+public import HTTPTransport
+public import Keystore
+import Logging
+public import OAuthSessionManager
+public import Sandbox
+
+/// The strict sandbox running in this process, a real transport, an in-memory keystore and a clock they all share:
+/// everything an app's own tests need to sign in and call XRPC without a network.
+///
+/// ```swift
+/// try await SandboxWorld.with { world in
+///     let accounts = world.accounts()
+///     let alice = try await world.signIn("alice.test", with: accounts)
+///     let client = try await accounts.client(for: alice.did.rawValue)
+///     _ = try await client.getSession()
+/// }
+/// ```
+public struct SandboxWorld: Sendable {
+    /// The sandbox: PLC directory, PDS and authorization server on loopback.
+    public let server: SandboxServer
+    /// Its three origins.
+    public let endpoints: SandboxEndpoints
+    /// The production transport.
+    public let transport: AsyncHTTPClientTransport
+    /// The store shared by every manager made here; several managers model several processes.
+    public let keystore: InMemoryKeystore
+    /// The clock of the sandbox and of every manager made here.
+    public let clock: ShiftableClock
+
+    /// Starts a sandbox with `configuration`, runs `body`, and stops everything on every path.
+    public static func with<T>(
+        _ configuration: SandboxConfiguration = SandboxConfiguration(autoApprove: true),
+        _ body: (SandboxWorld) async throws -> T
+    ) async throws -> T {
+        let clock = ShiftableClock()
+        let server = SandboxServer(
+            configuration: configuration,
+            logger: Logger(label: "atoauth.sandbox") { _ in SwiftLogNoOpLogHandler() },
+            now: { clock.now() }
+        )
+        let endpoints = try await server.start()
+        do {
+            let result = try await AsyncHTTPClientTransport.withTransport { transport in
+                try await body(
+                    SandboxWorld(
+                        server: server,
+                        endpoints: endpoints,
+                        transport: transport,
+                        keystore: InMemoryKeystore(),
+                        clock: clock
+                    )
+                )
+            }
+            await server.stop()
+            return result
+        } catch {
+            await server.stop()
+            throw error
+        }
+    }
+
+    /// The manager configuration that reaches this sandbox: its PLC directory and handle resolver, loopback
+    /// allowed, this world's clock.
+    public var configuration: AccountManager.Configuration {
+        var configuration = AccountManager.Configuration()
+        configuration.identity = IdentityResolver.Configuration(
+            plcDirectory: endpoints.plcDirectory,
+            handleResolverService: endpoints.pds
+        )
+        configuration.allowHTTPLoopback = true
+        configuration.now = { [clock] in clock.now() }
+        return configuration
+    }
+
+    /// A new account manager over `keystore` (this world's by default) and `transport` (this world's by default).
+    public func accounts(
+        keystore: (any Keystore)? = nil,
+        transport: (any HTTPTransport)? = nil,
+        configuration: AccountManager.Configuration? = nil
+    ) -> AccountManager {
+        AccountManager(
+            keystore: keystore ?? self.keystore,
+            transport: transport ?? self.transport,
+            configuration: configuration ?? self.configuration
+        )
+    }
+
+    /// A new session manager over this world's keystore, for tests of the OAuth flow itself.
+    public func sessions() -> OAuthSessionManager {
+        accounts().sessions
+    }
+
+    /// A loopback client whose redirect goes to a port nobody listens on: the world reads the redirect itself.
+    public func oauthClient(scope: String = "atproto transition:generic") throws -> OAuthClient {
+        guard let redirect = URL(string: "http://127.0.0.1:9/callback") else { throw SandboxWorldError.noRedirect }
+        return try OAuthClient.loopback(redirectURI: redirect, scope: scope)
+    }
+
+    /// Plays the browser: opens the authorization URL and returns where the sandbox redirects (the callback URL).
+    public func approve(_ request: AuthorizationRequest) async throws -> URL {
+        let response = try await transport.send(HTTPRequest(url: request.url))
+        guard response.status == 302, let location = response.headers["Location"].flatMap(URL.init(string:)) else {
+            throw SandboxWorldError.notApproved(status: response.status)
+        }
+        return location
+    }
+
+    /// Signs `handle` in from start to finish through an account manager.
+    public func signIn(_ handle: String = "alice.test", with accounts: AccountManager) async throws -> Account {
+        let request = try await accounts.authorize(handle, client: try oauthClient())
+        return try await accounts.callback(try await approve(request))
+    }
+
+    /// Signs `handle` in from start to finish through a session manager.
+    public func signIn(_ handle: String = "alice.test", with sessions: OAuthSessionManager) async throws
+        -> OAuthSession
+    {
+        let request = try await sessions.startSignIn(handle, client: try oauthClient())
+        return try await sessions.completeSignIn(callbackURL: try await approve(request))
+    }
+}
+
+/// Why a ``SandboxWorld`` sign-in could not be played through.
+public enum SandboxWorldError: Error, Sendable, Hashable {
+    /// The fixed redirect URI could not be formed.
+    case noRedirect
+    /// The sandbox did not redirect back after the authorization URL was opened.
+    case notApproved(status: Int)
+}

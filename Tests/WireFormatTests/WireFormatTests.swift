@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+import WireFormat
+
+@Suite("Form encoding")
+struct FormEncodingTests {
+    @Test("parsing decodes plus and percent escapes and refuses repeated parameters")
+    func parsing() throws {
+        let parsed = try FormEncoding.parse("a=1+2&b=%C3%A9%2F&c")
+        #expect(parsed == ["a": "1 2", "b": "é/", "c": ""])
+        #expect(throws: FormEncoding.Failure.self) { try FormEncoding.parse("a=1&a=2") }
+    }
+
+    @Test("a malformed escape or bytes that are not UTF-8 are refused", arguments: ["a=%G1", "a=%", "a=%4", "a=%FF%FE"])
+    func malformed(_ text: String) {
+        #expect(throws: FormEncoding.Failure.self) { try FormEncoding.parsePairs(text) }
+    }
+
+    @Test("writing escapes everything but the unreserved characters (RFC 3986 §2.3)")
+    func writing() {
+        #expect(
+            FormEncoding.encode([("redirect_uri", "http://127.0.0.1/a b"), ("scope", "atproto+x&y=z~._-")])
+                == "redirect_uri=http%3A%2F%2F127.0.0.1%2Fa%20b&scope=atproto%2Bx%26y%3Dz~._-"
+        )
+        #expect(String(decoding: FormEncoding.body([("a", "é")]), as: UTF8.self) == "a=%C3%A9")
+    }
+
+    @Test("what is written reads back unchanged", arguments: ["", "plain", "a b+c&d=e/f?g#h", "é漢字🙂", "%41%"])
+    func roundTrip(_ value: String) throws {
+        let parsed = try FormEncoding.parsePairs(FormEncoding.encode([("k", value)]))
+        #expect(parsed.count == 1)
+        #expect(parsed.first?.1 == value)
+        #expect(try FormEncoding.unescape(FormEncoding.escape(value)) == value)
+    }
+}
+
+@Suite("Terminal-safe text")
+struct TerminalTextTests {
+    @Test(
+        "C0, DEL, C1 and bidi controls are removed; tabs and line breaks become spaces",
+        arguments: [
+            ("a\u{1B}[31mred", "a[31mred"), ("bell\u{07}", "bell"), ("del\u{7F}", "del"),
+            ("csi\u{9B}2J", "csi2J"), ("nel\u{85}x", "nelx"), ("\u{202E}evil\u{202C}", "evil"),
+            ("iso\u{2066}late\u{2069}", "isolate"), ("mark\u{200F}", "mark"), ("a\tb\nc\r", "a b c "),
+            ("ok ✓ é", "ok ✓ é"),
+        ]
+    )
+    func sanitized(_ input: String, _ expected: String) {
+        #expect(TerminalText.sanitized(input) == expected)
+        #expect(TerminalText.isSafe(expected))
+    }
+
+    @Test("long text is cut at the limit and marked")
+    func limit() {
+        #expect(TerminalText.sanitized(String(repeating: "x", count: 10), limit: 4) == "xxxx…")
+        #expect(TerminalText.sanitized("short", limit: 10) == "short")
+    }
+}
+
+@Suite("HTML text and error bodies")
+struct HTMLAndErrorBodyTests {
+    @Test("the five HTML-significant characters are escaped")
+    func html() {
+        #expect(HTMLText.escaped(#"<a href="x">'&'</a>"#) == "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;")
+    }
+
+    @Test("OAuth and XRPC error bodies are read; anything else gives nothing")
+    func errorBodies() {
+        let oauth = ServerErrorBody(Data(#"{"error":"invalid_grant","error_description":"spent"}"#.utf8))
+        #expect(oauth.error == "invalid_grant")
+        #expect(oauth.explanation == "spent")
+        let xrpc = ServerErrorBody(Data(#"{"error":"InvalidRequest","message":"bad repo"}"#.utf8))
+        #expect(xrpc.message == "bad repo")
+        #expect(xrpc.explanation == "bad repo")
+        for body in ["<html>", "[1]", #"{"error":42}"#, ""] {
+            let parsed = ServerErrorBody(Data(body.utf8))
+            #expect(parsed.error == nil)
+        }
+        let huge = Data((#"{"error":"x","pad":""# + String(repeating: "a", count: ServerErrorBody.maximumSize) + #""}"#).utf8)
+        #expect(ServerErrorBody(huge).error == nil)
+    }
+}
