@@ -186,7 +186,8 @@ let package = Package(
             name: "OAuthSessionManagerTests",
             dependencies: [
                 "ATProtoSyntax", "WireFormat", "HTTPTransport", "ATProtoIdentity", "OAuthSessionManager",
-                "OAuthLoopbackListener", "DPoPRequestExecutor", "ATOAuthTesting", "Keystore", "Sandbox", "AccountManager",
+                "OAuthLoopbackListener", "DPoPRequestExecutor", "ATOAuthTesting", "Keystore", "Sandbox",
+                "AccountManager",
                 "ATClient",
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -1,7 +1,7 @@
-public import AccountManager
 public import ATProtoSyntax
+public import AccountManager
 public import Foundation
-public import HTTPTransport
+import HTTPTransport
 import WireFormat
 
 /// Calls XRPC methods on an account's PDS with DPoP-bound tokens (atproto.com/specs/xrpc).
@@ -34,7 +34,13 @@ public struct ATClient: Sendable {
 
     /// Calls a query (HTTP GET) with query parameters.
     ///
-    /// - Parameter account: for a routed client, the handle or DID to act as; a bound client accepts only its own.
+    /// - Parameters:
+    ///   - nsid: the method.
+    ///   - parameters: the query parameters, in order.
+    ///   - proxy: the `atproto-proxy` value, when not the default for the NSID.
+    ///   - account: for a routed client, the handle or DID to act as; a bound client accepts only its own.
+    /// - Returns: the successful answer.
+    /// - Throws: ``XRPCError`` for a non-2xx answer; `AccountError` when no account fits.
     public func query(
         _ nsid: NSID,
         parameters: [(String, String)] = [],

@@ -1,5 +1,5 @@
-public import HTTPTransport
 public import Foundation
+public import HTTPTransport
 
 /// A successful XRPC answer: the raw body, with decoding helpers.
 public struct XRPCResponse: Sendable {

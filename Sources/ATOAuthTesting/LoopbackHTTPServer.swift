@@ -33,12 +33,13 @@ package final class LoopbackHTTPServer: Sendable {
 
     /// `http://127.0.0.1:<port>`.
     package var baseURL: URL {
-        URL(string: "http://127.0.0.1:\(port)")!
+        // A loopback address and a port always form a URL.
+        URL(string: "http://127.0.0.1:\(port)") ?? URL(fileURLWithPath: "/")
     }
 
     /// The URL of `target` (a path with an optional query, such as `/a?b=c`) on this server.
     package func url(_ target: String) -> URL {
-        URL(string: "http://127.0.0.1:\(port)\(target)")!
+        URL(string: "http://127.0.0.1:\(port)\(target)") ?? baseURL
     }
 
     /// Every request received so far, in order of arrival.

@@ -1,5 +1,5 @@
-public import AccountManager
 import ATProtoIdentity
+public import AccountManager
 public import Foundation
 public import HTTPTransport
 public import Keystore
@@ -115,7 +115,10 @@ public struct SandboxWorld: Sendable {
     }
 
     /// Signs `handle` in from start to finish through a session manager.
-    public func signIn(_ handle: String = "alice.test", with sessions: OAuthSessionManager) async throws
+    public func signIn(
+        _ handle: String = "alice.test",
+        with sessions: OAuthSessionManager
+    ) async throws
         -> OAuthSession
     {
         let request = try await sessions.startSignIn(handle, client: try oauthClient())

@@ -1,5 +1,6 @@
-public import ATProtoSyntax
-public import HTTPTransport
+import ATProtoSyntax
+import HTTPTransport
+
 extension DIDDocument {
     /// One entry of a DID document's `service` array (W3C DID Core §5.4), as far as this client reads it.
     public struct Service: Sendable, Hashable, Decodable {

@@ -1,6 +1,6 @@
 public import ATProtoSyntax
-public import HTTPTransport
 public import Foundation
+import HTTPTransport
 
 /// The parts of a DID document this client uses: its `id`, its `alsoKnownAs` handles and its services
 /// (atproto.com/specs/did, ATPROTO-OAUTH §1.3).

@@ -1,6 +1,6 @@
 public import ATProtoSyntax
-public import HTTPTransport
 public import Foundation
+public import HTTPTransport
 
 /// Fetches and checks the DID document of a `did:plc` or `did:web` (ATPROTO-OAUTH §1.3).
 ///

@@ -1,6 +1,6 @@
 public import ATProtoSyntax
-public import HTTPTransport
 import Foundation
+public import HTTPTransport
 
 /// Resolves a handle the two standard ways at once: DNS TXT `_atproto.<handle>` and HTTPS
 /// `https://<handle>/.well-known/atproto-did` (ATPROTO-OAUTH §1.2, atproto.com/specs/handle).
@@ -28,8 +28,11 @@ public struct DNSAndHTTPSHandleResolver: HandleResolver {
 
     /// Combines the two answers: agreement wins, disagreement and conflicting DNS records fail, one failure falls
     /// back to the other, and two failures report both.
-    static func reconcile(_ handle: Handle, dns: Result<DID?, IdentityError>, https: Result<DID, IdentityError>) throws -> DID
-    {
+    static func reconcile(
+        _ handle: Handle,
+        dns: Result<DID?, IdentityError>,
+        https: Result<DID, IdentityError>
+    ) throws -> DID {
         if case .failure(let error) = dns, error.hasSameCode(as: .conflictingHandleRecords("")) {
             throw error
         }

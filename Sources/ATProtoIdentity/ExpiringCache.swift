@@ -1,6 +1,6 @@
-public import ATProtoSyntax
-public import HTTPTransport
+import ATProtoSyntax
 import Foundation
+import HTTPTransport
 
 /// A small in-memory store whose entries expire, for identity results during sign-in (ATPROTO-OAUTH §1.6).
 actor ExpiringCache<Key: Hashable & Sendable, Value: Sendable> {

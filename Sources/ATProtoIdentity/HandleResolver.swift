@@ -1,5 +1,6 @@
 public import ATProtoSyntax
-public import HTTPTransport
+import HTTPTransport
+
 /// Resolves a handle to the DID it claims (ATPROTO-OAUTH §1.2); the result still needs the bidirectional check.
 public protocol HandleResolver: Sendable {
     /// Returns the DID the handle names. Throws ``IdentityError``: the handle is not resolvable, no method gave a

@@ -1,6 +1,6 @@
-public import ATProtoSyntax
-public import HTTPTransport
-public import Foundation
+import ATProtoSyntax
+import Foundation
+import HTTPTransport
 import WireFormat
 
 /// A failure to turn what the user typed into a trusted identity: a handle that does not resolve, records that

@@ -1,6 +1,6 @@
-public import ATProtoSyntax
-public import HTTPTransport
+import ATProtoSyntax
 public import Foundation
+import HTTPTransport
 
 extension IdentityResolver {
     /// Where identities are resolved and how long results are kept (ATPROTO-OAUTH §1.2–§1.3, §1.6).

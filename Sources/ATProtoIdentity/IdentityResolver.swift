@@ -1,6 +1,6 @@
 public import ATProtoSyntax
-public import HTTPTransport
 public import Foundation
+public import HTTPTransport
 
 /// Turns what the user typed — a handle, a DID or a PDS/entryway URL — into a checked ``ResolvedIdentity``
 /// (ATPROTO-OAUTH §1.1–§1.3).

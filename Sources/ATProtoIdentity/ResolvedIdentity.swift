@@ -1,6 +1,6 @@
 public import ATProtoSyntax
-public import HTTPTransport
 public import Foundation
+import HTTPTransport
 
 /// Who the user named and where their PDS is, after the identity checks (ATPROTO-OAUTH §1.1–§1.3).
 public struct ResolvedIdentity: Sendable, Hashable {

@@ -1,6 +1,6 @@
 public import ATProtoSyntax
-public import HTTPTransport
 public import Foundation
+public import HTTPTransport
 
 /// Resolves handles with a service's `com.atproto.identity.resolveHandle` instead of DNS and HTTPS
 /// (ATPROTO-OAUTH §1.2), for a configured resolver such as a development sandbox.

@@ -9,6 +9,7 @@ extension AccountManager {
     ///   - input: a handle, a DID, or a PDS or entryway `https://` URL.
     ///   - client: the loopback development client, or a hosted one from ``hostedClient(clientID:redirectURI:scope:)``.
     /// - Returns: the authorization request; keep its `state` to cancel it.
+    /// - Throws: `SyntaxError`, `IdentityError`, `FetchError` or `OAuthError` naming the failed check.
     public func authorize(_ input: String, client: OAuthClient) async throws -> AuthorizationRequest {
         try await sessions.startSignIn(input, client: client)
     }
@@ -36,6 +37,8 @@ extension AccountManager {
     ///   - clientID: the document's https URL, which must equal its `client_id`.
     ///   - redirectURI: one of its redirect URIs (a loopback entry accepts the listener's port).
     ///   - scope: the scope to request, within the document's; `nil` asks for the document's.
+    /// - Returns: the client.
+    /// - Throws: `OAuthError` when the document is invalid; `FetchError` when it cannot be fetched.
     public func hostedClient(clientID: URL, redirectURI: URL, scope: String? = nil) async throws -> OAuthClient {
         try await sessions.hostedClient(clientID: clientID, redirectURI: redirectURI, scope: scope)
     }

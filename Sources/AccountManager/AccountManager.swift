@@ -57,7 +57,11 @@ public actor AccountManager {
 
     /// Creates a manager over a keystore and a transport.
     public init(keystore: any Keystore, transport: any HTTPTransport, configuration: Configuration = Configuration()) {
-        let nonceCache = NonceFile.cache(at: configuration.nonceFile, now: configuration.now(), logger: configuration.logger)
+        let nonceCache = NonceFile.cache(
+            at: configuration.nonceFile,
+            now: configuration.now(),
+            logger: configuration.logger
+        )
         self.keystore = keystore
         self.transport = transport
         self.nonceCache = nonceCache

@@ -1,4 +1,5 @@
 import WireFormat
+
 /// The small HTML page the browser shows after the redirect: signed in, or what failed.
 public struct CallbackPage: Sendable, Hashable {
     /// The page's headline.

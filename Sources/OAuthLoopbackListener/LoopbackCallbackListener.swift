@@ -1,8 +1,8 @@
-import OAuthSessionManager
 public import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import OAuthSessionManager
 import Synchronization
 
 /// Waits for the authorization server's redirect on `http://127.0.0.1:<port>/<path>` (RFC 8252 §7.3).

@@ -1,9 +1,9 @@
-public import ATProtoSyntax
-public import ATProtoIdentity
-public import HTTPTransport
-import WireFormat
+import ATProtoIdentity
+import ATProtoSyntax
 import DPoPRequestExecutor
 import Foundation
+import HTTPTransport
+import WireFormat
 
 extension OAuthSessionManager {
     /// Refreshes under the keystore's lock for the session entry, re-reading the stored session first.

@@ -1,9 +1,9 @@
-public import ATProtoSyntax
-public import ATProtoIdentity
-public import HTTPTransport
-import WireFormat
+import ATProtoIdentity
+import ATProtoSyntax
 import DPoPRequestExecutor
 public import Foundation
+import HTTPTransport
+import WireFormat
 
 extension OAuthSessionManager {
     /// Starts a sign-in: resolves the account, checks its servers' metadata, sends the PAR, and keeps what the

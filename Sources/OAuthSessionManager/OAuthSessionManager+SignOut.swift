@@ -1,9 +1,9 @@
+import ATProtoIdentity
 public import ATProtoSyntax
-public import ATProtoIdentity
-public import HTTPTransport
-import WireFormat
 import DPoPRequestExecutor
 import Foundation
+import HTTPTransport
+import WireFormat
 
 extension OAuthSessionManager {
     /// Whether the server confirmed a sign-out's revocation.

@@ -1,9 +1,9 @@
-public import ATProtoSyntax
-public import ATProtoIdentity
-public import HTTPTransport
-import WireFormat
+import ATProtoIdentity
+import ATProtoSyntax
 import DPoPRequestExecutor
 import Foundation
+import HTTPTransport
+import WireFormat
 
 extension OAuthSessionManager {
     /// POSTs a form to an authorization server endpoint with a DPoP proof (no `ath`), after checking where it goes.

@@ -1,11 +1,11 @@
-public import ATProtoSyntax
 public import ATProtoIdentity
-public import HTTPTransport
-import WireFormat
+public import ATProtoSyntax
 public import DPoPRequestExecutor
 public import Foundation
+public import HTTPTransport
 public import Keystore
 public import Logging
+import WireFormat
 
 /// Signs people in with AT Protocol OAuth and keeps their sessions: PAR, callback, tokens, refresh, revocation
 /// (ATPROTO-OAUTH §3 and §5).

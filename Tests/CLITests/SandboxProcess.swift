@@ -1,8 +1,8 @@
 import DPoPRequestExecutor
 import Foundation
+import HTTPTransport
 import Synchronization
 import Testing
-import HTTPTransport
 
 /// `atoauth sandbox` running as its own process, as users run it: the tests read its printed settings, its
 /// counters and change its settings through its loopback control endpoints.

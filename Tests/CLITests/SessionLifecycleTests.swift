@@ -1,7 +1,7 @@
 import DPoPRequestExecutor
 import Foundation
-import Testing
 import HTTPTransport
+import Testing
 
 @Suite("Sessions across processes: refresh, nonces, revocation", .serialized)
 struct SessionLifecycleTests {
@@ -22,6 +22,22 @@ struct SessionLifecycleTests {
             #expect(try await world.sandbox.counters().refreshGrantsSucceeded == 1)
             #expect(try await world.atoauth("whoami").status == 0)
             #expect(try await world.sandbox.counters().refreshGrantsSucceeded == 1)
+        }
+    }
+
+    @Test("a fresh whoami process reuses the kept DPoP nonce: one request to the PDS, and -v names the account")
+    func noncesSurviveTheProcess() async throws {
+        try await CLIWorld.with { world in
+            try await world.signIn("alice.test")
+            #expect(try await world.atoauth("whoami").status == 0)
+            let challenges = try await world.sandbox.counters().nonceChallengesSent
+            let whoami = try await world.atoauth("-v", "whoami")
+            #expect(whoami.status == 0, "\(whoami.stderr)")
+            // The transport logs each request it sends as "→ <target> …".
+            let pdsRequests = whoami.stderr.split(separator: "\n").filter { $0.contains("→ ") && $0.contains("/xrpc/") }
+            #expect(pdsRequests.count == 1, "\(pdsRequests)")
+            #expect(whoami.stderr.contains("as alice.test (did:"))
+            #expect(try await world.sandbox.counters().nonceChallengesSent == challenges)
         }
     }
 

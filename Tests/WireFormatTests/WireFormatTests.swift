@@ -11,7 +11,10 @@ struct FormEncodingTests {
         #expect(throws: FormEncoding.Failure.self) { try FormEncoding.parse("a=1&a=2") }
     }
 
-    @Test("a malformed escape or bytes that are not UTF-8 are refused", arguments: ["a=%G1", "a=%", "a=%4", "a=%FF%FE"])
+    @Test(
+        "a malformed escape or bytes that are not UTF-8 are refused",
+        arguments: ["a=%G1", "a=%", "a=%4", "a=%FF%FE"]
+    )
     func malformed(_ text: String) {
         #expect(throws: FormEncoding.Failure.self) { try FormEncoding.parsePairs(text) }
     }
@@ -76,7 +79,9 @@ struct HTMLAndErrorBodyTests {
             let parsed = ServerErrorBody(Data(body.utf8))
             #expect(parsed.error == nil)
         }
-        let huge = Data((#"{"error":"x","pad":""# + String(repeating: "a", count: ServerErrorBody.maximumSize) + #""}"#).utf8)
+        let huge = Data(
+            (#"{"error":"x","pad":""# + String(repeating: "a", count: ServerErrorBody.maximumSize) + #""}"#).utf8
+        )
         #expect(ServerErrorBody(huge).error == nil)
     }
 }

@@ -1,9 +1,9 @@
 import ATOAuthTesting
 import AccountManager
 import Foundation
+import HTTPTransport
 import Keystore
 import Sandbox
-import HTTPTransport
 
 /// Wall time and peak memory of `atoauth accounts list` and `atoauth whoami` against the sandbox, next to
 /// `atoauth --version` (starting the process and parsing arguments: the floor of any command).

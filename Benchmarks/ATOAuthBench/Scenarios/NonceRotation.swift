@@ -1,11 +1,11 @@
+import ATClient
 import ATOAuthTesting
 import AccountManager
-import ATClient
 import DPoPRequestExecutor
 import Foundation
+import HTTPTransport
 import Keystore
 import Sandbox
-import HTTPTransport
 
 /// Round trips per XRPC call against the strict sandbox while it rotates its DPoP nonce every `period` seconds.
 ///

@@ -1,14 +1,14 @@
-import ATOAuthTesting
-import AccountManager
 import ATClient
+import ATOAuthTesting
+import ATProtoIdentity
+import ATProtoSyntax
+import AccountManager
 import DPoPRequestExecutor
 import Foundation
+import HTTPTransport
 import Keystore
 import OAuthSessionManager
 import Sandbox
-import HTTPTransport
-import ATProtoSyntax
-import ATProtoIdentity
 
 /// 1,000 concurrent XRPC calls on an expired access token against the same calls on a fresh one.
 ///

@@ -1,6 +1,6 @@
 import DPoPRequestExecutor
-import Synchronization
 import HTTPTransport
+import Synchronization
 
 /// Counts the requests that reach the network: each is one round trip.
 final class CountingTransport: HTTPTransport {

@@ -1,10 +1,10 @@
+import ATProtoIdentity
+import ATProtoSyntax
 import DPoPRequestExecutor
 import Foundation
+import HTTPTransport
 import Keystore
 import OAuthSessionManager
-import HTTPTransport
-import ATProtoSyntax
-import ATProtoIdentity
 
 /// Puts a signed-in session for a server that does not check tokens into a keystore, as sign-in would store it.
 enum StoredSession {

@@ -1,6 +1,6 @@
-import WireFormat
-public import HTTPTransport
 import Foundation
+public import HTTPTransport
+import WireFormat
 
 /// An XRPC error answer as data: the `error` and `message` from the body, the status, and rate-limit headers.
 public struct XRPCError: Error, Sendable, Hashable, CustomStringConvertible {

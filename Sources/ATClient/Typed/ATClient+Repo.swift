@@ -1,5 +1,5 @@
-public import Foundation
 import ATProtoSyntax
+public import Foundation
 
 extension ATClient {
     /// `com.atproto.server.getSession`: who the token belongs to.

@@ -1,5 +1,5 @@
-public import Foundation
 public import ATProtoSyntax
+public import Foundation
 public import OAuthSessionManager
 
 /// A signed-in account as the account list shows it; no tokens.

@@ -44,11 +44,16 @@ public final class AccountConnection: Sendable {
         self.entryName = OAuthSession.entryName(did: session.did)
         let executor = Self.executor(key, manager.transport, manager.nonceCache, manager.configuration)
         self.state = Mutex(
-            Snapshot(session: session, executor: executor, revision: revision, jitterFraction: Self.jitter(manager.configuration))
+            Snapshot(
+                session: session,
+                executor: executor,
+                revision: revision,
+                jitterFraction: Self.jitter(manager.configuration)
+            )
         )
     }
 
-    /// The session as this process last read it; never refreshes. Its description shows no token.
+    /// The session as this process last read it, never refreshed here; its description shows no token.
     public var session: OAuthSession { state.withLock { $0.session } }
 
     /// The handle when there is one, else the DID.
@@ -118,7 +123,11 @@ public final class AccountConnection: Sendable {
     }
 
     /// Keeps a newly read session; a new sign-in (a different `createdAt`) also brings a new DPoP key.
-    private func adopt(_ session: OAuthSession, revision: EntryRevision?, over previous: Snapshot) async throws
+    private func adopt(
+        _ session: OAuthSession,
+        revision: EntryRevision?,
+        over previous: Snapshot
+    ) async throws
         -> Snapshot
     {
         var next = previous

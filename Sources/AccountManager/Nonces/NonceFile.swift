@@ -42,7 +42,12 @@ enum NonceFile {
         let data = try encoder.encode(entries)
         let temporary = url.deletingLastPathComponent()
             .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600])
+        guard
+            FileManager.default.createFile(
+                atPath: temporary.path,
+                contents: data,
+                attributes: [.posixPermissions: 0o600]
+            )
         else { throw CocoaError(.fileWriteUnknown) }
         guard rename(temporary.path, url.path) == 0 else {
             try? FileManager.default.removeItem(at: temporary)

@@ -1,5 +1,5 @@
-import HTTPTransport
 import Foundation
+import HTTPTransport
 
 /// Recognizes a server's demand for a fresh nonce (RFC 9449 §8 and §9); pure, so it is tested without I/O.
 enum DPoPNonceChallenge {

@@ -1,6 +1,6 @@
-public import HTTPTransport
 import Crypto
 public import Foundation
+public import HTTPTransport
 
 /// Makes DPoP proofs for one key (RFC 9449 §4.2), with the header encoded once and the claims written by hand.
 public struct DPoPProofSigner: Sendable {

@@ -1,6 +1,6 @@
-public import HTTPTransport
 import Crypto
 public import Foundation
+public import HTTPTransport
 
 /// Checks a DPoP proof as a server must (RFC 9449 §4.3): structure, header, signature and claims.
 ///

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// Checks and normalizes origin URLs — scheme, host and port only (RFC 6454) — as PDS and issuer URLs must be
 /// (ATPROTO-OAUTH §1.3–§1.5).

@@ -1,5 +1,5 @@
-import WireFormat
 public import Foundation
+import WireFormat
 
 /// Fetches identity and metadata documents over any ``HTTPTransport`` with the checks ATPROTO-OAUTH §1.6 asks for.
 ///

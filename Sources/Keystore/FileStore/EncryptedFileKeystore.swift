@@ -102,8 +102,9 @@ public final class EncryptedFileKeystore: Keystore {
         }
     }
 
-    /// The entry file's inode, size and modification time: every save replaces the file by a rename, so a
-    /// new save always changes the inode or the time. One `stat`, no decryption.
+    /// The entry file's inode, size and modification time; one `stat`, no decryption.
+    ///
+    /// Every save replaces the file by a rename, so a new save always changes the inode or the time.
     public func revision(of name: String) throws -> EntryRevision? {
         try SecureFile.revision(of: layout.entry(try EntryName(name)))
     }

@@ -1,8 +1,8 @@
-public import ATProtoSyntax
-public import ATProtoIdentity
-public import HTTPTransport
-import WireFormat
+import ATProtoIdentity
+import ATProtoSyntax
 public import Foundation
+import HTTPTransport
+import WireFormat
 
 /// A started sign-in: the URL to open in the system browser and what the callback will be checked against.
 public struct AuthorizationRequest: Sendable, Hashable {

@@ -1,8 +1,8 @@
-public import ATProtoSyntax
-public import ATProtoIdentity
-public import HTTPTransport
-import WireFormat
+import ATProtoIdentity
+import ATProtoSyntax
 public import Foundation
+import HTTPTransport
+import WireFormat
 
 /// The query of the redirect back to the client (RFC 6749 §4.1.2, RFC 9207).
 public struct CallbackParameters: Sendable, Hashable {

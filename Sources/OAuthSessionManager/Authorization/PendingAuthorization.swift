@@ -1,8 +1,8 @@
-public import ATProtoSyntax
-public import ATProtoIdentity
-public import HTTPTransport
-import WireFormat
+import ATProtoIdentity
+import ATProtoSyntax
 import Foundation
+import HTTPTransport
+import WireFormat
 
 /// What a started sign-in must remember until its callback: kept encrypted in the keystore under
 /// `pending/<state>` for ten minutes, so a later process can complete it (ATPROTO-OAUTH §3).

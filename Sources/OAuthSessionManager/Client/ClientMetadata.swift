@@ -1,8 +1,8 @@
-public import ATProtoSyntax
-public import ATProtoIdentity
-public import HTTPTransport
-import WireFormat
+import ATProtoIdentity
+import ATProtoSyntax
 public import Foundation
+import HTTPTransport
+import WireFormat
 
 /// A hosted client metadata document for a native app (ATPROTO-OAUTH §2; AT Protocol OAuth "client metadata").
 ///

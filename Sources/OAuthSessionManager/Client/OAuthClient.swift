@@ -1,8 +1,8 @@
-public import ATProtoSyntax
-public import ATProtoIdentity
-public import HTTPTransport
-import WireFormat
+import ATProtoIdentity
+import ATProtoSyntax
 public import Foundation
+import HTTPTransport
+import WireFormat
 
 /// Who the client is to the authorization server: its `client_id`, redirect URI and scope (ATPROTO-OAUTH §2).
 public struct OAuthClient: Sendable, Hashable {

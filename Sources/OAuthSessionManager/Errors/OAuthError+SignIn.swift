@@ -1,8 +1,8 @@
-public import ATProtoSyntax
-public import ATProtoIdentity
-public import HTTPTransport
-import WireFormat
+import ATProtoIdentity
+import ATProtoSyntax
 import Foundation
+import HTTPTransport
+import WireFormat
 
 extension OAuthError {
     /// A client metadata document or loopback client configuration breaks a rule (ATPROTO-OAUTH §2).

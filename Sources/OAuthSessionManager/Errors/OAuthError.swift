@@ -1,8 +1,8 @@
-public import ATProtoSyntax
-public import ATProtoIdentity
-public import HTTPTransport
+import ATProtoIdentity
+import ATProtoSyntax
+import Foundation
+import HTTPTransport
 import WireFormat
-public import Foundation
 
 /// A failure of the AT Protocol OAuth client: bad input, an identity or metadata check that failed, or a server
 /// or network problem (ATPROTO-OAUTH §1–§3).

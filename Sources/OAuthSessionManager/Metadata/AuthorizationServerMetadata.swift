@@ -1,8 +1,8 @@
-public import ATProtoSyntax
-public import ATProtoIdentity
-public import HTTPTransport
-import WireFormat
+import ATProtoIdentity
+import ATProtoSyntax
 public import Foundation
+import HTTPTransport
+import WireFormat
 
 /// An authorization server's metadata, checked as ATPROTO-OAUTH §1.5 requires (RFC 8414 §2–§3).
 ///
@@ -102,7 +102,7 @@ public struct AuthorizationServerMetadata: Sendable, Hashable {
             }
             do {
                 _ = try DestinationPolicy(allowHTTPLoopback: allowHTTPLoopback).checkBeforeResolving(url)
-            } catch let error as OAuthError {
+            } catch let error as FetchError {
                 throw OAuthError.invalidAuthorizationServerMetadata("“\(field)”: \(error.reason)", field: field)
             }
             return url

@@ -1,7 +1,8 @@
-public import ATProtoSyntax
-public import ATProtoIdentity
-public import HTTPTransport
+import ATProtoIdentity
+import ATProtoSyntax
+import HTTPTransport
 import WireFormat
+
 /// Turns a metadata decoding failure into the member it concerns and a reason in words.
 enum MetadataDecoding {
     /// The JSON member a decoding error concerns, when it names one.

@@ -1,8 +1,8 @@
-public import ATProtoSyntax
-public import ATProtoIdentity
+import ATProtoIdentity
+import ATProtoSyntax
+public import Foundation
 public import HTTPTransport
 import WireFormat
-public import Foundation
 
 /// Finds and checks a PDS's authorization server: PDS → protected resource metadata → authorization server
 /// metadata, every fetch through the ``SafeFetcher`` (ATPROTO-OAUTH §1.4–§1.5).

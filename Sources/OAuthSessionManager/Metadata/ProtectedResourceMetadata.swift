@@ -1,8 +1,8 @@
-public import ATProtoSyntax
-public import ATProtoIdentity
-public import HTTPTransport
-import WireFormat
+import ATProtoIdentity
+import ATProtoSyntax
 public import Foundation
+import HTTPTransport
+import WireFormat
 
 /// A PDS's OAuth protected resource metadata, checked as ATPROTO-OAUTH §1.4 requires (RFC 9728 §3).
 ///

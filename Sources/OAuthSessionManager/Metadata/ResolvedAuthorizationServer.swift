@@ -1,8 +1,8 @@
-public import ATProtoSyntax
-public import ATProtoIdentity
-public import HTTPTransport
-import WireFormat
+import ATProtoIdentity
+import ATProtoSyntax
 public import Foundation
+import HTTPTransport
+import WireFormat
 
 /// A PDS with its checked protected resource metadata and authorization server metadata (ATPROTO-OAUTH §1.4–§1.5).
 public struct ResolvedAuthorizationServer: Sendable, Hashable {

@@ -1,8 +1,9 @@
+import ATProtoIdentity
+import ATProtoSyntax
 public import DPoPRequestExecutor
-public import ATProtoSyntax
-public import ATProtoIdentity
-public import HTTPTransport
+import HTTPTransport
 import WireFormat
+
 /// The OAuth `state` parameter: random, single use, carrying no data (RFC 6749 §10.12).
 public enum OAuthState {
     /// A new state value: 32 random bytes, base64url (43 characters).

@@ -1,10 +1,10 @@
-public import ATProtoSyntax
-public import ATProtoIdentity
-public import HTTPTransport
-import WireFormat
+import ATProtoIdentity
+import ATProtoSyntax
 import Crypto
 public import DPoPRequestExecutor
 import Foundation
+import HTTPTransport
+import WireFormat
 
 /// A PKCE verifier and its S256 challenge (RFC 7636 §4.1–4.2).
 ///

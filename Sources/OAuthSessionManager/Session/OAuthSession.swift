@@ -1,8 +1,8 @@
+import ATProtoIdentity
 public import ATProtoSyntax
-public import ATProtoIdentity
-public import HTTPTransport
-import WireFormat
 public import Foundation
+import HTTPTransport
+import WireFormat
 
 /// A signed-in account's OAuth session: who, where, and the DPoP-bound tokens (kept encrypted in the keystore).
 ///

@@ -1,8 +1,8 @@
-public import ATProtoSyntax
-public import ATProtoIdentity
-public import HTTPTransport
-import WireFormat
+import ATProtoIdentity
+import ATProtoSyntax
 import DPoPRequestExecutor
+import HTTPTransport
+import WireFormat
 
 /// What a token endpoint's answer to a refresh means for the stored session (ATPROTO-OAUTH §5); pure.
 enum RefreshOutcome {

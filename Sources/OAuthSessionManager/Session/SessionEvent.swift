@@ -1,7 +1,8 @@
+import ATProtoIdentity
 public import ATProtoSyntax
-public import ATProtoIdentity
-public import HTTPTransport
+import HTTPTransport
 import WireFormat
+
 /// A change to a stored session that an app can observe through ``OAuthSessionManager/events()``.
 public enum SessionEvent: Sendable, Hashable {
     /// The session was created or its tokens were refreshed.

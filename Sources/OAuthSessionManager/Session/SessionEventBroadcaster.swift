@@ -1,9 +1,9 @@
-public import ATProtoSyntax
-public import ATProtoIdentity
-public import HTTPTransport
-import WireFormat
+import ATProtoIdentity
+import ATProtoSyntax
 import Foundation
+import HTTPTransport
 import Synchronization
+import WireFormat
 
 /// Fans session events out to every current subscriber.
 final class SessionEventBroadcaster: Sendable {

@@ -1,8 +1,8 @@
-public import ATProtoSyntax
-public import ATProtoIdentity
-public import HTTPTransport
-import WireFormat
+import ATProtoIdentity
+import ATProtoSyntax
 import Foundation
+import HTTPTransport
+import WireFormat
 
 /// A token endpoint answer (RFC 6749 §5.1, RFC 9449 §5) and the checks a client must make on it
 /// (ATPROTO-OAUTH §3.7).

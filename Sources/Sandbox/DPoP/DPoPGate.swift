@@ -1,6 +1,6 @@
-import HTTPTransport
 import DPoPRequestExecutor
 import Foundation
+import HTTPTransport
 
 /// The server-side DPoP checks of one origin: the proof (through `DPoPProofVerifier`), the nonce, and `jti`
 /// replay across all origins.

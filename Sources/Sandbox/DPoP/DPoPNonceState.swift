@@ -1,6 +1,6 @@
-import HTTPTransport
 import DPoPRequestExecutor
 import Foundation
+import HTTPTransport
 import Synchronization
 
 /// One origin's DPoP nonces (RFC 9449 §8–9): a current nonce that rotates every period, with the previous, current

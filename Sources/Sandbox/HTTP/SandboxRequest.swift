@@ -1,7 +1,7 @@
-import HTTPTransport
-import WireFormat
 import DPoPRequestExecutor
 import Foundation
+import HTTPTransport
+import WireFormat
 
 /// One request as the sandbox's handlers see it, independent of the HTTP server library.
 struct SandboxRequest: Sendable {

@@ -1,5 +1,5 @@
-import WireFormat
 import Foundation
+import WireFormat
 
 extension AuthorizationServerHandler {
     /// `GET /oauth/authorize`: only `client_id` and a pushed `request_uri` (RFC 9126 §4); shows the consent page,

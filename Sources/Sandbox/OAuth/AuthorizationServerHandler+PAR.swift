@@ -1,6 +1,6 @@
-import HTTPTransport
 import DPoPRequestExecutor
 import Foundation
+import HTTPTransport
 
 extension AuthorizationServerHandler {
     /// `POST /oauth/par` (RFC 9126 §2): validates the whole request up front and answers a one-use `request_uri`.

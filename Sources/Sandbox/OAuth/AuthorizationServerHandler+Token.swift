@@ -1,6 +1,6 @@
-import HTTPTransport
 import DPoPRequestExecutor
 import Foundation
+import HTTPTransport
 
 extension AuthorizationServerHandler {
     /// `POST /oauth/token` (RFC 6749 §4.1.3, §6): the `authorization_code` and `refresh_token` grants, DPoP-bound.

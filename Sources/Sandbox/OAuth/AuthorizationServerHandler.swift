@@ -1,7 +1,7 @@
-import HTTPTransport
-import WireFormat
 import DPoPRequestExecutor
 import Foundation
+import HTTPTransport
+import WireFormat
 
 /// The authorization server origin: metadata, PAR, the authorization page, token and revocation endpoints.
 ///

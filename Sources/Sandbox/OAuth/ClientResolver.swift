@@ -1,5 +1,5 @@
-import WireFormat
 import Foundation
+import WireFormat
 
 /// Turns a `client_id` into a ``ClientRegistration`` and checks redirect URIs against it.
 ///

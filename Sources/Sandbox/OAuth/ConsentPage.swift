@@ -1,4 +1,5 @@
 import WireFormat
+
 /// The HTML of the authorization page: who asks, for which account and scope, with Approve and Deny.
 ///
 /// The form posts back to `/oauth/authorize` with a CSRF token that names this one interaction. The approve
@@ -18,7 +19,9 @@ enum ConsentPage {
                 <input type="hidden" name="account" value="\(HTMLText.escaped(hinted.did))">
                 """
         } else {
-            let options = accounts.map { "<option value=\"\(HTMLText.escaped($0.did))\">\(HTMLText.escaped($0.handle))</option>" }
+            let options = accounts.map {
+                "<option value=\"\(HTMLText.escaped($0.did))\">\(HTMLText.escaped($0.handle))</option>"
+            }
             accountField = """
                 <p><label for="account">Account:</label>
                 <select id="account" name="account">\(options.joined())</select></p>

@@ -1,6 +1,6 @@
-import HTTPTransport
 import DPoPRequestExecutor
 import Foundation
+import HTTPTransport
 
 /// The account and token behind an authenticated resource request.
 struct AuthenticatedCaller: Sendable {

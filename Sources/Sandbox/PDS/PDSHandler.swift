@@ -1,6 +1,6 @@
-import HTTPTransport
 import DPoPRequestExecutor
 import Foundation
+import HTTPTransport
 
 /// The PDS origin: protected resource metadata, the handle resolver, and DPoP-authenticated XRPC methods.
 ///

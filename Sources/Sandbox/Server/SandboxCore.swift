@@ -1,6 +1,6 @@
-import HTTPTransport
 import DPoPRequestExecutor
 import Foundation
+import HTTPTransport
 import Synchronization
 
 /// What the three origins share: the live configuration, the clock and randomness, the origin URLs, the stores,

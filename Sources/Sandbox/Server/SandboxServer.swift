@@ -1,6 +1,6 @@
-public import HTTPTransport
 public import DPoPRequestExecutor
 public import Foundation
+import HTTPTransport
 public import Logging
 
 /// A strict local AT Protocol authorization server, PDS and PLC directory, on three loopback origins.

@@ -1,13 +1,13 @@
 import ATClient
-import ArgumentParser
-import DPoPRequestExecutor
-import HTTPTransport
 import ATProtoIdentity
 import AccountManager
-import OAuthLoopbackListener
+import ArgumentParser
+import DPoPRequestExecutor
 import Foundation
+import HTTPTransport
 import Keystore
 import Logging
+import OAuthLoopbackListener
 import OAuthSessionManager
 import Sandbox
 

@@ -1,5 +1,5 @@
-import HTTPTransport
 import Foundation
+import HTTPTransport
 
 /// Prints each exchange of the demo in one readable line, with secrets left out.
 struct DemoTransport: HTTPTransport {

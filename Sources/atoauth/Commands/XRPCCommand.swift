@@ -1,8 +1,8 @@
 import ATClient
+import ATProtoSyntax
 import AccountManager
 import ArgumentParser
 import Foundation
-import ATProtoSyntax
 
 /// `atoauth xrpc`.
 struct XRPCCommand: AsyncParsableCommand {

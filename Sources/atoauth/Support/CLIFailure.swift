@@ -36,7 +36,15 @@ struct CLIFailure: Error {
                 }
             self.init(status: status, message: error.description)
         case let error as AccountError:
-            self.init(status: error.isUsageError ? Self.usage : Self.signInNeeded, message: error.description)
+            guard !error.isUsageError else {
+                self.init(status: Self.usage, message: error.description)
+                return
+            }
+            self.init(
+                status: Self.signInNeeded,
+                message: error.description + " Sign in with `atoauth accounts add <handle>`, or list accounts with "
+                    + "`atoauth accounts list`."
+            )
         case let error as IdentityError:
             let status: Int32 =
                 switch error.kind {

@@ -1,7 +1,7 @@
 import DPoPRequestExecutor
 import Foundation
-import Testing
 import HTTPTransport
+import Testing
 
 @Suite("The executor answers nonce challenges once")
 struct DPoPRequestExecutorTests {

@@ -1,6 +1,6 @@
 import DPoPRequestExecutor
-import Testing
 import HTTPTransport
+import Testing
 
 @Suite("WWW-Authenticate parsing")
 struct WWWAuthenticateTests {

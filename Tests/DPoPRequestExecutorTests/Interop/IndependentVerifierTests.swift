@@ -1,7 +1,7 @@
 import DPoPRequestExecutor
 import Foundation
-import Testing
 import HTTPTransport
+import Testing
 
 /// Runs `Tests/Interop/dpop_interop.py` (pydpop and joserfc) on proofs made here, and verifies proofs it makes.
 @Suite("Interoperability with independent DPoP implementations")

@@ -1,7 +1,7 @@
 import DPoPRequestExecutor
 import Foundation
-import Testing
 import HTTPTransport
+import Testing
 
 @Suite("Proofs the signer makes")
 struct DPoPProofSignerTests {

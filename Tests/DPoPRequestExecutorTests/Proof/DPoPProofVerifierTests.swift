@@ -1,8 +1,8 @@
 import Crypto
 import DPoPRequestExecutor
 import Foundation
-import Testing
 import HTTPTransport
+import Testing
 
 @Suite("The verifier rejects bad proofs")
 struct DPoPProofVerifierTests {

@@ -1,7 +1,7 @@
 import DPoPRequestExecutor
 import Foundation
-import Testing
 import HTTPTransport
+import Testing
 
 /// The hand-written fast paths (base64url, the proof's claims, `htu` of common URLs) against plain references.
 @Suite("Fast encodings agree with plain references")

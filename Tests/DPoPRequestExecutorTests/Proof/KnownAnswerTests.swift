@@ -1,8 +1,8 @@
-import OAuthSessionManager
 import DPoPRequestExecutor
 import Foundation
-import Testing
 import HTTPTransport
+import OAuthSessionManager
+import Testing
 
 @Suite("Known answers from the RFCs")
 struct KnownAnswerTests {

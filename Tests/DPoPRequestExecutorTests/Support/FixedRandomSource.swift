@@ -1,6 +1,6 @@
 import DPoPRequestExecutor
-import Synchronization
 import HTTPTransport
+import Synchronization
 
 /// Returns scripted bytes first, then a counter pattern, so tests control `jti`, verifiers and `state`.
 final class FixedRandomSource: RandomSource {

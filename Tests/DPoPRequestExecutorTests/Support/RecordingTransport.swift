@@ -1,7 +1,7 @@
 import DPoPRequestExecutor
 import Foundation
-import Synchronization
 import HTTPTransport
+import Synchronization
 
 /// A transport that records each request and answers from a script, for executor tests without I/O.
 final class RecordingTransport: HTTPTransport {

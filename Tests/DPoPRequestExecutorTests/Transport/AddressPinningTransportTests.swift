@@ -1,8 +1,8 @@
+import ATOAuthTesting
 import DPoPRequestExecutor
 import Foundation
-import ATOAuthTesting
-import Testing
 import HTTPTransport
+import Testing
 
 @Suite("AsyncHTTPClientTransport pins connections to a given address")
 struct AddressPinningTransportTests {

@@ -1,8 +1,8 @@
+import ATProtoIdentity
+import ATProtoSyntax
+import HTTPTransport
 import OAuthSessionManager
 import Testing
-import ATProtoSyntax
-import ATProtoIdentity
-import HTTPTransport
 
 @Suite("Addresses and host names are classified before any fetch")
 struct AddressClassifierTests {

@@ -2,12 +2,12 @@ import DPoPRequestExecutor
 import Foundation
 import Synchronization
 import Testing
-
-@testable import OAuthSessionManager
-@testable import ATProtoSyntax
-@testable import ATProtoIdentity
-@testable import HTTPTransport
 import WireFormat
+
+@testable import ATProtoIdentity
+@testable import ATProtoSyntax
+@testable import HTTPTransport
+@testable import OAuthSessionManager
 
 @Suite("Resolve, check, then pin")
 struct AddressPinningTests {

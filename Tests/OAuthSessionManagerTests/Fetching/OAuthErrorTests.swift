@@ -37,7 +37,9 @@ struct OAuthErrorTests {
 
     @Test("control characters from servers or users are removed and long text is cut")
     func printable() {
-        let error = IdentityError.invalidInput("bad\u{7}\u{1B}[2J\u{9B}\u{202E}input" + String(repeating: "x", count: 1000))
+        let error = IdentityError.invalidInput(
+            "bad\u{7}\u{1B}[2J\u{9B}\u{202E}input" + String(repeating: "x", count: 1000)
+        )
         #expect(!error.reason.unicodeScalars.contains { $0.properties.generalCategory == .control })
         #expect(!error.reason.unicodeScalars.contains { $0.value == 0x202E })
         #expect(error.reason.count <= 301)

@@ -1,10 +1,10 @@
+import ATProtoIdentity
+import ATProtoSyntax
 import DPoPRequestExecutor
 import Foundation
+import HTTPTransport
 import OAuthSessionManager
 import Testing
-import HTTPTransport
-import ATProtoSyntax
-import ATProtoIdentity
 
 @Suite("The safe fetcher checks the destination and the answer")
 struct SafeFetcherTests {

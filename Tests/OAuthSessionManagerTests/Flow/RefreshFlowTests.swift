@@ -1,12 +1,12 @@
 import ATOAuthTesting
+import ATProtoIdentity
+import ATProtoSyntax
 import DPoPRequestExecutor
 import Foundation
+import HTTPTransport
 import OAuthSessionManager
 import Sandbox
 import Testing
-import HTTPTransport
-import ATProtoSyntax
-import ATProtoIdentity
 
 @Suite("Refresh and sign-out against the strict sandbox", .serialized)
 struct RefreshFlowTests {

@@ -1,11 +1,11 @@
 import ATOAuthTesting
+import ATProtoIdentity
+import ATProtoSyntax
 import DPoPRequestExecutor
 import Foundation
+import HTTPTransport
 import OAuthSessionManager
 import Testing
-import HTTPTransport
-import ATProtoSyntax
-import ATProtoIdentity
 
 @Suite("Sign-in against the strict sandbox", .serialized)
 struct SignInFlowTests {

@@ -1,13 +1,13 @@
-import AccountManager
-import ATOAuthTesting
 import ATClient
+import ATOAuthTesting
+import ATProtoIdentity
+import ATProtoSyntax
+import AccountManager
 import DPoPRequestExecutor
 import Foundation
+import HTTPTransport
 import OAuthSessionManager
 import Testing
-import HTTPTransport
-import ATProtoSyntax
-import ATProtoIdentity
 
 @Suite("ATClient against the strict sandbox")
 struct XRPCFlowTests {

@@ -1,9 +1,9 @@
+import ATProtoIdentity
+import ATProtoSyntax
 import Foundation
+import HTTPTransport
 import OAuthSessionManager
 import Testing
-import ATProtoSyntax
-import ATProtoIdentity
-import HTTPTransport
 
 /// The redirect back to the client is missing its `iss`, names another issuer, carries a `state` the client never
 /// sent, is replayed, or reports an error (ATPROTO-OAUTH §3.5): the code is never exchanged, and nothing is stored.

@@ -1,9 +1,9 @@
+import ATProtoIdentity
+import ATProtoSyntax
 import Foundation
+import HTTPTransport
 import OAuthSessionManager
 import Testing
-import ATProtoSyntax
-import ATProtoIdentity
-import HTTPTransport
 
 /// The hostile world points the client at private, link-local or loopback addresses, the server-side request
 /// forgery of ATPROTO-OAUTH §1.6: every one is refused before a connection is attempted.

@@ -1,9 +1,9 @@
+import ATProtoIdentity
+import ATProtoSyntax
 import Foundation
+import HTTPTransport
 import OAuthSessionManager
 import Testing
-import ATProtoSyntax
-import ATProtoIdentity
-import HTTPTransport
 
 /// The PLC directory or the handle resolver lies about the account (ATPROTO-OAUTH §1.2–§1.3): sign-in stops before
 /// any metadata is fetched, and nothing is stored.

@@ -1,9 +1,9 @@
+import ATProtoIdentity
+import ATProtoSyntax
 import Foundation
+import HTTPTransport
 import OAuthSessionManager
 import Testing
-import ATProtoSyntax
-import ATProtoIdentity
-import HTTPTransport
 
 /// A hostile PDS or authorization server lies in its metadata (ATPROTO-OAUTH §1.4–§1.5): sign-in stops before the
 /// PAR, and nothing is stored.

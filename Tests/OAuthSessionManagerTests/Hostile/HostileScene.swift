@@ -1,12 +1,12 @@
+import ATOAuthTesting
+import ATProtoIdentity
+import ATProtoSyntax
 import DPoPRequestExecutor
 import Foundation
+import HTTPTransport
 import Keystore
 import OAuthSessionManager
-import ATOAuthTesting
 import Testing
-import HTTPTransport
-import ATProtoSyntax
-import ATProtoIdentity
 
 /// One sign-in against a ``HostileWorld``: the loopback server, the production transport (kept on loopback by
 /// ``LoopbackOnlyTransport``), an in-memory keystore and the manager in development mode.

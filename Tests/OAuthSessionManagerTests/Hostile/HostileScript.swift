@@ -1,5 +1,5 @@
-import Foundation
 import ATOAuthTesting
+import Foundation
 
 /// What the scripted AT Protocol world answers: honest by default, and each scenario makes one piece hostile.
 ///

@@ -1,9 +1,9 @@
+import ATProtoIdentity
+import ATProtoSyntax
 import Foundation
+import HTTPTransport
 import OAuthSessionManager
 import Testing
-import ATProtoSyntax
-import ATProtoIdentity
-import HTTPTransport
 
 /// The token endpoint issues tokens that fail a client-side check (ATPROTO-OAUTH §3.7): the sign-in is refused,
 /// the issuer is asked to revoke both tokens, and nothing is stored.

@@ -1,5 +1,5 @@
-import Foundation
 import ATOAuthTesting
+import Foundation
 
 extension HostileWorld {
     /// A JSON answer for a JSON-compatible object, or a 500 if it is not one.

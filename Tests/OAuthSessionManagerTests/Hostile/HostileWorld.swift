@@ -1,9 +1,9 @@
-import OAuthSessionManager
+import ATOAuthTesting
 import DPoPRequestExecutor
 import Foundation
-import Synchronization
-import ATOAuthTesting
 import HTTPTransport
+import OAuthSessionManager
+import Synchronization
 
 /// A scripted AT Protocol world on one loopback server: PLC directory, handle resolver, PDS metadata, and an
 /// authorization server with PAR (DPoP nonce challenge included), authorize, token and revocation endpoints.

@@ -1,9 +1,9 @@
+import ATProtoIdentity
+import ATProtoSyntax
 import Foundation
+import HTTPTransport
 import OAuthSessionManager
 import Testing
-import ATProtoSyntax
-import ATProtoIdentity
-import HTTPTransport
 
 /// The honest world signs in: proof that each hostile scenario fails because of its one hostile piece.
 @Suite("The hostile world, left honest, signs in", .timeLimit(.minutes(1)))

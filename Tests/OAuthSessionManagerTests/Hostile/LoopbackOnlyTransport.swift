@@ -1,7 +1,7 @@
 import DPoPRequestExecutor
 import Foundation
-import Synchronization
 import HTTPTransport
+import Synchronization
 
 /// Passes requests to the loopback test server on to the real transport and refuses every other destination, so a
 /// regression in the library's own destination checks can never send a packet off this machine.

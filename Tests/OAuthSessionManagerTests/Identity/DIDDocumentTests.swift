@@ -1,9 +1,9 @@
+import ATProtoIdentity
+import ATProtoSyntax
 import Foundation
+import HTTPTransport
 import OAuthSessionManager
 import Testing
-import ATProtoSyntax
-import ATProtoIdentity
-import HTTPTransport
 
 @Suite("DID documents are checked for their id, handle and PDS")
 struct DIDDocumentTests {
@@ -41,7 +41,7 @@ struct DIDDocumentTests {
     @Test("a document without an #atproto_pds service has no PDS")
     func noPDS() throws {
         let doc = try document(Fixtures.didDocument(serviceID: "#bsky_appview"))
-        let error = #expect(throws: OAuthError.self) { try doc.personalDataServer() }
+        let error = #expect(throws: IdentityError.self) { try doc.personalDataServer() }
         #expect(error?.field == "service")
         #expect(error?.kind == .securityCheckFailed)
     }
@@ -51,13 +51,13 @@ struct DIDDocumentTests {
         let doc = try document(Fixtures.didDocument(serviceID: "\(Fixtures.did)#atproto_pds"))
         #expect(try doc.personalDataServer().absoluteString == Fixtures.pds)
         let other = try document(Fixtures.didDocument(serviceID: "\(Fixtures.otherDID)#atproto_pds"))
-        #expect(throws: OAuthError.self) { try other.personalDataServer() }
+        #expect(throws: IdentityError.self) { try other.personalDataServer() }
     }
 
     @Test("an #atproto_pds service of another type is refused")
     func wrongType() throws {
         let doc = try document(Fixtures.didDocument(type: "BskyAppView"))
-        let error = #expect(throws: OAuthError.self) { try doc.personalDataServer() }
+        let error = #expect(throws: IdentityError.self) { try doc.personalDataServer() }
         #expect(error?.description.contains("BskyAppView") == true)
     }
 
@@ -70,7 +70,7 @@ struct DIDDocumentTests {
     )
     func notHTTPS(_ endpoint: String) throws {
         let doc = try document(Fixtures.didDocument(endpoint: endpoint))
-        let error = #expect(throws: OAuthError.self) { try doc.personalDataServer() }
+        let error = #expect(throws: IdentityError.self) { try doc.personalDataServer() }
         #expect(error?.field == "serviceEndpoint")
     }
 
@@ -79,7 +79,7 @@ struct DIDDocumentTests {
         let doc = try document(Fixtures.didDocument(endpoint: "http://localhost:2583/"))
         #expect(try doc.personalDataServer(allowHTTPLoopback: true).absoluteString == "http://localhost:2583")
         let remote = try document(Fixtures.didDocument(endpoint: "http://pds.example.com"))
-        #expect(throws: OAuthError.self) { try remote.personalDataServer(allowHTTPLoopback: true) }
+        #expect(throws: IdentityError.self) { try remote.personalDataServer(allowHTTPLoopback: true) }
     }
 
     @Test("decoding tolerates odd entries it does not use")

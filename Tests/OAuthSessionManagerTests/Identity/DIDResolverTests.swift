@@ -1,10 +1,10 @@
+import ATProtoIdentity
+import ATProtoSyntax
 import DPoPRequestExecutor
 import Foundation
+import HTTPTransport
 import OAuthSessionManager
 import Testing
-import HTTPTransport
-import ATProtoSyntax
-import ATProtoIdentity
 
 @Suite("DID documents are fetched from the PLC directory or the did:web host")
 struct DIDResolverTests {
@@ -32,7 +32,7 @@ struct DIDResolverTests {
     func localhostPort() throws {
         let did = try DID(validating: "did:web:localhost%3A1234")
         let production = DIDResolver(fetcher: Fixtures.fetcher(ScriptedTransport()))
-        let error = #expect(throws: OAuthError.self) { try production.documentURL(for: did) }
+        let error = #expect(throws: FetchError.self) { try production.documentURL(for: did) }
         #expect(error?.kind == .securityCheckFailed)
         let development = DIDResolver(fetcher: Fixtures.fetcher(ScriptedTransport(), allowHTTPLoopback: true))
         #expect(try development.documentURL(for: did).absoluteString == "http://localhost:1234/.well-known/did.json")
@@ -46,7 +46,7 @@ struct DIDResolverTests {
         let doc = try await DIDResolver(fetcher: Fixtures.fetcher(transport)).resolve(try DID(validating: Fixtures.did))
         #expect(doc.id == Fixtures.did)
         let wrong = ScriptedTransport([plcURL: .json(Fixtures.didDocument(id: Fixtures.otherDID))])
-        let error = await #expect(throws: OAuthError.self) {
+        let error = await #expect(throws: IdentityError.self) {
             try await DIDResolver(fetcher: Fixtures.fetcher(wrong)).resolve(try DID(validating: Fixtures.did))
         }
         #expect(error?.field == "id")
@@ -69,7 +69,7 @@ struct DIDResolverTests {
         let transport = ScriptedTransport([
             plcURL: HTTPResponse(status: 302, headers: ["Location": "https://elsewhere.example/"])
         ])
-        let error = await #expect(throws: OAuthError.self) {
+        let error = await #expect(throws: FetchError.self) {
             try await DIDResolver(fetcher: Fixtures.fetcher(transport)).resolve(try DID(validating: Fixtures.did))
         }
         #expect(error?.kind == .securityCheckFailed)

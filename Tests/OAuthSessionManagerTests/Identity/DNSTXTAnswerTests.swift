@@ -1,8 +1,8 @@
+import ATProtoIdentity
+import ATProtoSyntax
+import HTTPTransport
 import OAuthSessionManager
 import Testing
-import ATProtoSyntax
-import ATProtoIdentity
-import HTTPTransport
 
 @Suite("TXT records are read from raw DNS answers with every bound checked")
 struct DNSTXTAnswerTests {

@@ -1,10 +1,10 @@
+import ATProtoIdentity
+import ATProtoSyntax
 import DPoPRequestExecutor
 import Foundation
+import HTTPTransport
 import OAuthSessionManager
 import Testing
-import HTTPTransport
-import ATProtoSyntax
-import ATProtoIdentity
 
 @Suite("Handles resolve by DNS and HTTPS together, and disagreement fails")
 struct HandleResolutionTests {
@@ -85,7 +85,7 @@ struct HandleResolutionTests {
     @Test("a DID of an unsupported method is not accepted from either method")
     func unsupportedDID() async throws {
         let dns = FakeDNS([dnsName: .success(["did=did:key:zQ3shZc2QzApp2oymGvQbzP8eKheVshBHbU4ZYjeXqwSKEn6N"])])
-        let error = await #expect(throws: OAuthError.self) { try await resolve(dns: dns) }
+        let error = await #expect(throws: IdentityError.self) { try await resolve(dns: dns) }
         #expect(error?.kind == .failed)
     }
 
@@ -94,10 +94,10 @@ struct HandleResolutionTests {
         let dns = FakeDNS()
         let transport = ScriptedTransport()
         let local = try Handle(validating: "laptop.local")
-        let error = await #expect(throws: OAuthError.self) {
+        let error = await #expect(throws: SyntaxError.self) {
             try await DNSAndHTTPSHandleResolver(dns: dns, fetcher: Fixtures.fetcher(transport)).resolve(local)
         }
-        #expect(error?.kind == .usage)
+        #expect(error?.expected == .handle)
         #expect(dns.queries.isEmpty)
         #expect(transport.requests.isEmpty)
     }

@@ -1,10 +1,10 @@
+import ATProtoIdentity
+import ATProtoSyntax
 import DPoPRequestExecutor
 import Foundation
+import HTTPTransport
 import OAuthSessionManager
 import Testing
-import HTTPTransport
-import ATProtoSyntax
-import ATProtoIdentity
 
 @Suite("The metadata resolver goes from a PDS to its checked authorization server")
 struct MetadataResolverTests {
@@ -84,7 +84,7 @@ struct MetadataResolverTests {
             prmURL: .json(Fixtures.protectedResource()),
             asURL: .json(Fixtures.authorizationServer()),
         ])
-        let error = await #expect(throws: OAuthError.self) {
+        let error = await #expect(throws: FetchError.self) {
             try await resolve(transport, addresses: ["auth.example.com": ["192.168.1.10"]])
         }
         #expect(error?.kind == .securityCheckFailed)
@@ -93,7 +93,7 @@ struct MetadataResolverTests {
 
     @Test("a PDS without OAuth metadata is a plain failure")
     func missing() async throws {
-        let error = await #expect(throws: OAuthError.self) { try await resolve(ScriptedTransport()) }
+        let error = await #expect(throws: FetchError.self) { try await resolve(ScriptedTransport()) }
         #expect(error?.status == 404)
         #expect(error?.kind == .failed)
     }

@@ -1,12 +1,12 @@
 import DPoPRequestExecutor
 import Foundation
 import Testing
-
-@testable import OAuthSessionManager
-@testable import ATProtoSyntax
-@testable import ATProtoIdentity
-@testable import HTTPTransport
 import WireFormat
+
+@testable import ATProtoIdentity
+@testable import ATProtoSyntax
+@testable import HTTPTransport
+@testable import OAuthSessionManager
 
 @Suite("Callback and token response checks")
 struct CallbackAndTokenTests {

@@ -1,11 +1,11 @@
 import Foundation
 import Testing
-
-@testable import OAuthSessionManager
-@testable import ATProtoSyntax
-@testable import ATProtoIdentity
-@testable import HTTPTransport
 import WireFormat
+
+@testable import ATProtoIdentity
+@testable import ATProtoSyntax
+@testable import HTTPTransport
+@testable import OAuthSessionManager
 
 @Suite("Client identity")
 struct ClientMetadataTests {

@@ -1,9 +1,9 @@
+import ATProtoIdentity
+import ATProtoSyntax
 import Foundation
+import HTTPTransport
 import OAuthSessionManager
 import Synchronization
-import ATProtoSyntax
-import ATProtoIdentity
-import HTTPTransport
 
 /// Resolves names from a table, and any other name to one public address, without touching DNS.
 struct FakeAddressResolver: AddressResolver {

@@ -1,9 +1,9 @@
+import ATProtoIdentity
+import ATProtoSyntax
 import DPoPRequestExecutor
 import Foundation
-import OAuthSessionManager
 import HTTPTransport
-import ATProtoSyntax
-import ATProtoIdentity
+import OAuthSessionManager
 
 /// JSON documents as servers send them, with the values the identity and metadata tests share.
 enum Fixtures {

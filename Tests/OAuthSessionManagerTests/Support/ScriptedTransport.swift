@@ -1,7 +1,7 @@
 import DPoPRequestExecutor
 import Foundation
-import Synchronization
 import HTTPTransport
+import Synchronization
 
 /// A transport that answers from a table of URLs (404 for any other) and records each request; no I/O.
 final class ScriptedTransport: HTTPTransport {

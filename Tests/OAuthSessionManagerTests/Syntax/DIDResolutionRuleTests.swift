@@ -1,8 +1,8 @@
+import ATProtoIdentity
+import ATProtoSyntax
+import HTTPTransport
 import OAuthSessionManager
 import Testing
-import ATProtoSyntax
-import ATProtoIdentity
-import HTTPTransport
 
 @Suite("Only did:plc and bare-host did:web are resolved")
 struct DIDResolutionRuleTests {

@@ -1,9 +1,9 @@
+import ATProtoIdentity
+import ATProtoSyntax
 import Foundation
+import HTTPTransport
 import OAuthSessionManager
 import Testing
-import ATProtoSyntax
-import ATProtoIdentity
-import HTTPTransport
 
 @Suite("Handles are normalized and checked before resolution")
 struct HandleTests {
@@ -14,8 +14,8 @@ struct HandleTests {
 
     @Test("an invalid handle is a usage error naming the problem")
     func invalidIsUsage() {
-        let error = #expect(throws: OAuthError.self) { try Handle(validating: "john..test") }
-        #expect(error?.kind == .usage)
+        let error = #expect(throws: SyntaxError.self) { try Handle(validating: "john..test") }
+        #expect(error?.expected == .handle)
         #expect(error?.description.contains("empty") == true)
     }
 
@@ -29,8 +29,8 @@ struct HandleTests {
     func disallowed(_ value: String) throws {
         let handle = try Handle(validating: value)
         #expect(!handle.isResolvable)
-        let error = #expect(throws: OAuthError.self) { try handle.checkResolvable() }
-        #expect(error?.kind == .usage)
+        let error = #expect(throws: SyntaxError.self) { try handle.checkResolvable() }
+        #expect(error?.expected == .handle)
     }
 
     @Test(

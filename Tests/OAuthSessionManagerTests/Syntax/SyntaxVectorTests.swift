@@ -1,8 +1,8 @@
+import ATProtoIdentity
+import ATProtoSyntax
+import HTTPTransport
 import OAuthSessionManager
 import Testing
-import ATProtoSyntax
-import ATProtoIdentity
-import HTTPTransport
 
 @Suite("Identifier syntax follows the AT Protocol interop vectors")
 struct SyntaxVectorTests {
@@ -20,7 +20,7 @@ struct SyntaxVectorTests {
     )
     func invalidHandle(_ value: String) {
         #expect(!Handle.isValid(value))
-        #expect(throws: OAuthError.self) { try Handle(validating: value) }
+        #expect(throws: SyntaxError.self) { try Handle(validating: value) }
     }
 
     @Test("every valid DID in the vectors is accepted", arguments: try InteropVectors.values("did_syntax_valid.txt"))
@@ -31,7 +31,7 @@ struct SyntaxVectorTests {
     @Test("every invalid DID in the vectors is refused", arguments: try InteropVectors.values("did_syntax_invalid.txt"))
     func invalidDID(_ value: String) {
         #expect(!DID.isValid(value))
-        #expect(throws: OAuthError.self) { try DID(validating: value) }
+        #expect(throws: SyntaxError.self) { try DID(validating: value) }
     }
 
     @Test("every valid NSID in the vectors is accepted", arguments: try InteropVectors.values("nsid_syntax_valid.txt"))
@@ -62,7 +62,7 @@ struct SyntaxVectorTests {
     )
     func invalidATIdentifier(_ value: String) {
         #expect(!ATIdentifier.isValid(value))
-        #expect(throws: OAuthError.self) { try ATIdentifier(validating: value) }
+        #expect(throws: SyntaxError.self) { try ATIdentifier(validating: value) }
     }
 
     @Test("the vector files are read whole, with their deliberate spaces")

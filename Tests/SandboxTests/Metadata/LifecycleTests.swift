@@ -1,9 +1,9 @@
 import DPoPRequestExecutor
 import Foundation
+import HTTPTransport
 import Logging
 import Sandbox
 import Testing
-import HTTPTransport
 
 @Suite("Starting and stopping")
 struct LifecycleTests {

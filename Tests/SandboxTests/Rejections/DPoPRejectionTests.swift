@@ -1,8 +1,8 @@
 import DPoPRequestExecutor
 import Foundation
+import HTTPTransport
 import Sandbox
 import Testing
-import HTTPTransport
 
 @Suite("Server-side DPoP checks")
 struct DPoPRejectionTests {

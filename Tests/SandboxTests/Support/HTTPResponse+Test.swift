@@ -1,7 +1,7 @@
 import DPoPRequestExecutor
 import Foundation
-import Testing
 import HTTPTransport
+import Testing
 
 extension HTTPResponse {
     init(status: Int, headerPairs: [(String, String)], body: Data) {

@@ -1,10 +1,10 @@
 import AsyncHTTPClient
 import DPoPRequestExecutor
 import Foundation
+import HTTPTransport
 import InMemoryLogging
 import Logging
 import Sandbox
-import HTTPTransport
 
 /// A started sandbox with a manual clock, a captured log and an HTTP client; made by ``withSandbox(_:_:)``.
 struct SandboxHarness: Sendable {

@@ -1,9 +1,9 @@
 import Crypto
 import DPoPRequestExecutor
 import Foundation
+import HTTPTransport
 import Sandbox
 import Testing
-import HTTPTransport
 
 /// A hand-made OAuth client for the tests: one DPoP key, raw requests, and each step of the flow as a method.
 struct SandboxTestClient: Sendable {

@@ -1,8 +1,8 @@
 import DPoPRequestExecutor
 import Foundation
+import HTTPTransport
 import Sandbox
 import Testing
-import HTTPTransport
 
 /// A client that signed in and knows the PDS's nonce, for tests that then send hand-made resource requests.
 struct SignedInClient: Sendable {

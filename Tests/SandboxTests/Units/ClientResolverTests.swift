@@ -1,7 +1,7 @@
+import HTTPTransport
 import Testing
 
 @testable import Sandbox
-import HTTPTransport
 
 @Suite("Loopback client rules")
 struct ClientResolverTests {

@@ -1,8 +1,8 @@
 import Foundation
+import HTTPTransport
 import Testing
 
 @testable import Sandbox
-import HTTPTransport
 
 @Suite("Configured client metadata documents")
 struct HostedClientMetadataTests {

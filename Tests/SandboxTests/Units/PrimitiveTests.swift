@@ -1,9 +1,9 @@
 import DPoPRequestExecutor
 import Foundation
+import HTTPTransport
 import Testing
 
 @testable import Sandbox
-import HTTPTransport
 
 @Suite("Encodings and small state machines")
 struct PrimitiveTests {

@@ -1,0 +1,130 @@
+import ATClient
+import ATOAuthTesting
+import ATProtoSyntax
+import AccountManager
+import DPoPRequestExecutor
+import Foundation
+import HTTPTransport
+import Keystore
+import OAuthSessionManager
+import Sandbox
+import Synchronization
+import Testing
+
+@Suite("One long-lived connection per account")
+struct ConnectionTests {
+    @Test("the connection is made once per account and keeps the session in memory")
+    func longLived() async throws {
+        try await SandboxWorld.with { world in
+            let store = CountingKeystore(world.keystore)
+            let accounts = world.accounts(keystore: store)
+            let alice = try await world.signIn("alice.test", with: accounts)
+            let first = try await accounts.connection(for: alice.did)
+            let second = try await accounts.connection(for: alice.did)
+            #expect(first === second)
+            let client = try await accounts.client(for: "alice.test")
+            _ = try await client.getSession()
+            let loadsBefore = store.loads
+            for _ in 0..<20 { _ = try await client.getSession() }
+            #expect(store.loads == loadsBefore, "no call decrypts the session or the key again")
+        }
+    }
+
+    @Test("a refresh by another process is picked up from the store, not repeated")
+    func refreshElsewhere() async throws {
+        try await SandboxWorld.with(SandboxConfiguration(accessTokenLifetime: 600, autoApprove: true)) { world in
+            let accounts = world.accounts()
+            let alice = try await world.signIn("alice.test", with: accounts)
+            let client = try await accounts.client(for: "alice.test")
+            _ = try await client.getSession()
+            world.clock.advance(by: 601)
+            // Another process refreshes first.
+            _ = try await world.sessions().refresh(did: alice.did, replacing: nil)
+            #expect(world.server.counters.refreshGrantsSucceeded == 1)
+            #expect(try await client.getSession().did == alice.did.rawValue)
+            #expect(world.server.counters.refreshGrantsSucceeded == 1)
+        }
+    }
+
+    @Test("an account signed out by another process fails with a sign-in error")
+    func signedOutElsewhere() async throws {
+        try await SandboxWorld.with { world in
+            let accounts = world.accounts()
+            _ = try await world.signIn("alice.test", with: accounts)
+            let client = try await accounts.client(for: "alice.test")
+            _ = try await client.getSession()
+            _ = try await world.accounts().revoke("alice.test")
+            let error = await #expect(throws: AccountError.self) { try await client.getSession() }
+            #expect(error?.hasSameCode(as: .noSuchAccount("")) == true)
+        }
+    }
+
+    @Test("DPoP nonces survive the process: a new manager sends the kept nonce and meets no challenge")
+    func noncesSurvive() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nonces-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await SandboxWorld.with { world in
+            var configuration = world.configuration
+            configuration.nonceFile = folder.appendingPathComponent("dpop-nonces.json")
+            let first = world.accounts(configuration: configuration)
+            _ = try await world.signIn("alice.test", with: first)
+            _ = try await first.client().getSession()
+            let counting = CountingTransport(world.transport)
+            let second = world.accounts(transport: counting, configuration: configuration)
+            _ = try await second.client().getSession()
+            #expect(counting.count == 1, "one request: the kept nonce is still accepted")
+            let text = try String(contentsOf: configuration.nonceFile!, encoding: .utf8)
+            #expect(!text.contains("accessToken") && text.contains(world.endpoints.pds.host() ?? "?"))
+        }
+    }
+}
+
+/// Counts requests, to check how many round trips a call makes.
+final class CountingTransport: HTTPTransport {
+    private let base: any HTTPTransport
+    private let counter = Counter()
+
+    init(_ base: any HTTPTransport) { self.base = base }
+
+    var count: Int { counter.value }
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        counter.increment()
+        return try await base.send(request)
+    }
+}
+
+/// Counts the keystore's decrypting loads.
+final class CountingKeystore: Keystore {
+    private let base: any Keystore
+    private let counter = Counter()
+
+    init(_ base: any Keystore) { self.base = base }
+
+    var loads: Int { counter.value }
+
+    func load(_ name: String) throws -> Data? {
+        counter.increment()
+        return try base.load(name)
+    }
+
+    func save(_ value: Data, as name: String) throws { try base.save(value, as: name) }
+    func delete(_ name: String) throws { try base.delete(name) }
+    func names() throws -> [String] { try base.names() }
+    func revision(of name: String) throws -> EntryRevision? { try base.revision(of: name) }
+
+    func withLock<T>(
+        _ name: String,
+        isolation: isolated (any Actor)?,
+        _ body: () async throws -> T
+    ) async throws -> T {
+        try await base.withLock(name, isolation: isolation, body)
+    }
+}
+
+final class Counter: Sendable {
+    private let storage = Mutex(0)
+    var value: Int { storage.withLock { $0 } }
+    func increment() { storage.withLock { $0 += 1 } }
+}
