@@ -3,7 +3,7 @@ public import Foundation
 import HTTPTransport
 
 /// The parts of a DID document this client uses: its `id`, its `alsoKnownAs` handles and its services
-/// (atproto.com/specs/did, ATPROTO-OAUTH §1.3).
+/// (atproto.com/specs/did).
 ///
 /// Decoding is lenient about members the client does not use, so an unusual service entry does not hide the
 /// PDS; the checks that matter are ``check(for:)`` and ``personalDataServer(allowHTTPLoopback:)``.
@@ -42,7 +42,7 @@ public struct DIDDocument: Sendable, Hashable, Decodable {
         return try? Handle(validating: String(entry.dropFirst("at://".count)))
     }
 
-    /// Checks that the document describes `did`: its `id` must be exactly the DID (ATPROTO-OAUTH §1.3).
+    /// Checks that the document describes `did`: its `id` must be exactly the DID (atproto.com/specs/did).
     public func check(for did: DID) throws {
         guard id == did.rawValue else {
             throw IdentityError.invalidDIDDocument("the document for \(did) says its id is “\(id)”", field: "id")

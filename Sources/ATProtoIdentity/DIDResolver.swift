@@ -2,7 +2,7 @@ public import ATProtoSyntax
 public import Foundation
 public import HTTPTransport
 
-/// Fetches and checks the DID document of a `did:plc` or `did:web` (ATPROTO-OAUTH §1.3).
+/// Fetches and checks the DID document of a `did:plc` or `did:web` (atproto.com/specs/did).
 ///
 /// `did:plc` documents come from `<plc-directory>/<did>`; `did:web` documents from
 /// `https://<host>/.well-known/did.json`, or `http://localhost:<port>/.well-known/did.json` for

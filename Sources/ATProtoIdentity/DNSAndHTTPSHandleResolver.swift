@@ -3,7 +3,7 @@ import Foundation
 public import HTTPTransport
 
 /// Resolves a handle the two standard ways at once: DNS TXT `_atproto.<handle>` and HTTPS
-/// `https://<handle>/.well-known/atproto-did` (ATPROTO-OAUTH §1.2, atproto.com/specs/handle).
+/// `https://<handle>/.well-known/atproto-did` (atproto.com/specs/handle, Handle Resolution).
 ///
 /// Both run concurrently. When both give a DID they must agree, or resolution fails; when one fails, the other's
 /// answer is used. Several different DIDs in DNS is an error. The HTTPS answer must be 2xx and its first line,

@@ -2,7 +2,7 @@ import ATProtoSyntax
 import Foundation
 import HTTPTransport
 
-/// A small in-memory store whose entries expire, for identity results during sign-in (ATPROTO-OAUTH §1.6).
+/// A small in-memory store whose entries expire, for identity results during sign-in (atproto.com/specs/oauth, Security Concerns).
 actor ExpiringCache<Key: Hashable & Sendable, Value: Sendable> {
     private var entries: [Key: (value: Value, expiry: Date)] = [:]
     private let timeToLive: TimeInterval

@@ -1,7 +1,7 @@
 public import ATProtoSyntax
 import HTTPTransport
 
-/// Resolves a handle to the DID it claims (ATPROTO-OAUTH §1.2); the result still needs the bidirectional check.
+/// Resolves a handle to the DID it claims (atproto.com/specs/handle, Handle Resolution); the result still needs the bidirectional check.
 public protocol HandleResolver: Sendable {
     /// Returns the DID the handle names. Throws ``IdentityError``: the handle is not resolvable, no method gave a
     /// DID, or the methods disagree.

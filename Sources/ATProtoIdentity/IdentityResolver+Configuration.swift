@@ -3,7 +3,7 @@ public import Foundation
 import HTTPTransport
 
 extension IdentityResolver {
-    /// Where identities are resolved and how long results are kept (ATPROTO-OAUTH §1.2–§1.3, §1.6).
+    /// Where identities are resolved and how long results are kept (atproto.com/specs/handle; atproto.com/specs/oauth, Security Concerns).
     public struct Configuration: Sendable, Hashable {
         /// Where `did:plc` documents are fetched; by default ``DIDResolver/defaultPLCDirectory``.
         public var plcDirectory: URL

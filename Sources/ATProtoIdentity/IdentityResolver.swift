@@ -3,13 +3,13 @@ public import Foundation
 public import HTTPTransport
 
 /// Turns what the user typed — a handle, a DID or a PDS/entryway URL — into a checked ``ResolvedIdentity``
-/// (ATPROTO-OAUTH §1.1–§1.3).
+/// (atproto.com/specs/oauth, Identity Authentication).
 ///
 /// From a handle: resolve it to a DID, fetch the DID document, check its `id`, require that the document's handle
 /// is the one typed, and take its PDS. From a DID: fetch the document, and when it names a handle, require that the
 /// handle resolves back to the DID. From a URL: only normalize the origin. Results are cached for less than
 /// 10 minutes; ``CachePolicy/reload`` bypasses the cache, as the sign-in flow must when it re-resolves `sub`
-/// after the token response (ATPROTO-OAUTH §3.7).
+/// after the token response (atproto.com/specs/oauth, Authorization Flow).
 public struct IdentityResolver: Sendable {
     /// Whether a resolution may use cached results.
     public enum CachePolicy: Sendable, Hashable {
@@ -19,7 +19,7 @@ public struct IdentityResolver: Sendable {
         case reload
     }
 
-    /// The longest time to live accepted, in seconds: just under 10 minutes (ATPROTO-OAUTH §1.6).
+    /// The longest time to live accepted, in seconds: just under 10 minutes (atproto.com/specs/oauth, Security Concerns).
     public static let maximumCacheTimeToLive: TimeInterval = 599
 
     private let handleResolver: any HandleResolver

@@ -2,7 +2,7 @@ public import ATProtoSyntax
 public import Foundation
 import HTTPTransport
 
-/// Who the user named and where their PDS is, after the identity checks (ATPROTO-OAUTH §1.1–§1.3).
+/// Who the user named and where their PDS is, after the identity checks (atproto.com/specs/oauth, Identity Authentication).
 public struct ResolvedIdentity: Sendable, Hashable {
     /// The account's DID; `nil` when the user gave a server URL instead of an account.
     public let did: DID?

@@ -3,7 +3,7 @@ public import Foundation
 public import HTTPTransport
 
 /// Resolves handles with a service's `com.atproto.identity.resolveHandle` instead of DNS and HTTPS
-/// (ATPROTO-OAUTH §1.2), for a configured resolver such as a development sandbox.
+/// (atproto.com/specs/handle, Handle Resolution), for a configured resolver such as a development sandbox.
 public struct XRPCHandleResolver: HandleResolver {
     /// The service's base URL; the query goes to `<service>/xrpc/com.atproto.identity.resolveHandle`.
     public let service: URL

@@ -1,5 +1,5 @@
 extension DID {
-    /// Where the document of a DID this client supports is found (ATPROTO-OAUTH §1.3).
+    /// Where the document of a DID this client supports is found (atproto.com/specs/did).
     public enum ResolutionTarget: Sendable, Hashable {
         /// A `did:plc`, fetched from the PLC directory.
         case plc

@@ -2,7 +2,7 @@
 /// (atproto.com/specs/did).
 ///
 /// The generic syntax admits every method; ``resolutionTarget()`` applies the stricter rule for the DIDs this
-/// client resolves (ATPROTO-OAUTH §1.3). DIDs are case-sensitive and never normalized.
+/// client resolves (atproto.com/specs/did). DIDs are case-sensitive and never normalized.
 public struct DID: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The longest DID accepted, in characters (atproto.com/specs/did).
     public static let maximumLength = 2048

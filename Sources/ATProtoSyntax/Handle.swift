@@ -1,7 +1,7 @@
 /// A handle: a DNS name that names an account, normalized to lowercase (atproto.com/specs/handle).
 ///
 /// Creating one checks the syntax only. Before resolving a handle, check ``isResolvable``: the spec reserves some
-/// top-level domains and the `handle.invalid` marker (ATPROTO-OAUTH §1.2).
+/// top-level domains and the `handle.invalid` marker (atproto.com/specs/handle, Handle Resolution).
 public struct Handle: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The top-level domains a handle must not use when it is resolved (atproto.com/specs/handle).
     ///
@@ -35,7 +35,7 @@ public struct Handle: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Whether the handle may be resolved: not a disallowed top-level domain nor `handle.invalid`.
     public var isResolvable: Bool { resolutionProblem == nil }
 
-    /// Throws ``SyntaxError`` unless the handle may be resolved (ATPROTO-OAUTH §1.2).
+    /// Throws ``SyntaxError`` unless the handle may be resolved (atproto.com/specs/handle, Handle Resolution).
     public func checkResolvable() throws {
         if let problem = resolutionProblem { throw SyntaxError(.handle, reason: problem) }
     }

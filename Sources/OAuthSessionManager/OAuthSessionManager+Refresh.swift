@@ -70,7 +70,7 @@ extension OAuthSessionManager {
         }
     }
 
-    /// Re-resolves the DID afresh and checks that its PDS still names the session's issuer (ATPROTO-OAUTH §5).
+    /// Re-resolves the DID afresh and checks that its PDS still names the session's issuer (atproto.com/specs/oauth, Tokens and Session Lifetime).
     private func confirmIssuer(of session: OAuthSession) async throws -> ResolvedAuthorizationServer {
         let identity = try await identityResolver.resolve(did: session.did, cachePolicy: .reload)
         let server = try await metadataResolver.resolve(pds: identity.pds)

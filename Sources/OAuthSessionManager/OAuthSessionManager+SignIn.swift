@@ -7,7 +7,7 @@ import WireFormat
 
 extension OAuthSessionManager {
     /// Starts a sign-in: resolves the account, checks its servers' metadata, sends the PAR, and keeps what the
-    /// callback needs for ten minutes (ATPROTO-OAUTH §1–§3.4).
+    /// callback needs for ten minutes (atproto.com/specs/oauth, Identity Authentication).
     ///
     /// - Parameters:
     ///   - input: a handle, a DID, or a PDS or entryway `https://` URL.
@@ -83,7 +83,7 @@ extension OAuthSessionManager {
     }
 
     /// Completes a sign-in from the callback URL: checks `state`, `iss`, `error` and `code`, exchanges the code,
-    /// checks the tokens, re-resolves `sub` to confirm the issuer, and stores the session (ATPROTO-OAUTH §3.5–§3.7).
+    /// checks the tokens, re-resolves `sub` to confirm the issuer, and stores the session (RFC 6749 §4.1.2, RFC 9207 §2).
     ///
     /// If any check fails after tokens were issued, they are revoked before the error is thrown; nothing is stored
     /// for a failed sign-in, and the `state` cannot be used again either way.

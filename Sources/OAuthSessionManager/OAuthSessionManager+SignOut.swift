@@ -17,7 +17,7 @@ extension OAuthSessionManager {
     }
 
     /// Signs out: revokes the tokens (RFC 7009, with DPoP), then deletes the session and its DPoP key even if the
-    /// revocation failed (ATPROTO-OAUTH §5).
+    /// revocation failed (atproto.com/specs/oauth, Tokens and Session Lifetime).
     ///
     /// - Throws: ``OAuthError`` of kind `signInNeeded` when there is no session for `did`.
     @discardableResult

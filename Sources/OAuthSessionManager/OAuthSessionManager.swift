@@ -8,7 +8,7 @@ public import Logging
 import WireFormat
 
 /// Signs people in with AT Protocol OAuth and keeps their sessions: PAR, callback, tokens, refresh, revocation
-/// (ATPROTO-OAUTH §3 and §5).
+/// (atproto.com/specs/oauth, Authorization Flow; Tokens and Session Lifetime).
 ///
 /// One refresh per account runs at a time in a process (this actor holds the in-flight task) and across processes
 /// (the keystore's lock on the session entry); after taking the lock the stored session is read again, because

@@ -12,7 +12,7 @@ public struct DPoPProofVerifier: Sendable {
     /// How far in the future `iat` may be (clock skew).
     public var maximumSkew: TimeInterval
 
-    /// Creates a verifier; the defaults are the reference server's window (ATPROTO-OAUTH.md §6).
+    /// Creates a verifier; the defaults are the reference server's window (@atproto/oauth-provider).
     public init(maximumAge: TimeInterval = 190, maximumSkew: TimeInterval = 180) {
         self.maximumAge = maximumAge
         self.maximumSkew = maximumSkew

@@ -1,5 +1,5 @@
 /// What kind of network an address belongs to; only ``global`` addresses are fetched from
-/// (ATPROTO-OAUTH §1.6, RFC 6890 special-purpose registries).
+/// (atproto.com/specs/oauth, Security Concerns, RFC 6890 special-purpose registries).
 public enum AddressCategory: Sendable, Hashable, CustomStringConvertible {
     /// A publicly routable unicast address.
     case global

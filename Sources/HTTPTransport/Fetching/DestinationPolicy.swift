@@ -1,6 +1,6 @@
 public import Foundation
 
-/// Decides which URLs identity and metadata fetches may contact (ATPROTO-OAUTH §1.6): pure checks, no I/O.
+/// Decides which URLs identity and metadata fetches may contact (atproto.com/specs/oauth, Security Concerns): pure checks, no I/O.
 ///
 /// Production: `https` only, to hosts whose every address is ``AddressCategory/global``. With
 /// ``allowHTTPLoopback`` (development only), loopback hosts — `localhost`, 127.0.0.0/8 and ::1 — are also allowed,

@@ -2,9 +2,9 @@
 public struct FetchExpectation: Sendable, Hashable {
     /// Which statuses are accepted.
     public enum Status: Sendable, Hashable {
-        /// Exactly this status, such as 200 for metadata (ATPROTO-OAUTH §1.4–§1.5).
+        /// Exactly this status, such as 200 for metadata (RFC 9728 §3; atproto.com/specs/oauth, Authorization Servers).
         case exactly(Int)
-        /// Any status from 200 to 299, as for `/.well-known/atproto-did` (ATPROTO-OAUTH §1.2).
+        /// Any status from 200 to 299, as for `/.well-known/atproto-did` (atproto.com/specs/handle, Handle Resolution).
         case successful
 
         /// Whether the status is accepted.
@@ -38,7 +38,7 @@ public struct FetchExpectation: Sendable, Hashable {
         self.accept = accept
     }
 
-    /// Metadata: exactly 200 and JSON (ATPROTO-OAUTH §1.4–§1.5).
+    /// Metadata: exactly 200 and JSON (RFC 9728 §3; atproto.com/specs/oauth, Authorization Servers).
     public static let metadata = FetchExpectation(status: .exactly(200), requiresJSON: true, accept: "application/json")
 
     /// A DID document or an XRPC answer: exactly 200; the body is checked by decoding it.
@@ -51,6 +51,6 @@ public struct FetchExpectation: Sendable, Hashable {
     /// An XRPC query such as `com.atproto.identity.resolveHandle`: exactly 200 and JSON.
     public static let xrpc = FetchExpectation(status: .exactly(200), requiresJSON: true, accept: "application/json")
 
-    /// `/.well-known/atproto-did`: any 2xx, plain text (ATPROTO-OAUTH §1.2).
+    /// `/.well-known/atproto-did`: any 2xx, plain text (atproto.com/specs/handle, Handle Resolution).
     public static let text = FetchExpectation(status: .successful, requiresJSON: false, accept: "text/plain")
 }

@@ -1,4 +1,4 @@
-/// What a URL's host is, decided from its text alone before any DNS look-up (ATPROTO-OAUTH §1.6).
+/// What a URL's host is, decided from its text alone before any DNS look-up (atproto.com/specs/oauth, Security Concerns).
 public enum HostKind: Sendable, Hashable {
     /// An IP address literal.
     case address(IPAddress)

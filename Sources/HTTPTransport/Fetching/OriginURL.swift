@@ -1,7 +1,7 @@
 package import Foundation
 
 /// Checks and normalizes origin URLs — scheme, host and port only (RFC 6454) — as PDS and issuer URLs must be
-/// (ATPROTO-OAUTH §1.3–§1.5).
+/// (atproto.com/specs/did).
 package enum OriginURL {
     /// Why a URL is not an acceptable origin.
     package struct Problem: Error, Sendable {

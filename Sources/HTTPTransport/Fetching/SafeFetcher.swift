@@ -1,7 +1,7 @@
 public import Foundation
 import WireFormat
 
-/// Fetches identity and metadata documents over any ``HTTPTransport`` with the checks ATPROTO-OAUTH §1.6 asks for.
+/// Fetches identity and metadata documents over any ``HTTPTransport`` with the checks atproto.com/specs/oauth, Security Concerns asks for.
 ///
 /// Before each request the URL passes ``DestinationPolicy``: `https` only (development mode: also `http` to
 /// loopback hosts), and a host that is, or resolves to, only public addresses. The answer must then not be a

@@ -56,7 +56,7 @@ public struct CallbackParameters: Sendable, Hashable {
         self.errorDescription = errorDescription
     }
 
-    /// Checks the parameters against the pending sign-in found by their `state` (ATPROTO-OAUTH §3.5).
+    /// Checks the parameters against the pending sign-in found by their `state` (RFC 6749 §4.1.2, RFC 9207 §2).
     ///
     /// `iss` must be present and identical to the issuer, with no `error` and a `code`. Pure: the caller has
     /// already consumed the state.

@@ -5,7 +5,7 @@ import HTTPTransport
 import WireFormat
 
 /// What a started sign-in must remember until its callback: kept encrypted in the keystore under
-/// `pending/<state>` for ten minutes, so a later process can complete it (ATPROTO-OAUTH §3).
+/// `pending/<state>` for ten minutes, so a later process can complete it (atproto.com/specs/oauth, Authorization Flow).
 struct PendingAuthorization: Codable, Sendable {
     /// The `state` sent in the PAR.
     var state: String

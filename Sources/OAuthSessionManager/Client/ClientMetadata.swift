@@ -4,7 +4,7 @@ public import Foundation
 import HTTPTransport
 import WireFormat
 
-/// A hosted client metadata document for a native app (ATPROTO-OAUTH §2; AT Protocol OAuth "client metadata").
+/// A hosted client metadata document for a native app (atproto.com/specs/oauth, Clients; AT Protocol OAuth "client metadata").
 ///
 /// ``validate()`` applies every rule a native public client's document must meet, naming the failed field.
 public struct ClientMetadata: Sendable, Hashable, Codable {

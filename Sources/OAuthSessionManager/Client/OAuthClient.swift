@@ -4,7 +4,7 @@ public import Foundation
 import HTTPTransport
 import WireFormat
 
-/// Who the client is to the authorization server: its `client_id`, redirect URI and scope (ATPROTO-OAUTH §2).
+/// Who the client is to the authorization server: its `client_id`, redirect URI and scope (atproto.com/specs/oauth, Clients).
 public struct OAuthClient: Sendable, Hashable {
     /// The `client_id` sent with PAR, token and revocation requests.
     public let clientID: String

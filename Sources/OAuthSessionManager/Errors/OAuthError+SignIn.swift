@@ -5,7 +5,7 @@ import HTTPTransport
 import WireFormat
 
 extension OAuthError {
-    /// A client metadata document or loopback client configuration breaks a rule (ATPROTO-OAUTH §2).
+    /// A client metadata document or loopback client configuration breaks a rule (atproto.com/specs/oauth, Clients).
     public static func invalidClientMetadata(field: String, reason: String) -> OAuthError {
         OAuthError(.invalidClientMetadata, .usage, "\(field): \(reason)", field: field)
     }
@@ -62,17 +62,17 @@ extension OAuthError {
         )
     }
 
-    /// A token (or PAR) answer failed a client-side check (ATPROTO-OAUTH §3.7).
+    /// A token (or PAR) answer failed a client-side check (atproto.com/specs/oauth, Authorization Flow).
     public static func invalidTokenResponse(_ reason: String) -> OAuthError {
         OAuthError(.invalidTokenResponse, .securityCheckFailed, reason)
     }
 
-    /// The tokens' `sub` is not the account the sign-in started from (ATPROTO-OAUTH §3.7).
+    /// The tokens' `sub` is not the account the sign-in started from (atproto.com/specs/oauth, Authorization Flow).
     public static func subjectMismatch(_ reason: String) -> OAuthError {
         OAuthError(.subjectMismatch, .securityCheckFailed, reason, field: "sub")
     }
 
-    /// Re-resolving the account did not lead back to the issuer that issued the tokens (ATPROTO-OAUTH §3.7, §5).
+    /// Re-resolving the account did not lead back to the issuer that issued the tokens (atproto.com/specs/oauth, Authorization Flow; Tokens and Session Lifetime).
     public static func issuerNotConfirmed(_ reason: String) -> OAuthError {
         OAuthError(.issuerNotConfirmed, .securityCheckFailed, reason, field: "issuer")
     }
@@ -82,7 +82,7 @@ extension OAuthError {
         OAuthError(.signInNeeded, .signInNeeded, reason)
     }
 
-    /// The server refused the refresh token (`invalid_grant`); the session was deleted (ATPROTO-OAUTH §5).
+    /// The server refused the refresh token (`invalid_grant`); the session was deleted (atproto.com/specs/oauth, Tokens and Session Lifetime).
     public static func refreshRefused(serverError: String?, description: String?) -> OAuthError {
         OAuthError(
             .refreshRefused,

@@ -5,7 +5,7 @@ import HTTPTransport
 import WireFormat
 
 /// A failure of the AT Protocol OAuth client: bad input, an identity or metadata check that failed, or a server
-/// or network problem (ATPROTO-OAUTH §1–§3).
+/// or network problem (atproto.com/specs/oauth, Identity Authentication).
 ///
 /// The error carries the server's own answer as data (its OAuth `error` and `error_description`, the HTTP status)
 /// and a ``Kind`` that the command-line tool maps to its exit status. It never carries a token or a secret.
@@ -151,12 +151,12 @@ extension OAuthError {
         OAuthError(.invalidPKCEVerifier, .usage, reason)
     }
 
-    /// The protected resource metadata failed a check (ATPROTO-OAUTH §1.4, RFC 9728 §3); `field` names it.
+    /// The protected resource metadata failed a check (RFC 9728 §3; atproto.com/specs/oauth, Authorization Servers, RFC 9728 §3); `field` names it.
     public static func invalidProtectedResourceMetadata(_ reason: String, field: String? = nil) -> OAuthError {
         OAuthError(.invalidProtectedResourceMetadata, .securityCheckFailed, reason, field: field)
     }
 
-    /// The authorization server metadata failed a check (ATPROTO-OAUTH §1.5, RFC 8414 §3); `field` names it.
+    /// The authorization server metadata failed a check (RFC 8414 §3; atproto.com/specs/oauth, Authorization Servers, RFC 8414 §3); `field` names it.
     public static func invalidAuthorizationServerMetadata(_ reason: String, field: String? = nil) -> OAuthError {
         OAuthError(.invalidAuthorizationServerMetadata, .securityCheckFailed, reason, field: field)
     }

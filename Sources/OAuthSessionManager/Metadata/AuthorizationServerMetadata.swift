@@ -4,7 +4,7 @@ public import Foundation
 import HTTPTransport
 import WireFormat
 
-/// An authorization server's metadata, checked as ATPROTO-OAUTH §1.5 requires (RFC 8414 §2–§3).
+/// An authorization server's metadata, checked as RFC 8414 §3; atproto.com/specs/oauth, Authorization Servers requires (RFC 8414 §2–§3).
 ///
 /// After the checks, the server is known to accept client metadata documents, PAR, PKCE `S256`, DPoP `ES256`,
 /// public clients (`none`), the `atproto` scope and the RFC 9207 `iss` parameter, so those flags are not kept.

@@ -5,7 +5,7 @@ public import HTTPTransport
 import WireFormat
 
 /// Finds and checks a PDS's authorization server: PDS → protected resource metadata → authorization server
-/// metadata, every fetch through the ``SafeFetcher`` (ATPROTO-OAUTH §1.4–§1.5).
+/// metadata, every fetch through the ``SafeFetcher`` (RFC 9728 §3; atproto.com/specs/oauth, Authorization Servers).
 public struct MetadataResolver: Sendable {
     private let fetcher: SafeFetcher
 

@@ -4,7 +4,7 @@ public import Foundation
 import HTTPTransport
 import WireFormat
 
-/// A PDS's OAuth protected resource metadata, checked as ATPROTO-OAUTH §1.4 requires (RFC 9728 §3).
+/// A PDS's OAuth protected resource metadata, checked as RFC 9728 §3; atproto.com/specs/oauth, Authorization Servers requires (RFC 9728 §3).
 ///
 /// `resource` must be exactly the PDS origin the document was fetched for, and `authorization_servers` must list
 /// exactly one issuer, an https origin (an http loopback origin in development mode).

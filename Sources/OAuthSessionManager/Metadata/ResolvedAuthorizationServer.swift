@@ -4,7 +4,7 @@ public import Foundation
 import HTTPTransport
 import WireFormat
 
-/// A PDS with its checked protected resource metadata and authorization server metadata (ATPROTO-OAUTH §1.4–§1.5).
+/// A PDS with its checked protected resource metadata and authorization server metadata (RFC 9728 §3; atproto.com/specs/oauth, Authorization Servers).
 public struct ResolvedAuthorizationServer: Sendable, Hashable {
     /// The PDS origin, whose text is identical to the metadata's `resource`.
     public let pds: URL

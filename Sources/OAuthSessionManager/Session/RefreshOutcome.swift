@@ -4,7 +4,7 @@ import DPoPRequestExecutor
 import HTTPTransport
 import WireFormat
 
-/// What a token endpoint's answer to a refresh means for the stored session (ATPROTO-OAUTH §5); pure.
+/// What a token endpoint's answer to a refresh means for the stored session (atproto.com/specs/oauth, Tokens and Session Lifetime); pure.
 enum RefreshOutcome {
     /// New tokens: store them, then use them.
     case refreshed

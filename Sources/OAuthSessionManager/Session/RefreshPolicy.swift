@@ -5,7 +5,7 @@ import HTTPTransport
 import WireFormat
 
 /// When to refresh an access token: before it expires, by a margin plus random jitter so that many processes do
-/// not all refresh at the same instant (ATPROTO-OAUTH §5; the reference client uses 10 s plus 0–30 s).
+/// not all refresh at the same instant (atproto.com/specs/oauth, Tokens and Session Lifetime; the reference client uses 10 s plus 0–30 s).
 public struct RefreshPolicy: Sendable {
     /// Refresh when the token expires within this margin plus the jitter.
     public var margin: TimeInterval = 10

@@ -5,7 +5,7 @@ import HTTPTransport
 import WireFormat
 
 /// A token endpoint answer (RFC 6749 §5.1, RFC 9449 §5) and the checks a client must make on it
-/// (ATPROTO-OAUTH §3.7).
+/// (atproto.com/specs/oauth, Authorization Flow).
 struct TokenResponse: Decodable, Sendable {
     var accessToken: String
     var tokenType: String

@@ -6,7 +6,7 @@ import OAuthSessionManager
 import Testing
 
 /// The redirect back to the client is missing its `iss`, names another issuer, carries a `state` the client never
-/// sent, is replayed, or reports an error (ATPROTO-OAUTH §3.5): the code is never exchanged, and nothing is stored.
+/// sent, is replayed, or reports an error (RFC 6749 §4.1.2, RFC 9207 §2): the code is never exchanged, and nothing is stored.
 @Suite("Hostile callbacks are refused before the code is exchanged", .timeLimit(.minutes(1)))
 struct HostileCallbackTests {
     @Test("a callback without iss is refused, and its state is used up")

@@ -6,7 +6,7 @@ import OAuthSessionManager
 import Testing
 
 /// The hostile world points the client at private, link-local or loopback addresses, the server-side request
-/// forgery of ATPROTO-OAUTH §1.6: every one is refused before a connection is attempted.
+/// forgery of atproto.com/specs/oauth, Security Concerns: every one is refused before a connection is attempted.
 ///
 /// ``LoopbackOnlyTransport`` would stop any request that got through, so no packet can leave the machine even if a
 /// check regressed; each test expects the library's own refusal, and the scene checks that the guard never fired.

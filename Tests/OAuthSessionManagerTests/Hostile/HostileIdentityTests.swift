@@ -5,7 +5,7 @@ import HTTPTransport
 import OAuthSessionManager
 import Testing
 
-/// The PLC directory or the handle resolver lies about the account (ATPROTO-OAUTH §1.2–§1.3): sign-in stops before
+/// The PLC directory or the handle resolver lies about the account (atproto.com/specs/handle, Handle Resolution): sign-in stops before
 /// any metadata is fetched, and nothing is stored.
 @Suite("A hostile identity stops sign-in before the PDS is contacted", .timeLimit(.minutes(1)))
 struct HostileIdentityTests {

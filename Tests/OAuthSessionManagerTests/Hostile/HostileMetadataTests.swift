@@ -5,7 +5,7 @@ import HTTPTransport
 import OAuthSessionManager
 import Testing
 
-/// A hostile PDS or authorization server lies in its metadata (ATPROTO-OAUTH §1.4–§1.5): sign-in stops before the
+/// A hostile PDS or authorization server lies in its metadata (RFC 9728 §3; atproto.com/specs/oauth, Authorization Servers): sign-in stops before the
 /// PAR, and nothing is stored.
 @Suite("Hostile metadata stops sign-in before the PAR", .timeLimit(.minutes(1)))
 struct HostileMetadataTests {

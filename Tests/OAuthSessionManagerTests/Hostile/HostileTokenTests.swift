@@ -5,7 +5,7 @@ import HTTPTransport
 import OAuthSessionManager
 import Testing
 
-/// The token endpoint issues tokens that fail a client-side check (ATPROTO-OAUTH §3.7): the sign-in is refused,
+/// The token endpoint issues tokens that fail a client-side check (atproto.com/specs/oauth, Authorization Flow): the sign-in is refused,
 /// the issuer is asked to revoke both tokens, and nothing is stored.
 @Suite("Hostile token responses are refused and revoked", .timeLimit(.minutes(1)))
 struct HostileTokenTests {
