@@ -1,6 +1,6 @@
 import Foundation
 
-/// The known-answer vectors under `Tests/Vectors` (RFC 7636 App. B, RFC 7638 §3.1, RFC 9449 §4.3).
+/// The known-answer vectors under `Tests/Vectors` (RFC 7636 appendix B, RFC 7638 §3.1, RFC 9449 §4.3).
 enum Vectors {
     static let directory = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
