@@ -99,7 +99,7 @@ let package = Package(
         .target(
             name: "AccountManager",
             dependencies: [
-                "ATProtoSyntax", "HTTPTransport", "Keystore", "DPoPRequestExecutor", "ATProtoIdentity",
+                "ATProtoSyntax", "WireFormat", "HTTPTransport", "Keystore", "DPoPRequestExecutor", "ATProtoIdentity",
                 "OAuthSessionManager",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -107,7 +107,7 @@ let package = Package(
         ),
         .target(
             name: "ATClient",
-            dependencies: ["ATProtoSyntax", "WireFormat", "HTTPTransport", "DPoPRequestExecutor", "AccountManager"],
+            dependencies: ["ATProtoSyntax", "WireFormat", "HTTPTransport", "AccountManager"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -123,7 +123,7 @@ let package = Package(
         .executableTarget(
             name: "atoauth",
             dependencies: [
-                "ATProtoSyntax", "WireFormat", "HTTPTransport", "Keystore", "DPoPRequestExecutor", "ATProtoIdentity",
+                "ATProtoSyntax", "HTTPTransport", "Keystore", "DPoPRequestExecutor", "ATProtoIdentity",
                 "OAuthSessionManager", "OAuthLoopbackListener", "AccountManager", "ATClient", "Sandbox",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
