@@ -66,7 +66,7 @@ public struct IdentityError: Error, Sendable, Hashable, CustomStringConvertible 
 
     /// A sentence or two for people: what happened and what to do.
     public var description: String {
-        var text =
+        let text =
             switch code {
             case .invalidInput:
                 "Cannot use this account: \(reason). Give a handle (alice.example.com), a DID or an https:// server URL."
@@ -79,12 +79,7 @@ public struct IdentityError: Error, Sendable, Hashable, CustomStringConvertible 
             case .handleNotConfirmed:
                 "The handle and the DID do not confirm each other: \(reason). The account's identity cannot be trusted."
             }
-        if let serverError {
-            text += " The server answered “\(serverError)”"
-            if let serverErrorDescription { text += ": \(serverErrorDescription)" }
-            text += "."
-        }
-        return text
+        return text + ServerErrorBody.sentence(error: serverError, description: serverErrorDescription)
     }
 }
 

@@ -36,10 +36,8 @@ extension OAuthSessionManager {
 
     /// The OAuth `error` and `error_description` of an error answer (RFC 6749 §5.2), if it has them.
     static func oauthError(in response: HTTPResponse) -> (code: String?, description: String?) {
-        guard let object = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any] else {
-            return (nil, nil)
-        }
-        return (object["error"] as? String, object["error_description"] as? String)
+        let body = ServerErrorBody(response.body, limit: nil)
+        return (body.error, body.errorDescription)
     }
 
     /// Revokes a token (RFC 7009 §2.1) with DPoP; returns whether the server confirmed.

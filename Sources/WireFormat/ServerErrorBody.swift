@@ -15,9 +15,9 @@ public struct ServerErrorBody: Sendable, Hashable {
     /// The XRPC `message` member.
     public let message: String?
 
-    /// Reads the members from a body.
-    public init(_ body: Data) {
-        guard body.count <= Self.maximumSize,
+    /// Reads the members from a body no larger than `limit` bytes (`nil`: any size).
+    public init(_ body: Data, limit: Int? = ServerErrorBody.maximumSize) {
+        guard body.count <= limit ?? .max,
             let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any]
         else {
             self.error = nil
@@ -32,4 +32,14 @@ public struct ServerErrorBody: Sendable, Hashable {
 
     /// The OAuth `error_description`, else the XRPC `message`.
     public var explanation: String? { errorDescription ?? message }
+
+    /// ` The server answered “<error>”: <description>.` for the end of an error message, or `""` without an error.
+    ///
+    /// Both values must already be safe to print (see ``TerminalText``).
+    public static func sentence(error: String?, description: String?) -> String {
+        guard let error else { return "" }
+        var text = " The server answered “\(error)”"
+        if let description { text += ": \(description)" }
+        return text + "."
+    }
 }

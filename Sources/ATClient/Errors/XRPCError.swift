@@ -29,11 +29,11 @@ public struct XRPCError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// Reads the error out of a non-2xx response.
     public init(method: String, response: HTTPResponse) {
-        let object = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any]
+        let body = ServerErrorBody(response.body, limit: nil)
         self.method = method
         self.status = response.status
-        self.error = (object?["error"] as? String).map { Self.printable($0, limit: 100) }
-        self.message = (object?["message"] as? String).map { Self.printable($0, limit: 500) }
+        self.error = body.error.map { Self.printable($0, limit: 100) }
+        self.message = body.message.map { Self.printable($0, limit: 500) }
         let headers = response.headers
         let rateLimit = RateLimit(
             limit: headers["ratelimit-limit"].flatMap { Int($0) },

@@ -62,7 +62,7 @@ public struct FetchError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// A sentence or two for people: what happened and what to do.
     public var description: String {
-        var text =
+        let text =
             switch code {
             case .unsafeDestination: "Refused to connect: \(reason)."
             case .redirectRefused:
@@ -72,12 +72,7 @@ public struct FetchError: Error, Sendable, Hashable, CustomStringConvertible {
             case .responseTooLarge: "The server's answer is too large: \(reason)."
             case .networkFailure: "A network request failed: \(reason). Check the connection and try again."
             }
-        if let serverError {
-            text += " The server answered “\(serverError)”"
-            if let serverErrorDescription { text += ": \(serverErrorDescription)" }
-            text += "."
-        }
-        return text
+        return text + ServerErrorBody.sentence(error: serverError, description: serverErrorDescription)
     }
 }
 

@@ -114,13 +114,11 @@ public struct OAuthError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// A sentence or two for people: what happened and what to do.
     public var description: String {
-        var text = summary
-        if let serverError {
-            text += " The server answered “\(serverError)”"
-            if let serverErrorDescription { text += ": \(serverErrorDescription)" }
-            text += "."
-        }
-        return text
+        summary
+            + ServerErrorBody.sentence(
+                error: serverError.map(String.init(describing:)),
+                description: serverErrorDescription
+            )
     }
 
     private var summary: String {
