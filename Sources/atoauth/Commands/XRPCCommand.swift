@@ -14,6 +14,9 @@ struct XRPCCommand: AsyncParsableCommand {
             procedure (POST) with the body from --input as application/json. Prints the response body on stdout
             (pretty JSON when it is JSON); an XRPC error answer is printed on stderr and exits 1.
             app.bsky.* methods are proxied by the PDS to the Bluesky AppView (atproto-proxy header).
+            The call goes out as --account when given, else as the account its repo (a repo=... parameter or a
+            "repo" member of the JSON body) names when that account is signed in here, else as the active account;
+            -v says which.
 
             Examples:
               atoauth xrpc com.atproto.server.getSession
