@@ -14,6 +14,7 @@ final class SandboxProcess: Sendable {
         var nonceChallengesSent: Int
         var injectedRefreshFailures: Int
         var revocations: Int
+        var xrpcRequestsReceived: Int
         var totalRejections: Int
     }
 

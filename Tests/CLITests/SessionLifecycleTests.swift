@@ -30,14 +30,16 @@ struct SessionLifecycleTests {
         try await CLIWorld.with { world in
             try await world.signIn("alice.test")
             #expect(try await world.atoauth("whoami").status == 0)
-            let challenges = try await world.sandbox.counters().nonceChallengesSent
+            let before = try await world.sandbox.counters()
             let whoami = try await world.atoauth("-v", "whoami")
             #expect(whoami.status == 0, "\(whoami.stderr)")
-            // The transport logs each request it sends as "→ <target> …".
-            let pdsRequests = whoami.stderr.split(separator: "\n").filter { $0.contains("→ ") && $0.contains("/xrpc/") }
-            #expect(pdsRequests.count == 1, "\(pdsRequests)")
+            let after = try await world.sandbox.counters()
+            #expect(after.xrpcRequestsReceived - before.xrpcRequestsReceived == 1)
+            #expect(after.nonceChallengesSent == before.nonceChallengesSent)
+            // The transport logs each request it sends as "→ <target> …": the same single request, seen by the client.
+            let sent = whoami.stderr.split(separator: "\n").filter { $0.contains("→ ") && $0.contains("/xrpc/") }
+            #expect(sent.count == 1, "\(sent)")
             #expect(whoami.stderr.contains("as alice.test (did:"))
-            #expect(try await world.sandbox.counters().nonceChallengesSent == challenges)
         }
     }
 
@@ -107,6 +109,7 @@ struct SessionLifecycleTests {
             }
             let whoami = try await world.atoauth("whoami")
             #expect(whoami.status == 3, "\(whoami.stderr)")
+            #expect(whoami.stderr.contains("Sign in again with `atoauth accounts add <handle>`"), "\(whoami.stderr)")
             #expect(try world.storedNames().allSatisfy { !$0.hasPrefix("session/") })
         }
     }

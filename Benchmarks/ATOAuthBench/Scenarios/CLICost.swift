@@ -5,8 +5,8 @@ import HTTPTransport
 import Keystore
 import Sandbox
 
-/// Wall time and peak memory of `atoauth accounts list` and `atoauth whoami` against the sandbox, next to
-/// `atoauth --version` (starting the process and parsing arguments: the floor of any command).
+/// Wall time, peak memory and requests to the PDS of `atoauth accounts list` and `atoauth whoami` against the
+/// sandbox, next to `atoauth --version` (starting the process and parsing arguments: the floor of any command).
 ///
 /// The account is signed in by this process into a key-file store. Each command then runs as its own process:
 /// spawned directly for its wall time, and under GNU `time` for its peak memory when that is installed.
@@ -19,6 +19,8 @@ enum CLICost {
         var wall: Double
         /// Median peak resident memory, in bytes; `nil` when it was not measured.
         var peakResidentBytes: Int?
+        /// Requests the sandbox PDS received per run of the command (measured runs only, memory runs included).
+        var pdsRequestsPerRun: Double
     }
 
     /// The measured commands, in the order they are reported: the floor first.
@@ -43,24 +45,31 @@ enum CLICost {
 
             var walls: [[Double]] = Array(repeating: [], count: commands.count)
             var peaks: [[Double]] = Array(repeating: [], count: commands.count)
+            var pdsRequests = Array(repeating: 0, count: commands.count)
+            var runs = Array(repeating: 0, count: commands.count)
             for round in -1..<rounds {  // Round -1 warms the page cache and is not counted.
                 for (index, arguments) in commands.enumerated() {
+                    let requestsBefore = world.server.counters.xrpcRequestsReceived
                     let run = try await ChildProcess.run(atoauth, arguments, environment: environment)
                     try check(run, arguments)
                     guard round >= 0 else { continue }
                     walls[index].append(run.wall.seconds)
+                    runs[index] += 1
                     if memory {
                         let measured = try await PeakMemory.measure(atoauth, arguments, environment: environment)
                         try check(measured.run, arguments)
                         peaks[index].append(Double(measured.bytes))
+                        runs[index] += 1
                     }
+                    pdsRequests[index] += world.server.counters.xrpcRequestsReceived - requestsBefore
                 }
             }
             return commands.indices.map { index in
                 Command(
                     arguments: commands[index],
                     wall: Samples.median(walls[index]),
-                    peakResidentBytes: peaks[index].isEmpty ? nil : Int(Samples.median(peaks[index]))
+                    peakResidentBytes: peaks[index].isEmpty ? nil : Int(Samples.median(peaks[index])),
+                    pdsRequestsPerRun: Double(pdsRequests[index]) / Double(max(runs[index], 1))
                 )
             }
         }

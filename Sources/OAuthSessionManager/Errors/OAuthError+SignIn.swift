@@ -118,8 +118,8 @@ extension OAuthError {
         case .requestFailed: "The request failed: \(reason). Try again later."
         case .invalidTokenResponse, .subjectMismatch, .issuerNotConfirmed:
             "The tokens failed a security check: \(reason). They were not used and nothing was stored."
-        case .signInNeeded, .storedSessionUnreadable: "Sign-in needed: \(reason). Run `atoauth accounts add`."
-        case .refreshRefused: "Sign-in needed: \(reason). Run `atoauth accounts add` again."
+        case .signInNeeded, .storedSessionUnreadable: "Sign-in needed: \(reason)."
+        case .refreshRefused: "Sign-in needed: \(reason). The account must sign in again."
         case .dpopFailed: "DPoP failed: \(reason)."
         case .callbackTimedOut: "Sign-in timed out: \(reason). Start it again and approve in the browser."
         default: reason

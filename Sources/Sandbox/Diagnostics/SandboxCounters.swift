@@ -10,6 +10,8 @@ public struct SandboxCounters: Sendable, Hashable {
     public var nonceChallengesSent = 0
     /// Refresh grants answered with an injected server error.
     public var injectedRefreshFailures = 0
+    /// Requests that reached the PDS's `/xrpc/` methods, answered or refused.
+    public var xrpcRequestsReceived = 0
     /// Sessions revoked through the revocation endpoint.
     public var revocations = 0
     /// Rejected requests, by reason.

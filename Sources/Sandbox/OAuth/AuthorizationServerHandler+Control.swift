@@ -3,7 +3,8 @@ import Foundation
 /// The sandbox's test-control endpoints, on the authorization server's loopback origin only: read the counters and
 /// change lifetimes and faults of the running server from another process (a test script, a CI job).
 ///
-/// - `GET /_sandbox/counters`: what the server counted (grants, refreshes, replays, nonce challenges, rejections).
+/// - `GET /_sandbox/counters`: what the server counted (grants, refreshes, replays, nonce challenges,
+///   XRPC requests, rejections).
 /// - `POST /_sandbox/settings` with a JSON object of any of `accessTokenLifetime` (seconds), `nonceRotationPeriod`
 ///   (seconds), `refreshServerErrors` (how many refreshes to fail with 500; 0 turns it off),
 ///   `newNonceOnEveryResponse`, `slowResponses` (seconds; 0 turns it off) and `autoApprove`.
@@ -62,6 +63,7 @@ extension AuthorizationServerHandler {
             "nonceChallengesSent": counters.nonceChallengesSent,
             "injectedRefreshFailures": counters.injectedRefreshFailures,
             "revocations": counters.revocations,
+            "xrpcRequestsReceived": counters.xrpcRequestsReceived,
             "totalRejections": counters.totalRejections,
         ]
     }

@@ -59,6 +59,7 @@ struct PDSHandler: OriginHandler {
             core.monitor.rejected(request, .notFound, "no such path on the PDS")
             return .xrpcError(404, "NotFound", "no such path: \(request.path)")
         }
+        core.monitor.count { $0.xrpcRequestsReceived += 1 }
         let name = String(request.path.dropFirst("/xrpc/".count))
         if name == "com.atproto.identity.resolveHandle" {
             guard request.method == .get else { return methodNotAllowed(request) }

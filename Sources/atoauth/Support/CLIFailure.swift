@@ -34,7 +34,8 @@ struct CLIFailure: Error {
                 case .securityCheckFailed: Self.securityCheck
                 case .failed: Self.failed
                 }
-            self.init(status: status, message: error.description)
+            let hint = error.kind == .signInNeeded ? " Sign in again with `atoauth accounts add <handle>`." : ""
+            self.init(status: status, message: error.description + hint)
         case let error as AccountError:
             guard !error.isUsageError else {
                 self.init(status: Self.usage, message: error.description)
