@@ -39,7 +39,7 @@ extension Figure {
             ),
             Figure(
                 section: section,
-                name: "Added by ATClient.getSession (through AccountManager, answer decoded) ÷ one signature (hot loop)",
+                name: "Added by ATClient.getSession (through AccountManager, answer decoded) ÷ one signature (loop)",
                 measured: "+\(Format.duration(result.clientAddedCPU)) per call",
                 ratio: result.clientAddedCPU / signatureCPU,
                 goal: .atMost(1.5)
