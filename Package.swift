@@ -187,8 +187,6 @@ let package = Package(
             dependencies: [
                 "ATProtoSyntax", "WireFormat", "HTTPTransport", "ATProtoIdentity", "OAuthSessionManager",
                 "OAuthLoopbackListener", "DPoPRequestExecutor", "ATOAuthTesting", "Keystore", "Sandbox",
-                "AccountManager",
-                "ATClient",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -217,9 +215,18 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "ATClientTests",
+            dependencies: [
+                "ATClient", "AccountManager", "ATOAuthTesting", "ATProtoSyntax", "HTTPTransport",
+                "OAuthSessionManager",
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "CLITests",
             dependencies: [
                 "atoauth", "Keystore", "DPoPRequestExecutor", "HTTPTransport",
+                .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["approve_browser.py", "chromium_approve.py"],
             swiftSettings: strictSettings

@@ -6,6 +6,11 @@ public struct XRPCResponse: Sendable {
     /// The HTTP response.
     public let http: HTTPResponse
 
+    /// Wraps a 2xx answer.
+    public init(http: HTTPResponse) {
+        self.http = http
+    }
+
     /// The body bytes.
     public var body: Data { http.body }
 

@@ -4,8 +4,7 @@ extension KeystoreError {
         make(
             .wrongPassphrase,
             path: directory,
-            "The passphrase does not unlock the keystore at \(directory). "
-                + "Check ATOAUTH_PASSPHRASE and try again; nothing was changed."
+            "The passphrase does not unlock the keystore at \(directory); nothing was changed."
         )
     }
 
@@ -13,8 +12,7 @@ extension KeystoreError {
         make(
             .passphraseRequired,
             path: directory,
-            "The keystore at \(directory) is protected by a passphrase, but none was given. "
-                + "Set ATOAUTH_PASSPHRASE to its passphrase."
+            "The keystore at \(directory) is protected by a passphrase, but none was given."
         )
     }
 
@@ -22,8 +20,7 @@ extension KeystoreError {
         make(
             .unexpectedPassphrase,
             path: directory,
-            "The keystore at \(directory) is protected by a key file, not a passphrase. "
-                + "Unset ATOAUTH_PASSPHRASE (and set ATOAUTH_KEY_FILE if the key file is not in the default place)."
+            "The keystore at \(directory) is protected by a key file, not a passphrase."
         )
     }
 
@@ -32,7 +29,7 @@ extension KeystoreError {
             .missingKeyFile,
             path: keyFile,
             "The keystore at \(directory) is protected by a key file, but \(keyFile) does not exist. "
-                + "Restore it from a backup or point ATOAUTH_KEY_FILE at it. "
+                + "Restore it from a backup or give its path. "
                 + "No new key was created, because it could not read the existing entries."
         )
     }
@@ -41,8 +38,7 @@ extension KeystoreError {
         make(
             .invalidKeyFile,
             path: keyFile,
-            "The key file \(keyFile) holds \(size) bytes instead of 32. "
-                + "Check that ATOAUTH_KEY_FILE points at the keystore's key file."
+            "The key file \(keyFile) holds \(size) bytes instead of 32: it is not a keystore key file."
         )
     }
 
@@ -59,13 +55,8 @@ extension KeystoreError {
         make(
             .wrongKeyFile,
             path: keyFile,
-            "The key file \(keyFile) does not unlock the keystore at \(directory). "
-                + "Point ATOAUTH_KEY_FILE at the key file that was used to create it."
+            "The key file \(keyFile) does not unlock the keystore at \(directory); it was created with another one."
         )
-    }
-
-    static func missingHomeDirectory() -> KeystoreError {
-        make(.missingHome, path: nil, "HOME is not set, so the key file cannot be found. Set HOME or ATOAUTH_KEY_FILE.")
     }
 
     static func corrupted(entry: String, path: String, reason: String) -> KeystoreError {

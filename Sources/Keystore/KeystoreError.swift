@@ -15,7 +15,6 @@ public struct KeystoreError: Error, Hashable, Sendable, CustomStringConvertible 
         case invalidKeyFile
         case insecureKeyFile
         case wrongKeyFile
-        case missingHome
         case corrupted
         case unsupportedVersion
         case missingMetadata
@@ -55,7 +54,7 @@ public struct KeystoreError: Error, Hashable, Sendable, CustomStringConvertible 
     /// A passphrase was given but is empty.
     public static let invalidPassphrase = KeystoreError(
         .invalidPassphrase,
-        "The passphrase is empty. Set ATOAUTH_PASSPHRASE to a non-empty passphrase, or unset it to use a key file."
+        "The passphrase is empty."
     )
     /// Key derivation parameters are outside the range libsodium accepts.
     public static let invalidParameters = KeystoreError(.invalidParameters, "The Argon2id parameters are invalid.")
@@ -73,8 +72,6 @@ public struct KeystoreError: Error, Hashable, Sendable, CustomStringConvertible 
     public static let insecureKeyFile = KeystoreError(.insecureKeyFile, "The key file's permissions are too open.")
     /// The key file does not unlock the store.
     public static let wrongKeyFile = KeystoreError(.wrongKeyFile, "The key file does not unlock the keystore.")
-    /// Neither a key file path nor a home directory could be found in the environment.
-    public static let missingHome = KeystoreError(.missingHome, "No home directory is set.")
     /// An entry file is damaged, truncated, or was moved from another entry.
     public static let corrupted = KeystoreError(.corrupted, "A keystore entry is corrupted.")
     /// A file was written by a newer version of atoauth.

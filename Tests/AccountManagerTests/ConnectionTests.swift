@@ -70,28 +70,13 @@ struct ConnectionTests {
             let first = world.accounts(configuration: configuration)
             _ = try await world.signIn("alice.test", with: first)
             _ = try await first.client().getSession()
-            let counting = CountingTransport(world.transport)
+            let counting = RecordingTransport(world.transport)
             let second = world.accounts(transport: counting, configuration: configuration)
             _ = try await second.client().getSession()
             #expect(counting.count == 1, "one request: the kept nonce is still accepted")
             let text = try String(contentsOf: configuration.nonceFile!, encoding: .utf8)
             #expect(!text.contains("accessToken") && text.contains(world.endpoints.pds.host() ?? "?"))
         }
-    }
-}
-
-/// Counts requests, to check how many round trips a call makes.
-final class CountingTransport: HTTPTransport {
-    private let base: any HTTPTransport
-    private let counter = Counter()
-
-    init(_ base: any HTTPTransport) { self.base = base }
-
-    var count: Int { counter.value }
-
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        counter.increment()
-        return try await base.send(request)
     }
 }
 

@@ -13,19 +13,19 @@ struct PassphraseTests {
         let error = #expect(throws: KeystoreError.wrongPassphrase) { try fixture.passphraseStore("wrong") }
 
         #expect(error?.description.contains(fixture.directory.path) == true)
-        #expect(error?.description.contains("ATOAUTH_PASSPHRASE") == true)
+        #expect(error?.description.contains("nothing was changed") == true)
         #expect(try Data(contentsOf: fixture.entryFile("session/did:plc:abc234")) == before)
         #expect(try fixture.passphraseStore().load("session/did:plc:abc234") == Data("token".utf8))
     }
 
-    @Test("a passphrase store opened without a passphrase asks for ATOAUTH_PASSPHRASE and creates no key file")
+    @Test("a passphrase store opened without a passphrase asks for one and creates no key file")
     func passphraseRequired() throws {
         let fixture = try StoreFixture()
         try fixture.passphraseStore().save(Data("token".utf8), as: "accounts")
 
         let error = #expect(throws: KeystoreError.passphraseRequired) { try fixture.keyFileStore() }
 
-        #expect(error?.description.contains("ATOAUTH_PASSPHRASE") == true)
+        #expect(error?.description.contains("protected by a passphrase, but none was given") == true)
         #expect(!FileManager.default.fileExists(atPath: fixture.keyFile.path))
         #expect(try fixture.passphraseStore().load("accounts") == Data("token".utf8))
     }

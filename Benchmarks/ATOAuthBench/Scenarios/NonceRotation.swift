@@ -35,7 +35,7 @@ enum NonceRotation {
     /// Signs in to a new sandbox rotating every `period` seconds and makes `calls` calls.
     static func run(calls: Int, workers: Int, period: TimeInterval) async throws -> Result {
         try await SandboxWorld.with(SandboxConfiguration(nonceRotationPeriod: period, autoApprove: true)) { world in
-            let counting = CountingTransport(world.transport)
+            let counting = RecordingTransport(world.transport)
             let accounts = world.accounts(keystore: InMemoryKeystore(), transport: counting)
             let account = try await world.signIn(with: accounts)
             let client = try await accounts.client(for: account.did.rawValue)

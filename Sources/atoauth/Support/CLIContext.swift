@@ -29,7 +29,7 @@ struct CLIContext {
         var logger = Logger(label: "atoauth") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = verbose ? .debug : .warning
         let home = try homeDirectory(options, environment)
-        let keystore = try EncryptedFileKeystore.open(directory: home, environment: environment, logger: logger)
+        let keystore = try StoreEnvironment.open(directory: home, environment: environment, logger: logger)
         var transportLogger = logger
         transportLogger.logLevel = .warning  // AsyncHTTPClient's own connection chatter is not what -v shows.
         return try await AsyncHTTPClientTransport.withTransport(logger: transportLogger) { base in

@@ -65,7 +65,8 @@ struct CLIFailure: Error {
         case let error as TransportError:
             self.init(status: Self.failed, message: error.description)
         case let error as KeystoreError:
-            self.init(status: Self.failed, message: error.description)
+            let hint = StoreEnvironment.hint(for: error).map { " " + $0 } ?? ""
+            self.init(status: Self.failed, message: error.description + hint)
         case is CancellationError:
             self.init(status: Self.cancelled, message: "Cancelled; nothing was stored.")
         default:

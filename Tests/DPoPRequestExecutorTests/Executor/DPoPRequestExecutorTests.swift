@@ -7,7 +7,7 @@ import Testing
 struct DPoPRequestExecutorTests {
     let now = Date(timeIntervalSince1970: 1_700_000_000)
 
-    func executor(_ transport: RecordingTransport, cache: DPoPNonceCache = DPoPNonceCache()) -> DPoPRequestExecutor {
+    func executor(_ transport: ScriptedTransport, cache: DPoPNonceCache = DPoPNonceCache()) -> DPoPRequestExecutor {
         DPoPRequestExecutor(transport: transport, key: DPoPKey(), nonceCache: cache, now: { [now] in now })
     }
 
@@ -30,7 +30,7 @@ struct DPoPRequestExecutorTests {
 
     @Test("an authorization server's use_dpop_nonce is retried once with a new jti, the new nonce and the same body")
     func authorizationServerRetry() async throws {
-        let transport = RecordingTransport(responses: [nonceError("n1"), HTTPResponse(status: 201)])
+        let transport = ScriptedTransport(responses: [nonceError("n1"), HTTPResponse(status: 201)])
         let body = Data("client_id=x&state=%2F%3D".utf8)
         let request = HTTPRequest(method: .post, url: try url("https://as.example/oauth/par"), body: body)
         let response = try await executor(transport).send(request)
@@ -47,7 +47,7 @@ struct DPoPRequestExecutorTests {
 
     @Test("a resource server's 401 DPoP challenge is retried with the token and ath")
     func resourceServerRetry() async throws {
-        let transport = RecordingTransport(responses: [resourceChallenge("r1"), HTTPResponse(status: 200)])
+        let transport = ScriptedTransport(responses: [resourceChallenge("r1"), HTTPResponse(status: 200)])
         let request = HTTPRequest(url: try url("https://pds.example/xrpc/com.atproto.server.getSession"))
         let response = try await executor(transport).send(request, accessToken: "at-1")
         #expect(response.status == 200)
@@ -61,7 +61,7 @@ struct DPoPRequestExecutorTests {
 
     @Test("the next request to the same origin reuses the nonce without an extra round trip")
     func nonceReuse() async throws {
-        let transport = RecordingTransport(responses: [
+        let transport = ScriptedTransport(responses: [
             nonceError("n1"), HTTPResponse(status: 201, headers: ["DPoP-Nonce": "n2"]), HTTPResponse(status: 200),
             HTTPResponse(status: 200),
         ])
@@ -77,7 +77,7 @@ struct DPoPRequestExecutorTests {
 
     @Test("a second challenge in a row is an error, not a loop")
     func secondChallenge() async throws {
-        let transport = RecordingTransport(responses: [nonceError("n1"), nonceError("n2"), HTTPResponse(status: 201)])
+        let transport = ScriptedTransport(responses: [nonceError("n1"), nonceError("n2"), HTTPResponse(status: 201)])
         let error = await #expect(throws: DPoPError.self) {
             try await executor(transport).send(HTTPRequest(method: .post, url: try url("https://as.example/par")))
         }
@@ -87,7 +87,7 @@ struct DPoPRequestExecutorTests {
 
     @Test("a challenge without a nonce is an error and is not retried")
     func challengeWithoutNonce() async throws {
-        let transport = RecordingTransport(responses: [nonceError(nil)])
+        let transport = ScriptedTransport(responses: [nonceError(nil)])
         await #expect(throws: DPoPError.self) {
             try await executor(transport).send(HTTPRequest(method: .post, url: try url("https://as.example/par")))
         }
@@ -101,7 +101,7 @@ struct DPoPRequestExecutorTests {
             headers: ["WWW-Authenticate": #"DPoP error="invalid_token""#, "DPoP-Nonce": "n9"]
         )
         let badRequest = HTTPResponse(status: 400, body: Data(#"{"error":"invalid_request"}"#.utf8))
-        let transport = RecordingTransport(responses: [invalidToken, badRequest])
+        let transport = ScriptedTransport(responses: [invalidToken, badRequest])
         let cache = DPoPNonceCache()
         let executor = executor(transport, cache: cache)
         #expect(

@@ -6,61 +6,88 @@ import Testing
 
 @Suite("Server-side DPoP checks")
 struct DPoPRejectionTests {
-    @Test("a proof whose htu is another URL is refused, and the log says why")
-    func wrongHTU() async throws {
+    /// One claim of an otherwise good proof made wrong, and what the PDS must answer.
+    enum ProofFault: CaseIterable, CustomTestStringConvertible, Sendable {
+        case htuOfAnotherURL, htmOfAnotherMethod, issuedLongAgo, issuedInTheFuture, athOfAnotherToken, anotherKey
+
+        var testDescription: String {
+            switch self {
+            case .htuOfAnotherURL: "htu names another URL"
+            case .htmOfAnotherMethod: "htm names another method"
+            case .issuedLongAgo: "iat is 300 s in the past"
+            case .issuedInTheFuture: "iat is 300 s in the future"
+            case .athOfAnotherToken: "ath hashes another token"
+            case .anotherKey: "signed by a key the token is not bound to"
+            }
+        }
+
+        /// The `error` of the `WWW-Authenticate: DPoP` challenge (RFC 9449 section 7.1).
+        var challengeError: String { self == .anotherKey ? "invalid_token" : "invalid_dpop_proof" }
+
+        /// The reason the sandbox counts.
+        var reason: SandboxRejectionReason {
+            switch self {
+            case .htuOfAnotherURL: .dpopURLMismatch
+            case .htmOfAnotherMethod: .dpopMethodMismatch
+            case .issuedLongAgo, .issuedInTheFuture: .dpopIssuedAtOutOfRange
+            case .athOfAnotherToken: .dpopAccessTokenHashMismatch
+            case .anotherKey: .dpopKeyMismatch
+            }
+        }
+
+        /// A proof for `getSession` with this fault.
+        func proof(_ signedIn: SignedInClient, now: Date) throws -> String {
+            let client = signedIn.client
+            let token = signedIn.tokens.accessToken
+            let url = signedIn.getSessionURL
+            let nonce = signedIn.pdsNonce
+            return switch self {
+            case .htuOfAnotherURL:
+                try client.proof(
+                    .get,
+                    client.url(client.endpoints.pds, "xrpc/com.atproto.repo.listRecords"),
+                    nonce: nonce,
+                    accessToken: token
+                )
+            case .htmOfAnotherMethod: try client.proof(.post, url, nonce: nonce, accessToken: token)
+            case .issuedLongAgo:
+                try client.proof(.get, url, nonce: nonce, accessToken: token, issuedAt: now.addingTimeInterval(-300))
+            case .issuedInTheFuture:
+                try client.proof(.get, url, nonce: nonce, accessToken: token, issuedAt: now.addingTimeInterval(300))
+            case .athOfAnotherToken: try client.proof(.get, url, nonce: nonce, accessToken: "some-other-token")
+            case .anotherKey: try client.proof(.get, url, nonce: nonce, accessToken: token, key: DPoPKey())
+            }
+        }
+    }
+
+    @Test(
+        "a proof with one wrong claim is refused with a DPoP challenge and a fresh nonce",
+        arguments: ProofFault.allCases
+    )
+    func faultyProof(_ fault: ProofFault) async throws {
         try await withSandbox { sandbox in
             let signedIn = try await SignedInClient(sandbox)
-            let otherURL = signedIn.client.url(sandbox.endpoints.pds, "xrpc/com.atproto.repo.listRecords")
-            let proof = try signedIn.client.proof(
-                .get,
-                otherURL,
-                nonce: signedIn.pdsNonce,
-                accessToken: signedIn.tokens.accessToken
-            )
-            let response = try await signedIn.getSession(proof: proof)
+            sandbox.server.resetCounters()
+            let response = try await signedIn.getSession(proof: fault.proof(signedIn, now: sandbox.clock.now()))
             #expect(response.status == 401)
-            #expect(response.dpopChallenge?["error"] == "invalid_dpop_proof")
+            #expect(response.dpopChallenge?["error"] == fault.challengeError)
             #expect(response.headers["DPoP-Nonce"] != nil)
-            #expect(sandbox.server.counters.rejections(.dpopURLMismatch) == 1)
+            #expect(sandbox.server.counters.rejections(fault.reason) == 1)
+            #expect(sandbox.server.counters.totalRejections == 1)
+        }
+    }
+
+    @Test("a refused proof is logged with its reason in words")
+    func rejectionIsLogged() async throws {
+        try await withSandbox { sandbox in
+            let signedIn = try await SignedInClient(sandbox)
+            let proof = try ProofFault.htuOfAnotherURL.proof(signedIn, now: sandbox.clock.now())
+            #expect(try await signedIn.getSession(proof: proof).status == 401)
             #expect(
                 sandbox.logMessages.contains {
                     $0.hasPrefix("rejected GET /xrpc/com.atproto.server.getSession: DPoP proof htu does not match")
                 }
             )
-        }
-    }
-
-    @Test("a proof whose htm is another method is refused")
-    func wrongHTM() async throws {
-        try await withSandbox { sandbox in
-            let signedIn = try await SignedInClient(sandbox)
-            let proof = try signedIn.client.proof(
-                .post,
-                signedIn.getSessionURL,
-                nonce: signedIn.pdsNonce,
-                accessToken: signedIn.tokens.accessToken
-            )
-            let response = try await signedIn.getSession(proof: proof)
-            #expect(response.status == 401)
-            #expect(response.dpopChallenge?["error"] == "invalid_dpop_proof")
-            #expect(sandbox.server.counters.rejections(.dpopMethodMismatch) == 1)
-        }
-    }
-
-    @Test("a proof issued too long ago is refused")
-    func oldIssuedAt() async throws {
-        try await withSandbox { sandbox in
-            let signedIn = try await SignedInClient(sandbox)
-            let proof = try signedIn.client.proof(
-                .get,
-                signedIn.getSessionURL,
-                nonce: signedIn.pdsNonce,
-                accessToken: signedIn.tokens.accessToken,
-                issuedAt: sandbox.clock.now().addingTimeInterval(-300)
-            )
-            let response = try await signedIn.getSession(proof: proof)
-            #expect(response.status == 401)
-            #expect(sandbox.server.counters.rejections(.dpopIssuedAtOutOfRange) == 1)
         }
     }
 
@@ -186,41 +213,6 @@ struct DPoPRejectionTests {
                 accessToken: signedIn.tokens.accessToken
             )
             #expect(try await signedIn.getSession(proof: retry).status == 200)
-        }
-    }
-
-    @Test("a proof whose ath hashes another token is refused")
-    func wrongATH() async throws {
-        try await withSandbox { sandbox in
-            let signedIn = try await SignedInClient(sandbox)
-            let proof = try signedIn.client.proof(
-                .get,
-                signedIn.getSessionURL,
-                nonce: signedIn.pdsNonce,
-                accessToken: "some-other-token"
-            )
-            let response = try await signedIn.getSession(proof: proof)
-            #expect(response.status == 401)
-            #expect(response.dpopChallenge?["error"] == "invalid_dpop_proof")
-            #expect(sandbox.server.counters.rejections(.dpopAccessTokenHashMismatch) == 1)
-        }
-    }
-
-    @Test("a token presented with another key's proof is refused as invalid_token")
-    func anotherKey() async throws {
-        try await withSandbox { sandbox in
-            let signedIn = try await SignedInClient(sandbox)
-            let proof = try signedIn.client.proof(
-                .get,
-                signedIn.getSessionURL,
-                nonce: signedIn.pdsNonce,
-                accessToken: signedIn.tokens.accessToken,
-                key: DPoPKey()
-            )
-            let response = try await signedIn.getSession(proof: proof)
-            #expect(response.status == 401)
-            #expect(response.dpopChallenge?["error"] == "invalid_token")
-            #expect(sandbox.server.counters.rejections(.dpopKeyMismatch) == 1)
         }
     }
 

@@ -57,48 +57,53 @@ struct OAuthRejectionTests {
         }
     }
 
-    @Test("a code_verifier that does not hash to the challenge is refused")
-    func pkceMismatch() async throws {
+    /// One part of an authorization-code exchange made wrong (RFC 6749 section 4.1.3, RFC 7636 section 4.6,
+    /// RFC 9449 section 10).
+    enum ExchangeFault: CaseIterable, CustomTestStringConvertible, Sendable {
+        case verifierOfAnotherFlow, anotherRedirectURI, anotherDPoPKey
+
+        var testDescription: String {
+            switch self {
+            case .verifierOfAnotherFlow: "a code_verifier that does not hash to the challenge"
+            case .anotherRedirectURI: "a redirect_uri other than the PAR's"
+            case .anotherDPoPKey: "a DPoP key other than the PAR's"
+            }
+        }
+
+        /// The reason the sandbox counts.
+        var reason: SandboxRejectionReason {
+            switch self {
+            case .verifierOfAnotherFlow: .pkceMismatch
+            case .anotherRedirectURI: .redirectURIMismatch
+            case .anotherDPoPKey: .dpopKeyMismatch
+            }
+        }
+    }
+
+    @Test("a code exchange with one wrong part is refused as invalid_grant", arguments: ExchangeFault.allCases)
+    func faultyExchange(_ fault: ExchangeFault) async throws {
         try await withSandbox { sandbox in
             let client = sandbox.client()
             let flow = FlowSecrets()
             let code = try await client.authorizationCode(flow)
-            var parameters = client.codeGrantParameters(code, flow)
-            parameters[3] = ("code_verifier", TestPKCE().verifier)
-            let response = try await client.tokenRequest(parameters)
+            let response: HTTPResponse
+            switch fault {
+            case .verifierOfAnotherFlow:
+                var parameters = client.codeGrantParameters(code, flow)
+                parameters[3] = ("code_verifier", TestPKCE().verifier)
+                response = try await client.tokenRequest(parameters)
+            case .anotherRedirectURI:
+                response = try await client.tokenRequest(
+                    client.codeGrantParameters(code, flow, redirectURI: "http://127.0.0.1:54322/callback")
+                )
+            case .anotherDPoPKey:
+                response = try await sandbox.client().tokenRequest(client.codeGrantParameters(code, flow))
+            }
             #expect(response.status == 400)
             #expect(response.errorCode == "invalid_grant")
             #expect(response.headers["DPoP-Nonce"] != nil)
-            #expect(sandbox.server.counters.rejections(.pkceMismatch) == 1)
-        }
-    }
-
-    @Test("a token request whose redirect_uri differs from the PAR's is refused")
-    func redirectURIMismatch() async throws {
-        try await withSandbox { sandbox in
-            let client = sandbox.client()
-            let flow = FlowSecrets()
-            let code = try await client.authorizationCode(flow)
-            let response = try await client.tokenRequest(
-                client.codeGrantParameters(code, flow, redirectURI: "http://127.0.0.1:54322/callback")
-            )
-            #expect(response.status == 400)
-            #expect(response.errorCode == "invalid_grant")
-            #expect(sandbox.server.counters.rejections(.redirectURIMismatch) == 1)
-        }
-    }
-
-    @Test("a code exchanged with another DPoP key than the PAR's is refused")
-    func codeWithAnotherKey() async throws {
-        try await withSandbox { sandbox in
-            let client = sandbox.client()
-            let flow = FlowSecrets()
-            let code = try await client.authorizationCode(flow)
-            let thief = sandbox.client()
-            let response = try await thief.tokenRequest(client.codeGrantParameters(code, flow))
-            #expect(response.status == 400)
-            #expect(response.errorCode == "invalid_grant")
-            #expect(sandbox.server.counters.rejections(.dpopKeyMismatch) == 1)
+            #expect(sandbox.server.counters.rejections(fault.reason) == 1)
+            #expect(sandbox.server.counters.authorizationCodeGrantsSucceeded == 0)
         }
     }
 

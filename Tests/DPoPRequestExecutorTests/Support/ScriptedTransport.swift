@@ -4,7 +4,7 @@ import HTTPTransport
 import Synchronization
 
 /// A transport that records each request and answers from a script, for executor tests without I/O.
-final class RecordingTransport: HTTPTransport {
+final class ScriptedTransport: HTTPTransport {
     private let state: Mutex<(requests: [HTTPRequest], responses: [HTTPResponse])>
 
     init(responses: [HTTPResponse]) {

@@ -1,6 +1,5 @@
 import ATClient
 import ATOAuthTesting
-import ATProtoIdentity
 import ATProtoSyntax
 import AccountManager
 import DPoPRequestExecutor
@@ -70,7 +69,7 @@ struct XRPCFlowTests {
             // Make the stored access token one the PDS does not know; the refresh token stays good.
             var broken = session
             broken.accessToken = "not-a-token-the-pds-issued"
-            try flow.keystore.save(try JSONEncoderForTests.encode(broken), as: "session/\(session.did)")
+            try flow.keystore.save(try storedForm(broken), as: "session/\(session.did)")
             let client = try await accounts.client(for: session.did.rawValue)
             #expect(try await client.getSession().did == session.did.rawValue)
             #expect(flow.server.counters.refreshGrantsSucceeded == 1)
@@ -79,4 +78,11 @@ struct XRPCFlowTests {
             #expect(flow.server.counters.refreshGrantsSucceeded == 1)
         }
     }
+}
+
+/// A session as the store keeps it.
+func storedForm(_ session: OAuthSession) throws -> Data {
+    let encoder = JSONEncoder()
+    encoder.dateEncodingStrategy = .secondsSince1970
+    return try encoder.encode(session)
 }
