@@ -16,8 +16,12 @@ public struct XRPCResponse: Sendable {
 
     /// The body decoded as `T`.
     public func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
-        try JSONDecoder().decode(T.self, from: http.body)
+        try Self.decoder.decode(T.self, from: http.body)
     }
+
+    /// One decoder for every answer: its options never change, and making one per call costs more than decoding
+    /// a small answer.
+    private static let decoder = JSONDecoder()
 
     /// The body as indented JSON when it is JSON, else `nil`.
     public var prettyJSON: String? {

@@ -149,7 +149,8 @@ extension OAuthSessionManager {
             tokenEndpoint: pending.tokenEndpoint,
             revocationEndpoint: server.authorizationServer.revocationEndpoint ?? pending.revocationEndpoint,
             createdAt: issuedAt,
-            updatedAt: issuedAt
+            updatedAt: issuedAt,
+            requestedScope: pending.scope
         )
     }
 

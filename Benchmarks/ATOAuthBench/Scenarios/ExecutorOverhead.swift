@@ -15,8 +15,8 @@ import OAuthSessionManager
 /// the bare transport with `Authorization: Bearer <token>` (what a client without DPoP sends); the same plus one raw
 /// P-256 signature of a proof-sized input per call, not sent (the floor: a signature made between requests, whose
 /// precomputed tables the I/O path has pushed out of the cache); the ``DPoPRequestExecutor`` with
-/// `Authorization: DPoP <token>` and a proof; and ``ATClient``, which also loads the session and key from the
-/// session manager on every call.
+/// `Authorization: DPoP <token>` and a proof; and ``ATClient`` through its account's long-lived connection, once
+/// returning the raw answer (`query`) and once decoding it (`getSession`).
 enum ExecutorOverhead {
     /// Median client CPU per call, in seconds.
     struct Result: Sendable {
@@ -26,7 +26,9 @@ enum ExecutorOverhead {
         var signatureInContextCPU: Double
         /// Added by the executor: median of the rounds' (executor − plain).
         var executorAddedCPU: Double
-        /// Added by ``ATClient`` with its session source: median of the rounds' (client − plain).
+        /// Added by ``ATClient/query(_:parameters:proxy:as:)``, the answer left raw: median of (raw − plain).
+        var clientRawAddedCPU: Double
+        /// Added by `ATClient.getSession()`, the answer decoded: median of the rounds' (client − plain).
         var clientAddedCPU: Double
     }
 
@@ -68,6 +70,7 @@ enum ExecutorOverhead {
                 plainCPU: Samples.median(plain),
                 signatureInContextCPU: added(.signed),
                 executorAddedCPU: added(.executor),
+                clientRawAddedCPU: added(.clientRaw),
                 clientAddedCPU: added(.client)
             )
         }
@@ -77,6 +80,7 @@ enum ExecutorOverhead {
         case plain
         case signed
         case executor
+        case clientRaw
         case client
     }
 
@@ -87,6 +91,7 @@ enum ExecutorOverhead {
         let dpopRequest: HTTPRequest
         let executor: DPoPRequestExecutor
         let client: ATClient
+        let getSession: NSID
         let key: DPoPKey
         let signingInput: [UInt8]
 
@@ -118,6 +123,7 @@ enum ExecutorOverhead {
                 into: keystore
             )
             client = try await AccountManager(keystore: keystore, transport: transport).client(for: did.rawValue)
+            getSession = try NSID(validating: "com.atproto.server.getSession")
         }
 
         func run(_ variant: Variant, calls: Int) async throws {
@@ -130,6 +136,8 @@ enum ExecutorOverhead {
                     try Self.check(try await transport.send(plainRequest).status)
                 case .executor:
                     try Self.check(try await executor.send(dpopRequest, accessToken: Workload.accessToken).status)
+                case .clientRaw:
+                    Sink.consume(try await client.query(getSession).body.count)
                 case .client:
                     Sink.consume(try await client.getSession().handle.utf8.count)
                 }

@@ -4,7 +4,7 @@ public import Foundation
 extension ATClient {
     /// `com.atproto.server.getSession`: who the token belongs to.
     public func getSession() async throws -> SessionInfo {
-        try await query(NSID(validating: "com.atproto.server.getSession")).decode()
+        try await query(KnownMethods.getSession).decode()
     }
 
     /// `com.atproto.repo.createRecord`.
@@ -15,7 +15,7 @@ extension ATClient {
         record: some Encodable & Sendable
     ) async throws -> RecordReference {
         try await procedure(
-            NSID(validating: "com.atproto.repo.createRecord"),
+            KnownMethods.createRecord,
             json: CreateRecordInput(repo: repo, collection: collection, rkey: rkey, record: record)
         )
         .decode()
@@ -29,7 +29,7 @@ extension ATClient {
         as type: Value.Type = Value.self
     ) async throws -> RepoRecord<Value> {
         try await query(
-            NSID(validating: "com.atproto.repo.getRecord"),
+            KnownMethods.getRecord,
             parameters: [("repo", repo), ("collection", collection), ("rkey", rkey)]
         )
         .decode()
@@ -46,13 +46,13 @@ extension ATClient {
         var parameters = [("repo", repo), ("collection", collection)]
         if let limit { parameters.append(("limit", String(limit))) }
         if let cursor { parameters.append(("cursor", cursor)) }
-        return try await query(NSID(validating: "com.atproto.repo.listRecords"), parameters: parameters).decode()
+        return try await query(KnownMethods.listRecords, parameters: parameters).decode()
     }
 
     /// `com.atproto.repo.deleteRecord`.
     public func deleteRecord(repo: String, collection: String, rkey: String) async throws {
         _ = try await procedure(
-            NSID(validating: "com.atproto.repo.deleteRecord"),
+            KnownMethods.deleteRecord,
             json: ["repo": repo, "collection": collection, "rkey": rkey]
         )
     }
@@ -61,7 +61,7 @@ extension ATClient {
     public func uploadBlob(_ data: Data, mimeType: String) async throws -> BlobReference {
         struct Output: Decodable { var blob: BlobReference }
         let output: Output = try await procedure(
-            NSID(validating: "com.atproto.repo.uploadBlob"),
+            KnownMethods.uploadBlob,
             input: data,
             contentType: mimeType
         )
@@ -71,7 +71,7 @@ extension ATClient {
 
     /// `app.bsky.actor.getProfile`, proxied to the AppView by default.
     public func getProfile(actor: String) async throws -> Profile {
-        try await query(NSID(validating: "app.bsky.actor.getProfile"), parameters: [("actor", actor)]).decode()
+        try await query(KnownMethods.getProfile, parameters: [("actor", actor)]).decode()
     }
 }
 

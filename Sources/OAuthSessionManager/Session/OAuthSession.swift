@@ -36,6 +36,8 @@ public struct OAuthSession: Sendable, Hashable, Codable, CustomStringConvertible
     public var createdAt: Date
     /// When the tokens were last issued.
     public var updatedAt: Date
+    /// The scope the sign-in asked for, to tell what a grant lacks; `nil` in sessions stored before it was kept.
+    public var requestedScope: String? = nil
 
     /// The keystore entry holding this account's session.
     public static func entryName(did: DID) -> String { "session/\(did.rawValue)" }

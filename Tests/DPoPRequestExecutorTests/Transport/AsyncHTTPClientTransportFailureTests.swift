@@ -98,9 +98,9 @@ struct AsyncHTTPClientTransportFailureTests {
 
     @Test("a closed port fails fast with connectionFailed")
     func refused() async throws {
-        let server = try await LoopbackHTTPServer.start(handler: { _ in .text("never") })
-        let url = server.url("/closed?code=secret-code")
-        await server.shutdown()
+        // A port bound but not listened on: no parallel test's server can take it while the test runs.
+        let closed = try ClosedPort()
+        let url = try #require(URL(string: "http://127.0.0.1:\(closed.port)/closed?code=secret-code"))
         try await AsyncHTTPClientTransport.withTransport { transport in
             let start = ContinuousClock.now
             let error = await #expect(throws: TransportError.connectionFailed) {
@@ -111,6 +111,7 @@ struct AsyncHTTPClientTransportFailureTests {
             #expect(error?.description.contains("secret-code") == false)
             #expect(error?.underlying?.isEmpty == false)
         }
+        withExtendedLifetime(closed) {}
     }
 
     @Test("a connection whose handshake hangs fails with connectTimeout, on time")
