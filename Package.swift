@@ -12,6 +12,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "ATProtoSyntax", targets: ["ATProtoSyntax"]),
+        .library(name: "ATProtoPermissions", targets: ["ATProtoPermissions"]),
         .library(name: "WireFormat", targets: ["WireFormat"]),
         .library(name: "HTTPTransport", targets: ["HTTPTransport"]),
         .library(name: "Keystore", targets: ["Keystore"]),
@@ -42,6 +43,7 @@ let package = Package(
         ),
         .systemLibrary(name: "CResolv"),
         .target(name: "ATProtoSyntax", swiftSettings: strictSettings),
+        .target(name: "ATProtoPermissions", dependencies: ["ATProtoSyntax"], swiftSettings: strictSettings),
         .target(name: "WireFormat", swiftSettings: strictSettings),
         .target(
             name: "HTTPTransport",
@@ -199,6 +201,11 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "ATProtoPermissionsTests",
+            dependencies: ["ATProtoPermissions", "ATProtoSyntax"],
             swiftSettings: strictSettings
         ),
         .testTarget(

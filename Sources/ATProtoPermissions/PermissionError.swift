@@ -1,0 +1,105 @@
+/// A permission scope that cannot be parsed or built (atproto.com/specs/permission, Scope String Syntax).
+///
+/// The ``description`` names the offending token, shortened to at most 200 characters, and says what is wrong in one
+/// sentence. Compare ``kind`` to tell failures apart; new kinds may be added without breaking callers.
+public struct PermissionError: Error, Sendable, Hashable, CustomStringConvertible {
+    fileprivate enum Code: Sendable, Hashable {
+        case malformed
+        case unknownResource
+        case unknownParameter
+        case missingParameter
+        case repeatedParameter
+        case conflictingParameters
+        case invalidValue
+    }
+
+    /// What kind of problem a ``PermissionError`` reports.
+    public struct Kind: Sendable, Hashable, CustomStringConvertible {
+        fileprivate let code: Code
+
+        /// The token breaks the general syntax: a space, control or non-ASCII character, or bad percent-encoding.
+        public static let malformed = Kind(code: .malformed)
+        /// The resource name (the part before `:` or `?`) is not one this module knows.
+        public static let unknownResource = Kind(code: .unknownResource)
+        /// A parameter name is not defined for the resource; names are case-sensitive.
+        public static let unknownParameter = Kind(code: .unknownParameter)
+        /// A required parameter is absent.
+        public static let missingParameter = Kind(code: .missingParameter)
+        /// A single-valued parameter is given more than once.
+        public static let repeatedParameter = Kind(code: .repeatedParameter)
+        /// Two parameters cannot be combined, such as a positional value and the same parameter by name.
+        public static let conflictingParameters = Kind(code: .conflictingParameters)
+        /// A parameter value has the wrong syntax or is not one of the allowed values.
+        public static let invalidValue = Kind(code: .invalidValue)
+
+        /// The kind's name, such as `invalidValue`.
+        public var description: String { "\(code)" }
+    }
+
+    /// The longest part of a token that an error quotes, in characters.
+    static let maximumQuotedLength = 200
+
+    private let code: Code
+    /// The offending token, without control characters and shortened to at most 200 characters.
+    public let token: String
+    /// What is wrong with the token, in words.
+    public let reason: String
+
+    private init(_ code: Code, _ token: String, _ reason: String) {
+        self.code = code
+        self.token = Self.printable(token, limit: Self.maximumQuotedLength)
+        self.reason = reason
+    }
+
+    /// What kind of problem this is.
+    public var kind: Kind { Kind(code: code) }
+
+    /// The message, in the form `Invalid permission scope “<token>”: <reason>.`, as one sentence.
+    public var description: String { "Invalid permission scope “\(token)”: \(reason)." }
+
+    static func malformed(_ token: String, _ reason: String) -> PermissionError {
+        PermissionError(.malformed, token, reason)
+    }
+
+    static func unknownResource(_ token: String, _ resource: String) -> PermissionError {
+        PermissionError(
+            .unknownResource,
+            token,
+            "\(quoted(resource)) is not a known resource; names are case-sensitive"
+        )
+    }
+
+    static func unknownParameter(_ token: String, _ resource: String, _ name: String) -> PermissionError {
+        PermissionError(.unknownParameter, token, "“\(resource)” has no parameter \(quoted(name))")
+    }
+
+    static func missingParameter(_ token: String, _ resource: String, _ name: String) -> PermissionError {
+        PermissionError(.missingParameter, token, "“\(resource)” needs a value for “\(name)”")
+    }
+
+    static func repeatedParameter(_ token: String, _ name: String) -> PermissionError {
+        PermissionError(.repeatedParameter, token, "“\(name)” may be given only once")
+    }
+
+    static func conflictingParameters(_ token: String, _ reason: String) -> PermissionError {
+        PermissionError(.conflictingParameters, token, reason)
+    }
+
+    static func invalidValue(_ token: String, _ name: String, _ value: String, expected: String) -> PermissionError {
+        let what =
+            value.isEmpty ? "the value of “\(name)” is empty" : "\(quoted(value)) is not a valid “\(name)”"
+        return PermissionError(.invalidValue, token, "\(what): expected \(expected)")
+    }
+
+    /// A value in quotation marks, without control characters, shortened to 60 characters.
+    static func quoted(_ value: String) -> String { "“\(printable(value, limit: 60))”" }
+
+    private static func printable(_ text: String, limit: Int) -> String {
+        let scalars = text.unicodeScalars.filter { scalar in
+            let category = scalar.properties.generalCategory
+            return category != .control && category != .format
+        }
+        let cleaned = String(String.UnicodeScalarView(scalars))
+        return cleaned.count <= limit ? cleaned : String(cleaned.prefix(limit)) + "…"
+    }
+}

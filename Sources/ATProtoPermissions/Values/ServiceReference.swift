@@ -1,0 +1,42 @@
+public import ATProtoSyntax
+
+/// A DID service reference such as `did:web:api.bsky.app#bsky_appview`: a DID, `#` and a service ID, which names
+/// the audience of `rpc` and `include` permissions (atproto.com/specs/permission, RPC).
+public struct ServiceReference: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    /// The service's DID, such as `did:web:api.bsky.app`.
+    public let did: DID
+    /// The service ID after the `#`, such as `bsky_appview`.
+    public let serviceID: String
+
+    /// Creates a reference from a DID and a service ID; `nil` when the ID is empty or has characters a URI fragment
+    /// cannot hold (RFC 3986 §3.5).
+    public init?(did: DID, serviceID: String) {
+        guard Self.isValidServiceID(serviceID) else { return nil }
+        self.did = did
+        self.serviceID = serviceID
+    }
+
+    /// Reads `did#serviceID`; `nil` without exactly one `#`, with an invalid DID, or with an invalid service ID.
+    public init?(rawValue: String) {
+        let parts = rawValue.split(separator: "#", omittingEmptySubsequences: false)
+        guard parts.count == 2, let did = try? DID(validating: String(parts[0])) else { return nil }
+        self.init(did: did, serviceID: String(parts[1]))
+    }
+
+    /// `did#serviceID`.
+    public var rawValue: String { did.rawValue + "#" + serviceID }
+
+    /// `did#serviceID`.
+    public var description: String { rawValue }
+
+    /// What the parser expects, for error messages.
+    static let expected = "a DID with a “#service” fragment"
+
+    private static let serviceIDBytes = Set(
+        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:@/?".utf8
+    )
+
+    private static func isValidServiceID(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy(serviceIDBytes.contains)
+    }
+}

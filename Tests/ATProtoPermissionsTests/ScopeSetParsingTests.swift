@@ -1,0 +1,99 @@
+import ATProtoPermissions
+import Testing
+
+@Suite("A requested scope is parsed strictly and a granted scope leniently")
+struct ScopeSetParsingTests {
+    @Test(
+        "a bad token in a request throws an error that names it and says what is wrong",
+        arguments: [
+            (
+                "atproto repo:app.bsky.feed.post rpc:app.bsky.feed.getFeed", "rpc:app.bsky.feed.getFeed",
+                PermissionError.Kind.missingParameter
+            ),
+            ("atproto Repo:*", "Repo:*", .unknownResource),
+            ("atproto repo:*?collections=a.b.c", "repo:*?collections=a.b.c", .unknownParameter),
+            (
+                "atproto account:email?action=read&action=manage", "account:email?action=read&action=manage",
+                .repeatedParameter
+            ),
+            ("atproto rpc?lxm=*&aud=*", "rpc?lxm=*&aud=*", .conflictingParameters),
+            ("atproto blob:image", "blob:image", .invalidValue),
+            ("atproto repo:a.b.c%zz", "repo:a.b.c%zz", .malformed),
+            ("atproto transition:generic?x=1", "transition:generic?x=1", .malformed),
+            ("atproto\trepo:*", "atproto\trepo:*", .malformed),
+        ]
+    )
+    func strictError(_ scope: String, _ badToken: String, _ kind: PermissionError.Kind) throws {
+        let error = try #require(throws: PermissionError.self) { try ScopeSet(requested: scope) }
+        #expect(error.kind == kind)
+        #expect(error.description.hasPrefix("Invalid permission scope “"))
+        #expect(error.description.hasSuffix("."))
+        #expect(error.token == badToken.filter { $0 != "\t" })
+    }
+
+    @Test("an error quotes at most 200 characters of a long token")
+    func longTokenIsShortened() throws {
+        let token = "repo:" + String(repeating: "x", count: 1_000)
+        let error = try #require(throws: PermissionError.self) { try Permission(parsing: token) }
+        #expect(error.token.count == 201)
+        #expect(error.token.hasSuffix("…"))
+        #expect(error.description.count < 400)
+    }
+
+    @Test("a grant keeps tokens it cannot parse and is then not fully understood")
+    func lenientGrant() {
+        let scope = ScopeSet(granted: "atproto repo:* account:status future:thing repo:*")
+        #expect(scope.permissions.map(\.description) == ["atproto", "repo:*"])
+        #expect(scope.unrecognized == ["account:status", "future:thing"])
+        #expect(scope.description == "atproto repo:* account:status future:thing")
+        #expect(!scope.isFullyUnderstood)
+    }
+
+    @Test(
+        "a grant is fully understood only without unrecognized, include or space tokens",
+        arguments: [
+            ("atproto transition:generic repo:* blob:*/*", true),
+            ("", true),
+            ("atproto include:app.example.authFull", false),
+            ("atproto space:com.example.forum", false),
+            ("atproto whatever", false),
+        ]
+    )
+    func fullyUnderstood(_ scope: String, _ expected: Bool) {
+        #expect(ScopeSet(granted: scope).isFullyUnderstood == expected)
+    }
+
+    @Test("repeated spaces between tokens are ignored and an empty scope is an empty set")
+    func spacing() throws {
+        #expect(try ScopeSet(requested: "  atproto   repo:*  ").description == "atproto repo:*")
+        #expect(try ScopeSet(requested: "").isEmpty)
+    }
+
+    @Test("typed builders refuse what the parser would refuse")
+    func typedBuildersRefuse() throws {
+        let bothWild = #expect(throws: PermissionError.self) { try RPCPermission(methods: [.any], audience: .any) }
+        #expect(bothWild?.kind == .conflictingParameters)
+        #expect(throws: PermissionError.self) { try RepoPermission(collections: []) }
+        #expect(throws: PermissionError.self) { try RepoPermission(collections: [.any], actions: []) }
+        #expect(throws: PermissionError.self) { try BlobPermission(accept: []) }
+        #expect(throws: PermissionError.self) {
+            try AccountPermission(attribute: AccountPermission.Attribute(rawValue: "status"))
+        }
+        #expect(throws: PermissionError.self) {
+            try IdentityPermission(attribute: IdentityPermission.Attribute(rawValue: "did"))
+        }
+    }
+
+    @Test("permissions expose their resource and typed parts")
+    func typedAccess() throws {
+        let include = try Permission(parsing: "include:app.example.authFull?aud=did:web:a.com%23svc")
+        #expect(include.resource == .include)
+        #expect(include.include?.audience?.serviceID == "svc")
+        #expect(!include.isUnderstoodLocally)
+        let space = try Permission(parsing: "space:com.example.forum?authority=self&action=read_self")
+        #expect(space.space?.actions == [.readSelf])
+        #expect(space.space?.authority == "self")
+        #expect(try Permission(parsing: "transition:generic").resource == .transition)
+        #expect(try Permission(parsing: "repo:*").repo?.collections == [.any])
+    }
+}
