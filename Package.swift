@@ -83,6 +83,7 @@ let package = Package(
             name: "OAuthSessionManager",
             dependencies: [
                 "ATProtoSyntax", "WireFormat", "HTTPTransport", "Keystore", "DPoPRequestExecutor", "ATProtoIdentity",
+                "ATProtoPermissions",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -109,13 +110,13 @@ let package = Package(
         ),
         .target(
             name: "ATClient",
-            dependencies: ["ATProtoSyntax", "WireFormat", "HTTPTransport", "AccountManager"],
+            dependencies: ["ATProtoSyntax", "ATProtoPermissions", "WireFormat", "HTTPTransport", "AccountManager"],
             swiftSettings: strictSettings
         ),
         .target(
             name: "Sandbox",
             dependencies: [
-                "WireFormat", "HTTPTransport", "DPoPRequestExecutor",
+                "WireFormat", "HTTPTransport", "DPoPRequestExecutor", "ATProtoPermissions",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
