@@ -126,7 +126,8 @@ let package = Package(
         .executableTarget(
             name: "atoauth",
             dependencies: [
-                "ATProtoSyntax", "HTTPTransport", "Keystore", "DPoPRequestExecutor", "ATProtoIdentity",
+                "ATProtoSyntax", "ATProtoPermissions", "HTTPTransport", "Keystore", "DPoPRequestExecutor",
+                "ATProtoIdentity",
                 "OAuthSessionManager", "OAuthLoopbackListener", "AccountManager", "ATClient", "Sandbox",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -190,6 +191,7 @@ let package = Package(
             dependencies: [
                 "ATProtoSyntax", "WireFormat", "HTTPTransport", "ATProtoIdentity", "OAuthSessionManager",
                 "OAuthLoopbackListener", "DPoPRequestExecutor", "ATOAuthTesting", "Keystore", "Sandbox",
+                "ATProtoPermissions",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -225,8 +227,8 @@ let package = Package(
         .testTarget(
             name: "ATClientTests",
             dependencies: [
-                "ATClient", "AccountManager", "ATOAuthTesting", "ATProtoSyntax", "HTTPTransport",
-                "OAuthSessionManager",
+                "ATClient", "AccountManager", "ATOAuthTesting", "ATProtoSyntax", "ATProtoPermissions",
+                "HTTPTransport", "OAuthSessionManager",
             ],
             swiftSettings: strictSettings
         ),

@@ -1,3 +1,4 @@
+import ATProtoPermissions
 public import ATProtoSyntax
 public import AccountManager
 public import Foundation
@@ -40,7 +41,8 @@ public struct ATClient: Sendable {
     ///   - proxy: the `atproto-proxy` value, when not the default for the NSID.
     ///   - account: for a routed client, the handle or DID to act as; a bound client accepts only its own.
     /// - Returns: the successful answer.
-    /// - Throws: ``XRPCError`` for a non-2xx answer; `AccountError` when no account fits.
+    /// - Throws: ``XRPCError`` for a non-2xx answer; ``MissingPermissionError`` when the session lacks a permission
+    ///   the call needs; `AccountError` when no account fits.
     public func query(
         _ nsid: NSID,
         parameters: [(String, String)] = [],
@@ -111,9 +113,10 @@ public struct ATClient: Sendable {
         )
         var headers: HTTPHeaders = ["Accept": "application/json"]
         if let contentType, body != nil { headers.add(name: "Content-Type", value: contentType) }
-        if let proxy = proxy ?? proxies.first(where: { nsid.rawValue.hasPrefix($0.key) })?.value {
-            headers.add(name: "atproto-proxy", value: proxy)
-        }
+        let proxy = proxy ?? proxies.first(where: { nsid.rawValue.hasPrefix($0.key) })?.value
+        if let proxy { headers.add(name: "atproto-proxy", value: proxy) }
+        let needed = RequiredPermissions.of(nsid, proxy: proxy, body: body, contentType: contentType)
+        try Self.checkLocally(needed, nsid, connection)
         let response = try await connection.send(
             method,
             path: "/xrpc/\(nsid.rawValue)",
@@ -121,8 +124,35 @@ public struct ATClient: Sendable {
             headers: headers,
             body: body
         )
-        guard response.isSuccess else { throw XRPCError(method: nsid.rawValue, response: response) }
+        guard response.isSuccess else {
+            if let missing = ScopeMissingAnswer.missing(in: response) {
+                throw MissingPermissionError(
+                    method: nsid.rawValue,
+                    permission: missing,
+                    account: connection.displayName,
+                    grantedScope: connection.session.scope,
+                    refusedLocally: false
+                )
+            }
+            throw XRPCError(method: nsid.rawValue, response: response)
+        }
         return XRPCResponse(http: response)
+    }
+
+    /// Refuses a call whose permission the session's grant clearly lacks; when the grant holds anything not
+    /// understood here (an unknown token, an `include:` set), the call is sent and the PDS decides.
+    private static func checkLocally(_ needed: [Permission], _ nsid: NSID, _ connection: AccountConnection) throws {
+        guard !needed.isEmpty else { return }
+        let session = connection.session
+        let granted = session.permissions
+        guard granted.isFullyUnderstood, let lacking = needed.first(where: { !granted.covers($0) }) else { return }
+        throw MissingPermissionError(
+            method: nsid.rawValue,
+            permission: lacking,
+            account: connection.displayName,
+            grantedScope: session.scope,
+            refusedLocally: true
+        )
     }
 }
 

@@ -62,6 +62,13 @@ extension OAuthSessionManager {
             updated.refreshToken = tokens.refreshToken ?? current.refreshToken
             updated.scope = tokens.scope ?? current.scope
             updated.updatedAt = issuedAt
+            // The server recomputes the grant on every refresh and may grant less (atproto.com/specs/permission).
+            let newlyMissing = updated.permissions.missing(from: current.permissions)
+            if !newlyMissing.isEmpty {
+                logger.warning(
+                    "the refresh of \(current.did) granted fewer permissions; no longer granted: \(newlyMissing)"
+                )
+            }
             // The old refresh token is spent: store the new one before anyone uses the new access token.
             try store.save(updated)
             broadcaster.publish(.updated(did: current.did))

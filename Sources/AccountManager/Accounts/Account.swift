@@ -16,6 +16,9 @@ public struct Account: Sendable, Hashable, Codable {
     public var scope: String
     /// Whether it is the active account.
     public var active: Bool
+    /// The requested permissions the server did not grant, canonical and space-separated; `nil` when it granted
+    /// all of them (atproto.com/specs/permission).
+    public var missingScope: String?
 
     /// The account of a session.
     public init(session: OAuthSession, active: Bool) {
@@ -25,6 +28,8 @@ public struct Account: Sendable, Hashable, Codable {
         self.issuer = session.issuer
         self.scope = session.scope
         self.active = active
+        let missing = session.missingPermissions
+        self.missingScope = missing.isEmpty ? nil : missing.description
     }
 
     /// The handle when there is one, else the DID.

@@ -1,4 +1,5 @@
 import ATProtoIdentity
+import ATProtoPermissions
 import ATProtoSyntax
 public import Foundation
 import HTTPTransport
@@ -69,7 +70,13 @@ public struct ClientMetadata: Sendable, Hashable, Codable {
             throw invalid("grant_types", "it must include authorization_code and refresh_token")
         }
         guard responseTypes.contains("code") else { throw invalid("response_types", "it must include code") }
-        guard scope.split(separator: " ").contains("atproto") else { throw invalid("scope", "it must contain atproto") }
+        do {
+            guard try ScopeSet(requested: scope).contains(.atproto) else {
+                throw invalid("scope", "it must contain atproto")
+            }
+        } catch let error as PermissionError {
+            throw invalid("scope", error.description)
+        }
         guard !redirectURIs.isEmpty else { throw invalid("redirect_uris", "it needs at least one redirect URI") }
         let reversedHost = host.split(separator: ".").reversed().joined(separator: ".")
         for uri in redirectURIs {

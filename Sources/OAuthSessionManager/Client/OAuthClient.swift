@@ -1,4 +1,5 @@
 import ATProtoIdentity
+public import ATProtoPermissions
 import ATProtoSyntax
 public import Foundation
 import HTTPTransport
@@ -10,8 +11,11 @@ public struct OAuthClient: Sendable, Hashable {
     public let clientID: String
     /// The redirect URI this sign-in uses; sent in the PAR and again, identical, in the token request.
     public let redirectURI: URL
-    /// The scope requested; always contains `atproto`.
+    /// The scope requested, in canonical form (atproto.com/specs/permission); always contains `atproto`.
     public let scope: String
+
+    /// The scope requested, parsed.
+    public var permissions: ScopeSet { ScopeSet(granted: scope) }
 
     /// The loopback development client (RFC 8252 §7.3, AT Protocol OAuth "localhost client").
     ///
@@ -19,9 +23,10 @@ public struct OAuthClient: Sendable, Hashable {
     /// The registered redirect URI has no port, so the server accepts the listener's actual port.
     /// - Parameters:
     ///   - redirectURI: where the listener waits, `http://127.0.0.1:<port>/<path>` (never `localhost`).
-    ///   - scope: the scope to request; `atproto` is added when missing.
+    ///   - scope: the scope to request: `atproto` and any permission scopes; `atproto` is added when missing.
     /// - Returns: the client.
-    /// - Throws: ``OAuthError`` when the redirect URI is not a loopback IP `http://` URI.
+    /// - Throws: ``OAuthError`` when the redirect URI is not a loopback IP `http://` URI; `PermissionError` naming
+    ///   the first token of `scope` that is not a permission scope.
     public static func loopback(redirectURI: URL, scope: String = "atproto transition:generic") throws -> OAuthClient {
         guard redirectURI.scheme == "http", let host = redirectURI.host,
             host == "127.0.0.1" || host == "::1" || host == "[::1]"
@@ -31,7 +36,7 @@ public struct OAuthClient: Sendable, Hashable {
                 reason: "the loopback client redirects to http://127.0.0.1 or http://[::1] only"
             )
         }
-        let scope = normalizedScope(scope)
+        let scope = try normalizedScope(scope)
         var registered = URLComponents(url: redirectURI, resolvingAgainstBaseURL: false) ?? URLComponents()
         registered.port = nil
         registered.query = nil
@@ -47,9 +52,10 @@ public struct OAuthClient: Sendable, Hashable {
     /// - Parameters:
     ///   - metadata: the validated document.
     ///   - redirectURI: one of its `redirect_uris`; for a loopback entry, the listener's URI with any port.
-    ///   - scope: the scope to request; must lie within the document's scope.
+    ///   - scope: the scope to request; each of its permissions must be one of the document's.
     /// - Returns: the client.
-    /// - Throws: ``OAuthError`` when the document is invalid, or the redirect URI or scope is not registered.
+    /// - Throws: ``OAuthError`` when the document is invalid, or the redirect URI or scope is not registered;
+    ///   `PermissionError` naming the first token of `scope` that is not a permission scope.
     public static func hosted(_ metadata: ClientMetadata, redirectURI: URL, scope: String? = nil) throws -> OAuthClient
     {
         try metadata.validate()
@@ -59,12 +65,13 @@ public struct OAuthClient: Sendable, Hashable {
                 reason: "\(redirectURI.absoluteString) is not one of the document's redirect URIs"
             )
         }
-        let requested = normalizedScope(scope ?? metadata.scope)
-        let allowed = Set(metadata.scope.split(separator: " "))
-        guard requested.split(separator: " ").allSatisfy(allowed.contains) else {
+        let requested = try normalizedScope(scope ?? metadata.scope)
+        // ClientMetadata.validate() parsed the document's scope strictly; permissions compare by canonical form.
+        let allowed = ScopeSet(granted: metadata.scope)
+        if let outside = ScopeSet(granted: requested).permissions.first(where: { !allowed.contains($0) }) {
             throw OAuthError.invalidClientMetadata(
                 field: "scope",
-                reason: "“\(requested)” exceeds the document's scope"
+                reason: "\(outside) is not among the document's permissions “\(allowed)”"
             )
         }
         return OAuthClient(clientID: metadata.clientID, redirectURI: redirectURI, scope: requested)
@@ -73,11 +80,11 @@ public struct OAuthClient: Sendable, Hashable {
     /// Whether this is the loopback development client.
     public var isLoopback: Bool { clientID.hasPrefix("http://localhost") }
 
-    static func normalizedScope(_ scope: String) -> String {
-        var values = scope.split(separator: " ").map(String.init)
-        if !values.contains("atproto") { values.insert("atproto", at: 0) }
-        var seen = Set<String>()
-        return values.filter { seen.insert($0).inserted }.joined(separator: " ")
+    /// The canonical form of a requested scope, `atproto` first when it was missing.
+    static func normalizedScope(_ scope: String) throws(PermissionError) -> String {
+        let requested = try ScopeSet(requested: scope)
+        guard requested.contains(.atproto) else { return ScopeSet([.atproto] + requested.permissions).description }
+        return requested.description
     }
 }
 

@@ -1,3 +1,4 @@
+import ATProtoPermissions
 import AccountManager
 import ArgumentParser
 import Foundation
@@ -19,6 +20,13 @@ struct AddCommand: AsyncParsableCommand {
               atoauth accounts add alice.bsky.social
               atoauth accounts add did:plc:ewvi7nxzyoun6zhxrhs64oiz --scope "atproto transition:generic"
               atoauth accounts add https://bsky.social --no-browser
+              atoauth accounts add alice.bsky.social \\
+                --scope "atproto repo:app.bsky.feed.post?action=create blob:image/*"
+
+            Ask for exactly the permissions the work needs (atproto.com/specs/permission): repo:<collection>
+            with ?action=create|update|delete, blob:<mime pattern>, rpc:<method>?aud=<did>#<service>,
+            account:email|repo, identity:handle|*, include:<permission set>, or the broad transition:generic.
+            When the server grants less than asked, a warning names what is missing.
             """
     )
 
@@ -27,7 +35,13 @@ struct AddCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("A handle, a DID, or a PDS or entryway URL.", valueName: "handle | did | https://pds"))
     var identifier: String
 
-    @Option(name: .long, help: "The OAuth scope to request; atproto is always included.")
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The permissions to request, space-separated; atproto is always included.",
+            valueName: "permissions"
+        )
+    )
     var scope = "atproto transition:generic"
 
     @Option(name: .long, help: "Listen for the redirect on this port (default: a free port).")
@@ -44,6 +58,11 @@ struct AddCommand: AsyncParsableCommand {
             throw ValidationError("--callback-port must be between 1 and 65535.")
         }
         guard timeout > 0 else { throw ValidationError("--timeout must be a positive number of seconds.") }
+        do {
+            _ = try ScopeSet(requested: scope)
+        } catch {
+            throw ValidationError("--scope: \(error.description) \(PermissionHelp.examples)")
+        }
     }
 
     func run() async throws {
@@ -78,6 +97,12 @@ struct AddCommand: AsyncParsableCommand {
             try Output.json(AccountJSON(account))
         } else {
             Output.line("Signed in as \(account.displayName) (\(account.did))")
+        }
+        if let missing = account.missingScope {
+            Output.message(
+                "Warning: the server did not grant \(missing). Calls that need it will be refused; "
+                    + "ask again with `atoauth accounts add \(account.displayName) --scope \"\(account.scope) \(missing)\"`."
+            )
         }
     }
 

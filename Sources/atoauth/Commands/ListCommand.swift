@@ -8,7 +8,7 @@ struct ListCommand: AsyncParsableCommand {
         abstract: "List the signed-in accounts; * marks the active one.",
         discussion: """
             One line per account: `* <handle> <did> <pds>`. With --json, an array of objects with did, handle,
-            pds, issuer, scope and active.
+            pds, issuer, scope, permissions (the granted ones, one each), notGranted, active and kind.
 
             Examples:
               atoauth accounts list
@@ -41,7 +41,13 @@ struct AccountJSON: Encodable {
     var pds: String
     var issuer: String
     var scope: String
+    /// The granted permissions, one canonical token each.
+    var permissions: [String]
+    /// Requested permissions the server did not grant.
+    var notGranted: [String]
     var active: Bool
+    /// `oauth`; app-password sessions will say `app-password`.
+    var kind = "oauth"
 
     init(_ account: Account) {
         did = account.did.rawValue
@@ -49,6 +55,8 @@ struct AccountJSON: Encodable {
         pds = account.pds.absoluteString
         issuer = account.issuer
         scope = account.scope
+        permissions = account.scope.split(separator: " ").map(String.init)
+        notGranted = account.missingScope?.split(separator: " ").map(String.init) ?? []
         active = account.active
     }
 }

@@ -1,5 +1,6 @@
 import ATClient
 import ATProtoIdentity
+import ATProtoPermissions
 import ATProtoSyntax
 import AccountManager
 import DPoPRequestExecutor
@@ -58,6 +59,17 @@ struct CLIFailure: Error {
             self.init(status: error.isSecurityRefusal ? Self.securityCheck : Self.failed, message: error.description)
         case let error as SyntaxError:
             self.init(status: Self.usage, message: error.description)
+        case let error as MissingPermissionError:
+            var message = error.description
+            if let scope = error.scopeToRequest {
+                message += " Sign in again with it: atoauth accounts add \(error.account) --scope \"\(scope)\""
+            } else {
+                message +=
+                    " Sign in again with the permissions it needs: atoauth accounts add \(error.account) --scope …"
+            }
+            self.init(status: Self.signInNeeded, message: message)
+        case let error as PermissionError:
+            self.init(status: Self.usage, message: error.description + " " + PermissionHelp.examples)
         case let error as XRPCError:
             self.init(status: Self.failed, message: error.description)
         case let error as DPoPError:

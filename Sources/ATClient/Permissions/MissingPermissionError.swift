@@ -1,0 +1,44 @@
+public import ATProtoPermissions
+
+/// A call the account's session is not allowed to make: refused before sending, or answered
+/// `403 ScopeMissingError` by the PDS (atproto.com/specs/permission).
+public struct MissingPermissionError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The NSID of the method.
+    public let method: String
+    /// The missing permission, canonical; `nil` when the PDS did not say which.
+    public let permission: Permission?
+    /// The account, by handle when it has one.
+    public let account: String
+    /// The scope the session was granted.
+    public let grantedScope: String
+    /// Whether the client refused the call without sending it.
+    public let refusedLocally: Bool
+
+    /// Describes the refusal.
+    public init(
+        method: String,
+        permission: Permission?,
+        account: String,
+        grantedScope: String,
+        refusedLocally: Bool
+    ) {
+        self.method = method
+        self.permission = permission
+        self.account = account
+        self.grantedScope = grantedScope
+        self.refusedLocally = refusedLocally
+    }
+
+    /// The scope to ask for to be allowed the call: the granted one plus the missing permission.
+    public var scopeToRequest: String? {
+        permission.map { ScopeSet(granted: grantedScope + " " + $0.description).description }
+    }
+
+    /// `<method> needs the permission <p>, which the session of <account> was not granted; …`.
+    public var description: String {
+        let needed = permission.map { "the permission \($0)" } ?? "a permission"
+        let outcome =
+            refusedLocally ? "nothing was sent" : "the PDS refused it with ScopeMissingError"
+        return "\(method) needs \(needed), which the session of \(account) was not granted; \(outcome)."
+    }
+}

@@ -1,0 +1,75 @@
+import ATProtoPermissions
+import ATProtoSyntax
+import Foundation
+
+/// The permissions an XRPC call needs, as a PDS checks them (atproto.com/specs/permission): a record write needs
+/// `repo:<collection>` with its action, a blob upload `blob:<content type>`, and a call the PDS proxies
+/// `rpc:<method>?aud=<atproto-proxy>`.
+///
+/// What cannot be read from the request (a body that is not JSON, a collection that is not an NSID) is left to the
+/// server: the call is sent and the PDS decides.
+enum RequiredPermissions {
+    /// The largest JSON body looked into.
+    static let maximumBodySize = 1 << 20
+
+    static func of(
+        _ nsid: NSID,
+        proxy: String?,
+        body: Data?,
+        contentType: String?
+    ) -> [Permission] {
+        var needed: [Permission] = []
+        if let proxy, let audience = ServiceReference(rawValue: proxy) {
+            needed += parsed("rpc:\(nsid.rawValue)?aud=\(escaped(audience.rawValue))")
+        }
+        switch nsid.rawValue {
+        case "com.atproto.repo.createRecord": needed += repo(body, contentType, actions: ["create"])
+        case "com.atproto.repo.putRecord": needed += repo(body, contentType, actions: ["create", "update"])
+        case "com.atproto.repo.deleteRecord": needed += repo(body, contentType, actions: ["delete"])
+        case "com.atproto.repo.applyWrites": needed += writes(body, contentType)
+        case "com.atproto.repo.uploadBlob":
+            if let type = contentType.flatMap(mediaType) { needed += parsed("blob:\(type)") }
+        default: break
+        }
+        return needed
+    }
+
+    /// `repo:<collection>?action=…` for the body's `collection`.
+    private static func repo(_ body: Data?, _ contentType: String?, actions: [String]) -> [Permission] {
+        guard let collection = json(body, contentType)?["collection"] as? String else { return [] }
+        return actions.flatMap { parsed("repo:\(collection)?action=\($0)") }
+    }
+
+    /// One `repo` permission per operation of `com.atproto.repo.applyWrites`.
+    private static func writes(_ body: Data?, _ contentType: String?) -> [Permission] {
+        guard let writes = json(body, contentType)?["writes"] as? [[String: Any]] else { return [] }
+        return writes.flatMap { write -> [Permission] in
+            guard let type = write["$type"] as? String, let collection = write["collection"] as? String,
+                let action = type.split(separator: "#").last, ["create", "update", "delete"].contains(action)
+            else { return [] }
+            return parsed("repo:\(collection)?action=\(action)")
+        }
+    }
+
+    private static func json(_ body: Data?, _ contentType: String?) -> [String: Any]? {
+        guard let body, body.count <= maximumBodySize, contentType?.hasPrefix("application/json") == true else {
+            return nil
+        }
+        return (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
+    }
+
+    /// The media type without parameters, such as `image/png` for `image/png; charset=x`.
+    private static func mediaType(_ contentType: String) -> String? {
+        let type = contentType.split(separator: ";").first?.trimmingCharacters(in: .whitespaces) ?? ""
+        return type.isEmpty ? nil : type
+    }
+
+    private static func parsed(_ text: String) -> [Permission] {
+        (try? Permission(parsing: text)).map { [$0] } ?? []
+    }
+
+    /// `#` is written `%23` in a scope string.
+    private static func escaped(_ audience: String) -> String {
+        audience.replacingOccurrences(of: "#", with: "%23")
+    }
+}
