@@ -5,7 +5,7 @@ struct AccountsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "accounts",
         abstract: "Sign in to accounts, list them, switch between them, and remove them.",
-        subcommands: [AddCommand.self, ListCommand.self, SwitchCommand.self, RemoveCommand.self],
+        subcommands: [AddCommand.self, ListCommand.self, StatusCommand.self, SwitchCommand.self, RemoveCommand.self],
         defaultSubcommand: ListCommand.self
     )
 }

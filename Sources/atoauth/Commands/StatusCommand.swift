@@ -1,0 +1,121 @@
+import ATProtoPermissions
+import AccountManager
+import ArgumentParser
+import Foundation
+import OAuthSessionManager
+
+/// `atoauth accounts status`.
+struct StatusCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Show an account's session: server, permissions, token expiry and age; never a secret.",
+        discussion: """
+            Reads the stored session only; nothing is sent. Without an account, shows the active one (or the one
+            --account or ATOAUTH_ACCOUNT names).
+
+            Examples:
+              atoauth accounts status
+              atoauth accounts status bob.bsky.social --json
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(
+        help: ArgumentHelp("The account's handle or DID (default: the active account).", valueName: "handle-or-did")
+    )
+    var account: String?
+
+    func run() async throws {
+        let (account, session) = try await CLIContext.run(global) { context in
+            let account = try await context.accounts.account(self.account ?? context.selectedAccount)
+            return (account, try await context.accounts.restore(account.did.rawValue).session)
+        }
+        let status = SessionStatus(account: account, session: session, now: Date())
+        if global.json {
+            try Output.json(status)
+        } else {
+            Output.line(status.text)
+        }
+    }
+}
+
+/// What `accounts status` shows; the JSON shape is stable.
+struct SessionStatus: Encodable {
+    var kind = "oauth"
+    var did: String
+    var handle: String?
+    var active: Bool
+    var pds: String
+    var issuer: String
+    var scope: String
+    var permissions: [String]
+    var notGranted: [String]
+    var accessTokenExpiresAt: String?
+    var signedInAt: String
+    var refreshedAt: String
+    private let tokens: [ScopeSet.Token]
+    private let ages: (expiry: String?, signedIn: String, refreshed: String)
+
+    private enum CodingKeys: String, CodingKey {
+        case kind, did, handle, active, pds, issuer, scope, permissions, notGranted, accessTokenExpiresAt
+        case signedInAt, refreshedAt
+    }
+
+    init(account: Account, session: OAuthSession, now: Date) {
+        did = account.did.rawValue
+        handle = account.handle?.description
+        active = account.active
+        pds = session.pds.absoluteString
+        issuer = session.issuer
+        scope = session.scope
+        tokens = session.permissions.tokens
+        permissions = tokens.map(\.description)
+        notGranted = session.missingPermissions.tokens.map(\.description)
+        let timestamp = ISO8601DateFormatter()
+        accessTokenExpiresAt = session.accessTokenExpiresAt.map(timestamp.string)
+        signedInAt = timestamp.string(from: session.createdAt)
+        refreshedAt = timestamp.string(from: session.updatedAt)
+        ages = (
+            session.accessTokenExpiresAt.map { Self.relative($0, now: now) },
+            Self.relative(session.createdAt, now: now), Self.relative(session.updatedAt, now: now)
+        )
+    }
+
+    /// The readable form: one field per line, one permission per line with what it allows.
+    var text: String {
+        var lines = ["\(handle ?? "-") \(did)\(active ? " (active)" : "")", field("kind", kind), field("PDS", pds)]
+        lines.append(field("issuer", issuer))
+        for (index, token) in tokens.enumerated() {
+            let line = "\(token)  — \(PermissionSummary.text(token))"
+            lines.append(index == 0 ? field("permissions", line) : field("", line))
+        }
+        for (index, missing) in notGranted.enumerated() {
+            lines.append(field(index == 0 ? "not granted" : "", missing))
+        }
+        if let expiry = accessTokenExpiresAt, let age = ages.expiry {
+            lines.append(field("access token", "expires \(expiry) (\(age)); refreshed when needed"))
+        }
+        lines.append(field("signed in", "\(signedInAt) (\(ages.signedIn))"))
+        lines.append(field("refreshed", "\(refreshedAt) (\(ages.refreshed))"))
+        return lines.joined(separator: "\n")
+    }
+
+    private func field(_ name: String, _ value: String) -> String {
+        "  " + name.padding(toLength: 13, withPad: " ", startingAt: 0) + value
+    }
+
+    /// "in 4 min", "3 h ago".
+    static func relative(_ date: Date, now: Date) -> String {
+        let seconds = Int(date.timeIntervalSince(now).rounded())
+        let magnitude = abs(seconds)
+        let amount =
+            switch magnitude {
+            case ..<60: "\(magnitude) s"
+            case ..<3600: "\(magnitude / 60) min"
+            case ..<86_400: "\(magnitude / 3600) h"
+            default: "\(magnitude / 86_400) d"
+            }
+        return seconds >= 0 ? "in \(amount)" : "\(amount) ago"
+    }
+}
