@@ -172,8 +172,11 @@ struct AsyncHTTPClientTransportFailureTests {
     }
 
     @Test(
-        "a URL that is not absolute http or https fails with invalidURL",
-        arguments: ["ftp://example.com/a", "mailto:a@b.c", "/relative"]
+        "a URL that is not absolute http or https, or whose port does not fit TCP, fails with invalidURL",
+        arguments: [
+            "ftp://example.com/a", "mailto:a@b.c", "/relative", "https://example.com:70000/", "http://127.0.0.1:0/",
+            "https://example.com:99999999999999999999/",
+        ]
     )
     func invalidURL(url: String) async throws {
         try await AsyncHTTPClientTransport.withTransport { transport in
