@@ -147,9 +147,10 @@ public final class AsyncHTTPClientTransport: AddressPinningTransport {
         return HTTPResponse(status: Int(response.status.code), headers: headers, body: body)
     }
 
-    /// Whether the URL's port, if it names one, is a TCP port. RFC 3986 §3.2.3 allows any digits; the HTTP stack
-    /// traps on a port that does not fit 16 bits, and Foundation drops one too large for an `Int`, which would
-    /// silently send the request to the default port.
+    /// Whether the URL's port, if it names one, is a TCP port.
+    ///
+    /// RFC 3986 §3.2.3 allows any digits; the HTTP stack traps on a port that does not fit 16 bits, and Foundation
+    /// drops one too large for an `Int`, which would silently send the request to the default port.
     static func hasUsablePort(_ url: URL) -> Bool {
         if let port = url.port { return (1...65_535).contains(port) }
         let text = url.absoluteString
