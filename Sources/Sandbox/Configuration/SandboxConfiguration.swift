@@ -1,6 +1,7 @@
 public import Foundation
 
-/// Everything the sandbox can be told: accounts, ports, lifetimes, nonce period, consent mode and faults.
+/// Everything the sandbox can be told: accounts, ports, lifetimes, nonce period, consent mode, faults, withheld
+/// permissions and permission sets.
 ///
 /// All settings but ``ports`` can be changed while the server runs, with
 /// ``SandboxServer/updateConfiguration(_:)``; the next request sees the change.
@@ -49,6 +50,14 @@ public struct SandboxConfiguration: Sendable, Hashable {
     /// The sandbox never fetches a document; a hosted client whose document is not here is refused. The loopback
     /// client `http://localhost` needs none.
     public var clientMetadataDocuments: [String: Data]
+    /// Permission tokens the authorization server declines to grant even when asked, compared in canonical form
+    /// (`repo:x` is `repo?collection=x`); `atproto` may be withheld too.
+    ///
+    /// Every grant and every refresh applies the current list, so a test can take a permission away at refresh.
+    public var withheldPermissions: [String]
+    /// The permission sets the PDS publishes and the authorization server expands for `include:` scopes
+    /// (default: ``SandboxPermissionSet/createPosts``); the first set with an NSID wins.
+    public var permissionSets: [SandboxPermissionSet]
 
     /// Creates a configuration; the defaults follow the reference server where the spec leaves a choice.
     public init(
@@ -62,7 +71,9 @@ public struct SandboxConfiguration: Sendable, Hashable {
         jtiLifetime: TimeInterval = 200,
         autoApprove: Bool = false,
         faults: SandboxFaults = .none,
-        clientMetadataDocuments: [String: Data] = [:]
+        clientMetadataDocuments: [String: Data] = [:],
+        withheldPermissions: [String] = [],
+        permissionSets: [SandboxPermissionSet] = SandboxPermissionSet.defaults
     ) {
         self.accounts = accounts
         self.ports = ports
@@ -75,6 +86,8 @@ public struct SandboxConfiguration: Sendable, Hashable {
         self.autoApprove = autoApprove
         self.faults = faults
         self.clientMetadataDocuments = clientMetadataDocuments
+        self.withheldPermissions = withheldPermissions
+        self.permissionSets = permissionSets
     }
 
     /// The account with this handle or DID, case-insensitively for handles.

@@ -39,8 +39,9 @@ public struct SandboxRejectionReason: RawRepresentable, Sendable, Hashable, Cust
     public static let invalidToken = Self(rawValue: "invalid_token")
     /// The access token has expired.
     public static let expiredToken = Self(rawValue: "expired_token")
-    /// The token's scope does not allow the operation.
-    public static let insufficientScope = Self(rawValue: "insufficient_scope")
+    /// The token's scope lacks the permission a PDS method needs; answered with `403 ScopeMissingError`
+    /// (atproto.com/specs/permission).
+    public static let scopeMissing = Self(rawValue: "scope_missing")
     /// The client id or its metadata is unacceptable.
     public static let invalidClient = Self(rawValue: "invalid_client")
     /// A redirect URI is not registered for the client, or differs from the PAR's.

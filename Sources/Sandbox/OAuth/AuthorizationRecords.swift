@@ -18,7 +18,7 @@ struct ClientRegistration: Sendable, Hashable {
     var kind: Kind
     /// The registered redirect URIs.
     var redirectURIs: [String]
-    /// The scopes the client may ask for.
+    /// The scopes the client may ask for, each in canonical form (atproto.com/specs/permission).
     var scopes: Set<String>
 }
 
@@ -32,7 +32,7 @@ struct PushedAuthorization: Sendable {
     var redirectURI: String
     /// The client's `state`, echoed in the redirect.
     var state: String
-    /// The requested scope, as sent.
+    /// The requested scope, in canonical form (atproto.com/specs/permission), `include:` references unexpanded.
     var scope: String
     /// The S256 PKCE challenge.
     var codeChallenge: String
@@ -66,7 +66,9 @@ struct SessionRecord: Sendable {
     var subject: String
     /// The client.
     var clientID: String
-    /// The granted scope.
+    /// The scope the client requested at the PAR, in canonical form; every refresh grants from it again.
+    var requestedScope: String
+    /// The scope granted last, `include:` references expanded.
     var scope: String
     /// The DPoP key thumbprint every token is bound to (`cnf.jkt`).
     var dpopKeyThumbprint: String

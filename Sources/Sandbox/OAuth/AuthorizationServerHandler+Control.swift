@@ -7,7 +7,9 @@ import Foundation
 ///   XRPC requests, rejections).
 /// - `POST /_sandbox/settings` with a JSON object of any of `accessTokenLifetime` (seconds), `nonceRotationPeriod`
 ///   (seconds), `refreshServerErrors` (how many refreshes to fail with 500; 0 turns it off),
-///   `newNonceOnEveryResponse`, `slowResponses` (seconds; 0 turns it off) and `autoApprove`.
+///   `newNonceOnEveryResponse`, `slowResponses` (seconds; 0 turns it off), `autoApprove`, and
+///   `withheldPermissions` (an array of permission scope tokens the authorization server declines to grant from
+///   then on, at sign-in and at refresh; `[]` grants everything again; applied only when every token parses).
 extension AuthorizationServerHandler {
     func control(_ request: SandboxRequest) -> SandboxResponse? {
         switch (request.method, request.path) {
@@ -51,6 +53,12 @@ extension AuthorizationServerHandler {
         if let flag = object["autoApprove"] as? Bool {
             configuration.autoApprove = flag
             applied.append("autoApprove")
+        }
+        if let tokens = object["withheldPermissions"] as? [String],
+            tokens.allSatisfy({ SandboxConfiguration.permissionProblem($0) == nil })
+        {
+            configuration.withheldPermissions = tokens
+            applied.append("withheldPermissions")
         }
         return applied
     }

@@ -1,3 +1,4 @@
+import ATProtoPermissions
 import DPoPRequestExecutor
 import Foundation
 import HTTPTransport
@@ -112,7 +113,9 @@ extension AuthorizationServerHandler {
         }
     }
 
-    /// The scope must contain `atproto` and stay within what the sandbox supports and the client registered.
+    /// The scope must parse strictly (atproto.com/specs/permission), contain `atproto`, stay within what the client
+    /// registered (compared in canonical form), and include only permission sets the sandbox knows; answers the
+    /// canonical scope.
     private func validateScope(
         _ request: SandboxRequest,
         _ scope: String?,
@@ -120,21 +123,14 @@ extension AuthorizationServerHandler {
     )
         throws(SandboxResponseError) -> String
     {
-        guard let scope, let tokens = OAuthScope.tokens(scope) else {
-            throw reject(
-                request,
-                .invalidScope,
-                "scope is required: space-separated, no repeats",
-                error: "invalid_scope"
-            )
+        guard let scope else { throw reject(request, .invalidScope, "scope is required", error: "invalid_scope") }
+        let requested: ScopeSet
+        do {
+            requested = try OAuthScope.parse(scope)
+        } catch {
+            throw reject(request, .invalidScope, error.reason, error: "invalid_scope")
         }
-        guard tokens.contains("atproto") else {
-            throw reject(request, .invalidScope, "scope must contain atproto", error: "invalid_scope")
-        }
-        if let unsupported = tokens.first(where: { !OAuthScope.supported.contains($0) }) {
-            throw reject(request, .invalidScope, "scope \(unsupported) is not supported", error: "invalid_scope")
-        }
-        if let unregistered = tokens.first(where: { !client.scopes.contains($0) }) {
+        if let unregistered = requested.tokens.first(where: { !client.scopes.contains($0.description) }) {
             throw reject(
                 request,
                 .invalidScope,
@@ -142,6 +138,14 @@ extension AuthorizationServerHandler {
                 error: "invalid_scope"
             )
         }
-        return scope
+        if let unknown = PermissionGrant.unknownSets(in: requested, settings: core.configuration).first {
+            throw reject(
+                request,
+                .invalidScope,
+                "include:\(unknown) names a permission set the sandbox does not know",
+                error: "invalid_scope"
+            )
+        }
+        return requested.description
     }
 }

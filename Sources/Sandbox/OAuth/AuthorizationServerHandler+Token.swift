@@ -96,7 +96,8 @@ extension AuthorizationServerHandler {
                 id: core.randomToken(bytes: 12),
                 subject: record.subject,
                 clientID: clientID,
-                scope: pushed.scope,
+                requestedScope: pushed.scope,
+                scope: PermissionGrant.granted(pushed.scope, settings: settings),
                 dpopKeyThumbprint: proof.thumbprint,
                 refreshToken: "ref-" + core.randomToken(),
                 expiresAt: now.addingTimeInterval(settings.sessionLifetime)
@@ -105,7 +106,10 @@ extension AuthorizationServerHandler {
             accessTokenExpiresAt: now.addingTimeInterval(settings.accessTokenLifetime)
         )
         core.monitor.count { $0.authorizationCodeGrantsSucceeded += 1 }
-        core.monitor.note(request, "issued tokens for \(session.subject), session \(SandboxMonitor.redact(session.id))")
+        core.monitor.note(
+            request,
+            "issued tokens for \(session.subject), session \(SandboxMonitor.redact(session.id)), scope \"\(session.scope)\""
+        )
         return tokenResponse(session, accessToken: accessToken, expiresIn: settings.accessTokenLifetime)
     }
 
@@ -139,6 +143,7 @@ extension AuthorizationServerHandler {
                 clientID: clientID,
                 dpopKeyThumbprint: proof.thumbprint,
                 requestedScope: form["scope"],
+                grant: { PermissionGrant.granted($0, settings: settings) },
                 newRefreshToken: "ref-" + core.randomToken(),
                 newAccessToken: accessToken,
                 accessTokenExpiresAt: now.addingTimeInterval(settings.accessTokenLifetime),
@@ -148,7 +153,10 @@ extension AuthorizationServerHandler {
             throw refreshRejection(request, error, token: refreshToken)
         }
         core.monitor.count { $0.refreshGrantsSucceeded += 1 }
-        core.monitor.note(request, "rotated the refresh token of session \(SandboxMonitor.redact(session.id))")
+        core.monitor.note(
+            request,
+            "rotated the refresh token of session \(SandboxMonitor.redact(session.id)), scope \"\(session.scope)\""
+        )
         let expiresIn = accessTokenExpiry(session, accessToken: accessToken, now: now, settings: settings)
         return tokenResponse(session, accessToken: accessToken, expiresIn: expiresIn)
     }

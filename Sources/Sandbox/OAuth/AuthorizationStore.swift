@@ -1,3 +1,4 @@
+import ATProtoPermissions
 import Foundation
 
 /// The authorization server's memory: pushed requests, consent interactions, codes, sessions and tokens.
@@ -102,12 +103,15 @@ actor AuthorizationStore {
     /// Rotates a refresh token: the old one becomes used, a new refresh and access token are issued.
     ///
     /// A token that was already used deletes the whole session and throws ``RefreshFailure/replayed``; a wrong
-    /// client, key or scope changes nothing. A narrower `requestedScope` is accepted; the session keeps its scope.
+    /// client, key or scope changes nothing. The session's scope becomes `grant` of the scope requested at the PAR,
+    /// so it never widens beyond that request. A `requestedScope` may only name tokens of the original request or of
+    /// the new grant; it does not narrow the grant.
     func refresh(
         _ refreshToken: String,
         clientID: String,
         dpopKeyThumbprint: String,
         requestedScope: String?,
+        grant: @Sendable (String) -> String,
         newRefreshToken: String,
         newAccessToken: String,
         accessTokenExpiresAt: Date,
@@ -126,11 +130,14 @@ actor AuthorizationStore {
         }
         guard session.clientID == clientID else { throw .clientMismatch }
         guard session.dpopKeyThumbprint == dpopKeyThumbprint else { throw .keyMismatch }
+        let granted = grant(session.requestedScope)
         if let requestedScope {
-            guard let tokens = OAuthScope.tokens(requestedScope),
-                tokens.allSatisfy({ OAuthScope.contains(session.scope, $0) })
-            else { throw .scopeWidened }
+            let allowed = ScopeSet(granted: session.requestedScope + " " + granted)
+            guard ScopeSet(granted: requestedScope).tokens.allSatisfy(allowed.tokens.contains) else {
+                throw .scopeWidened
+            }
         }
+        session.scope = granted
         refreshTokens[refreshToken] = nil
         usedRefreshTokens[refreshToken] = sessionID
         session.usedRefreshTokens.insert(refreshToken)

@@ -63,14 +63,12 @@ enum ClientResolver {
                 throw Refusal(reason: "a loopback client_id may only carry redirect_uri and scope, not \(name)")
             }
         }
-        guard let scopes = OAuthScope.tokens(scope ?? "atproto"), scopes.contains("atproto") else {
-            throw Refusal(reason: "the client_id's scope must be valid and contain atproto")
-        }
+        let scopes = try OAuthScope.registered(scope ?? "atproto")
         return ClientRegistration(
             clientID: clientID,
             kind: .loopback,
             redirectURIs: redirectURIs.isEmpty ? defaultLoopbackRedirectURIs : redirectURIs,
-            scopes: Set(scopes)
+            scopes: scopes
         )
     }
 

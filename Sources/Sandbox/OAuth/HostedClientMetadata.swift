@@ -29,9 +29,10 @@ enum HostedClientMetadata {
         else {
             throw Refusal(reason: "grant_types must include authorization_code and response_types code")
         }
-        guard let scope = metadata["scope"] as? String, let scopes = OAuthScope.tokens(scope),
-            scopes.contains("atproto")
-        else { throw Refusal(reason: "scope must be present and contain atproto") }
+        guard let scope = metadata["scope"] as? String else {
+            throw Refusal(reason: "scope must be present and contain atproto")
+        }
+        let scopes = try OAuthScope.registered(scope)
         guard let redirectURIs = metadata["redirect_uris"] as? [String], !redirectURIs.isEmpty else {
             throw Refusal(reason: "redirect_uris must be a non-empty array")
         }
@@ -44,7 +45,7 @@ enum HostedClientMetadata {
             clientID: clientID,
             kind: isNative ? .native : .web,
             redirectURIs: redirectURIs,
-            scopes: Set(scopes)
+            scopes: scopes
         )
     }
 

@@ -1,22 +1,40 @@
-/// Scope strings (RFC 6749 §3.3): space-separated tokens; the atproto ones the sandbox supports.
+import ATProtoPermissions
+
+/// Scope values (RFC 6749 §3.3) as the sandbox reads them: space-separated permission tokens, parsed strictly
+/// (atproto.com/specs/permission) and required to hold `atproto` (atproto.com/specs/oauth, Scopes).
 enum OAuthScope {
-    /// Every scope the sandbox grants.
+    /// The scopes the metadata documents list in `scopes_supported`.
+    ///
+    /// Only the static scopes are listed, as the reference server does; every granular permission
+    /// (`repo`, `rpc`, `blob`, `account`, `identity`, `include`, and the proposed `space`) is accepted too, since
+    /// resource permissions are parameterized and cannot be enumerated (atproto.com/specs/permission).
     static let supported = ["atproto", "transition:generic", "transition:chat.bsky", "transition:email"]
 
-    /// The tokens of a scope string; `nil` when it has empty tokens, repeats or characters outside RFC 6749's.
-    static func tokens(_ scope: String) -> [String]? {
-        let tokens = scope.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
-        guard !tokens.isEmpty, tokens.allSatisfy(isValidToken), Set(tokens).count == tokens.count else { return nil }
-        return tokens
+    /// Why a scope value is refused, in words.
+    struct Invalid: Error, Sendable {
+        /// The explanation, naming the offending token when there is one.
+        var reason: String
     }
 
-    /// Whether a scope string grants one token.
-    static func contains(_ scope: String, _ token: String) -> Bool {
-        scope.split(separator: " ").contains { $0 == token }
+    /// Parses a scope value strictly; refuses a token that does not parse, or a value without `atproto`.
+    static func parse(_ scope: String) throws(Invalid) -> ScopeSet {
+        let parsed: ScopeSet
+        do {
+            parsed = try ScopeSet(requested: scope)
+        } catch {
+            throw Invalid(reason: error.description)
+        }
+        guard parsed.contains(.atproto) else { throw Invalid(reason: "the scope must contain atproto") }
+        return parsed
     }
 
-    private static func isValidToken(_ token: String) -> Bool {
-        !token.isEmpty
-            && token.utf8.allSatisfy { $0 == 0x21 || (0x23...0x5B).contains($0) || (0x5D...0x7E).contains($0) }
+    /// The canonical tokens of a scope value a client registered (a loopback `client_id`'s `scope` parameter or a
+    /// hosted client metadata document's `scope`).
+    static func registered(_ scope: String) throws(ClientResolver.Refusal) -> Set<String> {
+        do {
+            return Set(try parse(scope).tokens.map(\.description))
+        } catch {
+            throw ClientResolver.Refusal(reason: "the client's scope is invalid: \(error.reason)")
+        }
     }
 }

@@ -13,31 +13,29 @@ struct PDSHandler: OriginHandler {
 
     var role: OriginRole { .pds }
 
-    /// What an XRPC method needs: its HTTP method, whether it writes, and its implementation.
+    /// What an XRPC method needs: its HTTP method, the permission its token must grant, and its implementation.
     private struct Method: Sendable {
         var httpMethod: HTTPMethod
-        var needsGenericScope: Bool
+        var scope: ScopeNeed
         var run: @Sendable (PDSHandler, SandboxRequest, AuthenticatedCaller) async -> SandboxResponse
     }
 
     private static let methods: [String: Method] = [
-        "com.atproto.server.getSession": Method(httpMethod: .get, needsGenericScope: false) { $0.getSession($1, $2) },
-        "com.atproto.repo.createRecord": Method(httpMethod: .post, needsGenericScope: true) {
+        "com.atproto.server.getSession": Method(httpMethod: .get, scope: .validToken) { $0.getSession($1, $2) },
+        "com.atproto.repo.createRecord": Method(httpMethod: .post, scope: .repo(.create)) {
             await $0.createRecord($1, $2)
         },
-        "com.atproto.repo.getRecord": Method(httpMethod: .get, needsGenericScope: false) {
-            await $0.getRecord($1, $2)
-        },
-        "com.atproto.repo.listRecords": Method(httpMethod: .get, needsGenericScope: false) {
+        "com.atproto.repo.getRecord": Method(httpMethod: .get, scope: .validToken) { await $0.getRecord($1, $2) },
+        "com.atproto.repo.listRecords": Method(httpMethod: .get, scope: .validToken) {
             await $0.listRecords($1, $2)
         },
-        "com.atproto.repo.deleteRecord": Method(httpMethod: .post, needsGenericScope: true) {
+        "com.atproto.repo.deleteRecord": Method(httpMethod: .post, scope: .repo(.delete)) {
             await $0.deleteRecord($1, $2)
         },
-        "com.atproto.repo.uploadBlob": Method(httpMethod: .post, needsGenericScope: true) {
-            await $0.uploadBlob($1, $2)
+        "com.atproto.repo.uploadBlob": Method(httpMethod: .post, scope: .blob) { await $0.uploadBlob($1, $2) },
+        "app.bsky.actor.getProfile": Method(httpMethod: .get, scope: .rpc("app.bsky.actor.getProfile")) {
+            $0.getProfile($1, $2)
         },
-        "app.bsky.actor.getProfile": Method(httpMethod: .get, needsGenericScope: true) { $0.getProfile($1, $2) },
     ]
 
     func handle(_ request: SandboxRequest) async -> SandboxResponse {
@@ -65,6 +63,10 @@ struct PDSHandler: OriginHandler {
             guard request.method == .get else { return methodNotAllowed(request) }
             return resolveHandle(request)
         }
+        if name == "com.atproto.lexicon.resolveLexicon" {
+            guard request.method == .get else { return methodNotAllowed(request) }
+            return resolveLexicon(request)
+        }
         guard let method = Self.methods[name] else {
             core.monitor.rejected(request, .notFound, "the sandbox PDS does not implement \(name)")
             return .xrpcError(501, "MethodNotImplemented", "the sandbox PDS does not implement \(name)")
@@ -78,8 +80,8 @@ struct PDSHandler: OriginHandler {
         } catch {
             return withNonce(error.response)
         }
-        if method.needsGenericScope, !OAuthScope.contains(caller.token.scope, "transition:generic") {
-            return withNonce(insufficientScope(request, name))
+        if let refusal = checkScope(method.scope, request, caller) {
+            return withNonce(refusal)
         }
         return withNonce(await method.run(self, request, caller))
     }
@@ -109,21 +111,6 @@ struct PDSHandler: OriginHandler {
 
     private func methodNotAllowed(_ request: SandboxRequest) -> SandboxResponse {
         reject(request, .notFound, 405, "InvalidRequest", "method \(request.method.rawValue) is not allowed here")
-    }
-
-    private func insufficientScope(_ request: SandboxRequest, _ name: String) -> SandboxResponse {
-        var response = reject(
-            request,
-            .insufficientScope,
-            403,
-            "InsufficientScope",
-            "\(name) needs the transition:generic scope"
-        )
-        response.setHeader(
-            "WWW-Authenticate",
-            Self.challenge(error: "insufficient_scope", description: "\(name) needs the transition:generic scope")
-        )
-        return response
     }
 
     /// Adds the current nonce, rotating first under `newNonceOnEveryResponse`.

@@ -8,18 +8,34 @@ struct SandboxCommand: AsyncParsableCommand {
         commandName: "sandbox",
         abstract: "Run a local, strict AT Protocol authorization server, PDS and PLC directory for development.",
         discussion: """
-            Serves three origins on 127.0.0.1 (PLC directory, PDS, authorization server) with test accounts,
-            in memory, until Ctrl-C. Every rejected request is logged with the reason, so a client developer
-            learns what was wrong. Point atoauth at it with the printed settings, for example:
+            Serves three origins on 127.0.0.1 (PLC directory, PDS, authorization
+            server) with test accounts, in memory, until Ctrl-C. Every rejected
+            request is logged with the reason, so a client developer learns what
+            was wrong. Point atoauth at it with the printed settings, for example:
 
               atoauth sandbox --auto-approve &
-              export ATOAUTH_PLC_DIRECTORY=... ATOAUTH_HANDLE_RESOLVER=... ATOAUTH_ALLOW_HTTP_LOOPBACK=1
+              export ATOAUTH_PLC_DIRECTORY=... ATOAUTH_HANDLE_RESOLVER=... \\
+                ATOAUTH_ALLOW_HTTP_LOOPBACK=1
               atoauth accounts add alice.test
 
+            Permission scopes (atproto.com/specs/permission): the authorization
+            server grants granular scopes within the client's registered scope,
+            such as repo:app.bsky.feed.post?action=create, blob:image/* or
+            include:app.bsky.authCreatePosts (a permission set the PDS serves
+            from com.atproto.lexicon.resolveLexicon), and the PDS enforces them
+            with 403 ScopeMissingError. To see how a client copes with less than
+            it asked for, withhold permissions:
+
+              atoauth sandbox --withhold-permission 'blob:*/*' \\
+                --withhold-permission 'repo:app.bsky.feed.post?action=create'
+
             Test control (loopback only, on the authorization server's origin):
-              GET  /_sandbox/counters   grants, refreshes, replays, nonce challenges, rejections
-              POST /_sandbox/settings   JSON: accessTokenLifetime, nonceRotationPeriod, refreshServerErrors,
-                                        newNonceOnEveryResponse, slowResponses, autoApprove
+              GET  /_sandbox/counters   grants, refreshes, replays, nonce
+                                        challenges, rejections
+              POST /_sandbox/settings   JSON: accessTokenLifetime,
+                                        nonceRotationPeriod, refreshServerErrors,
+                                        newNonceOnEveryResponse, slowResponses,
+                                        autoApprove, withheldPermissions
             """
     )
 
@@ -56,6 +72,20 @@ struct SandboxCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Fault: rotate the DPoP nonce on every response.")
     var newNonceEveryResponse = false
 
+    @Option(
+        name: .customLong("withhold-permission"),
+        help: ArgumentHelp(
+            "A permission scope token the authorization server declines to grant, even when asked (repeat).",
+            discussion: """
+                Compared in canonical form, so repo:x also withholds repo?collection=x. Applies at sign-in and at \
+                every refresh; atproto may be withheld too. Change it while running with POST /_sandbox/settings \
+                {"withheldPermissions": [...]}.
+                """,
+            valueName: "token"
+        )
+    )
+    var withheldPermissions: [String] = []
+
     @Flag(name: [.short, .long], help: "Log every request, not only rejections.")
     var verbose = false
 
@@ -65,6 +95,11 @@ struct SandboxCommand: AsyncParsableCommand {
         }
         guard accessTokenLifetime > 0, noncePeriod > 0, failRefreshes >= 0, slowMilliseconds >= 0 else {
             throw ValidationError("Lifetimes and periods must be positive; fault counts cannot be negative.")
+        }
+        for token in withheldPermissions {
+            if let problem = SandboxConfiguration.permissionProblem(token) {
+                throw ValidationError("--withhold-permission: \(problem)")
+            }
         }
     }
 
@@ -80,7 +115,8 @@ struct SandboxCommand: AsyncParsableCommand {
                 refreshServerError: failRefreshes > 0 ? .times(failRefreshes) : .off,
                 slowResponses: slowMilliseconds > 0 ? Double(slowMilliseconds) / 1000 : nil,
                 newNonceOnEveryResponse: newNonceEveryResponse
-            )
+            ),
+            withheldPermissions: withheldPermissions
         )
     }
 
@@ -90,6 +126,9 @@ struct SandboxCommand: AsyncParsableCommand {
             configuration: configuration,
             logger: SandboxServer.standardErrorLogger(level: verbose ? .debug : .info)
         )
+        let withheld =
+            configuration.withheldPermissions.isEmpty
+            ? "none" : configuration.withheldPermissions.joined(separator: " ")
         try await server.run { endpoints in
             Output.line(
                 """
@@ -99,6 +138,7 @@ struct SandboxCommand: AsyncParsableCommand {
                   Authorization server:  \(endpoints.authorizationServer.absoluteString)
                   Accounts:              \(configuration.accounts.map { "\($0.handle) (\($0.did))" }.joined(separator: ", "))
                   Approval:              \(configuration.autoApprove ? "automatic" : "in the browser")
+                  Withheld permissions:  \(withheld)
 
                 Use it from another shell:
                 \(endpoints.shellExports)

@@ -195,30 +195,4 @@ struct OAuthRejectionTests {
             #expect(try response.json()["error_description"] as? String != nil)
         }
     }
-
-    @Test("writes need the transition:generic scope")
-    func insufficientScope() async throws {
-        let clientID = "http://localhost?redirect_uri=\(FormEscape.escape(TestClientIdentity.registeredRedirectURI))"
-        try await withSandbox { sandbox in
-            let client = sandbox.client(clientID: clientID)
-            let flow = FlowSecrets()
-            let parURL = client.url(sandbox.endpoints.authorizationServer, "oauth/par")
-            let pushed = try await client.executor.send(
-                client.formRequest(parURL, client.parParameters(flow, scope: "atproto"))
-            )
-            let requestURI = try #require(try pushed.json()["request_uri"] as? String)
-            let query = try await client.openAuthorization(requestURI: requestURI).locationQuery()
-            let code = try #require(query["code"])
-            let tokens = try Tokens(try await client.tokenRequest(client.codeGrantParameters(code, flow)))
-            #expect(tokens.scope == "atproto")
-            let write = try await client.xrpc(
-                .post,
-                "com.atproto.repo.createRecord",
-                json: ["repo": tokens.subject, "collection": "com.example.note", "record": ["text": "x"]],
-                accessToken: tokens.accessToken
-            )
-            #expect(write.status == 403)
-            #expect(write.dpopChallenge?["error"] == "insufficient_scope")
-        }
-    }
 }

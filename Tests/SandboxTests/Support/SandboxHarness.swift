@@ -14,12 +14,19 @@ struct SandboxHarness: Sendable {
     let log: InMemoryLogHandler
     let transport: AHCTransport
 
-    /// A new client with its own DPoP key.
+    /// A new client with its own DPoP key, asking for `scope` at the PAR.
     func client(
         redirectURI: String = TestClientIdentity.redirectURI,
-        clientID: String = TestClientIdentity.clientID
+        clientID: String = TestClientIdentity.clientID,
+        scope: String = TestClientIdentity.scope
     ) -> SandboxTestClient {
-        SandboxTestClient(harness: self, clientID: clientID, redirectURI: redirectURI)
+        SandboxTestClient(harness: self, clientID: clientID, redirectURI: redirectURI, scope: scope)
+    }
+
+    /// A new loopback client that registers `registered` in its `client_id` and asks for `scope` (by default the
+    /// same).
+    func client(registering registered: String, asking scope: String? = nil) -> SandboxTestClient {
+        client(clientID: TestClientIdentity.clientID(scope: registered), scope: scope ?? registered)
     }
 
     /// The messages logged so far.
@@ -65,8 +72,12 @@ enum TestClientIdentity {
     /// The redirect URI sent, with a port.
     static let redirectURI = "http://127.0.0.1:54321/callback"
     static let scope = "atproto transition:generic"
-    static let clientID =
+    static let clientID = clientID(scope: scope)
+
+    /// The loopback `client_id` that registers `scope`.
+    static func clientID(scope: String) -> String {
         "http://localhost?redirect_uri=\(FormEscape.escape(registeredRedirectURI))&scope=\(FormEscape.escape(scope))"
+    }
 }
 
 /// Percent-encoding for test forms.

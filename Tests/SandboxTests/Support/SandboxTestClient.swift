@@ -10,13 +10,16 @@ struct SandboxTestClient: Sendable {
     let harness: SandboxHarness
     let clientID: String
     let redirectURI: String
+    /// The scope the PAR asks for.
+    let scope: String
     let key = DPoPKey()
     let nonces = DPoPNonceCache()
 
-    init(harness: SandboxHarness, clientID: String, redirectURI: String) {
+    init(harness: SandboxHarness, clientID: String, redirectURI: String, scope: String) {
         self.harness = harness
         self.clientID = clientID
         self.redirectURI = redirectURI
+        self.scope = scope
     }
 
     var endpoints: SandboxEndpoints { harness.endpoints }
@@ -67,16 +70,22 @@ struct SandboxTestClient: Sendable {
     func parParameters(
         _ flow: FlowSecrets,
         loginHint: String? = nil,
-        scope: String = TestClientIdentity.scope
+        scope: String? = nil
     )
         -> [(String, String)]
     {
+        let scope = scope ?? self.scope
         var parameters = [
             ("client_id", clientID), ("response_type", "code"), ("code_challenge", flow.pkce.challenge),
             ("code_challenge_method", "S256"), ("state", flow.state), ("redirect_uri", redirectURI), ("scope", scope),
         ]
         if let loginHint { parameters.append(("login_hint", loginHint)) }
         return parameters
+    }
+
+    /// The PAR answer through the executor (which answers the first `use_dpop_nonce`), whatever its status.
+    func pushedAuthorizationResponse(_ parameters: [(String, String)]) async throws -> HTTPResponse {
+        try await executor.send(formRequest(url(endpoints.authorizationServer, "oauth/par"), parameters))
     }
 
     /// PAR through the executor (which answers the first `use_dpop_nonce`); returns the `request_uri`.
