@@ -117,3 +117,28 @@ enum JSONEncoderForTests {
         return try encoder.encode(session)
     }
 }
+
+@Suite("Granted permissions across sign-in and refresh")
+struct GrantedPermissionTests {
+    @Test("the grant is stored at sign-in and again at each refresh; what was not granted is known")
+    func grantedAcrossRefresh() async throws {
+        try await SandboxWorld.with { world in
+            let sessions = world.sessions()
+            let client = try world.oauthClient(scope: "atproto repo:app.bsky.feed.post?action=create blob:image/*")
+            let request = try await sessions.startSignIn("alice.test", client: client)
+            let signedIn = try await sessions.completeSignIn(callbackURL: try await world.approve(request))
+            #expect(signedIn.scope == "atproto repo:app.bsky.feed.post?action=create blob:image/*")
+            #expect(signedIn.requestedScope == client.scope)
+            #expect(signedIn.missingPermissions.isEmpty)
+
+            // The server recomputes the grant on refresh; now it declines blob uploads.
+            world.server.updateConfiguration { $0.withheldPermissions = ["blob:image/*"] }
+            let refreshed = try await sessions.refresh(did: signedIn.did, replacing: signedIn.accessToken)
+            #expect(refreshed.scope == "atproto repo:app.bsky.feed.post?action=create")
+            #expect(refreshed.missingPermissions.description == "blob:image/*")
+            let stored = try #require(try await sessions.storedSession(for: signedIn.did))
+            #expect(stored.scope == refreshed.scope)
+            #expect(stored.requestedScope == client.scope)
+        }
+    }
+}
