@@ -126,8 +126,8 @@ let package = Package(
         .executableTarget(
             name: "atoauth",
             dependencies: [
-                "ATProtoSyntax", "ATProtoPermissions", "HTTPTransport", "Keystore", "DPoPRequestExecutor",
-                "ATProtoIdentity",
+                "ATProtoSyntax", "ATProtoPermissions", "WireFormat", "HTTPTransport", "Keystore",
+                "DPoPRequestExecutor", "ATProtoIdentity",
                 "OAuthSessionManager", "OAuthLoopbackListener", "AccountManager", "ATClient", "Sandbox",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -235,7 +235,7 @@ let package = Package(
         .testTarget(
             name: "CLITests",
             dependencies: [
-                "atoauth", "Keystore", "DPoPRequestExecutor", "HTTPTransport",
+                "atoauth", "Keystore", "DPoPRequestExecutor", "HTTPTransport", "ATOAuthTesting",
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["approve_browser.py", "chromium_approve.py"],

@@ -1,5 +1,6 @@
 import Foundation
 public import Logging
+import WireFormat
 
 /// Logs each HTTP exchange (method, URL without query, status, time, header names) at debug level, with every
 /// credential-bearing header value redacted; bodies are never logged, since they carry tokens and codes.
@@ -50,8 +51,9 @@ public struct LoggingTransport: AddressPinningTransport {
     static func describe(_ headers: HTTPHeaders) -> String {
         let shown = headers.map { field -> String in
             let name = field.name.lowercased()
-            let value = redactedNames.contains(name) ? "<redacted>" : String(field.value.prefix(120))
-            return "\(field.name): \(value)"
+            // A server's header value reaches the terminal: no C0, C1 or bidi controls.
+            let value = redactedNames.contains(name) ? "<redacted>" : TerminalText.sanitized(field.value, limit: 120)
+            return "\(TerminalText.sanitized(field.name, limit: 80)): \(value)"
         }
         return "[" + shown.joined(separator: "; ") + "]"
     }

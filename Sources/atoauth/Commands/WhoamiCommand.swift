@@ -1,6 +1,7 @@
 import ATClient
 import AccountManager
 import ArgumentParser
+import WireFormat
 
 /// `atoauth whoami`.
 struct WhoamiCommand: AsyncParsableCommand {
@@ -23,12 +24,24 @@ struct WhoamiCommand: AsyncParsableCommand {
         let (info, account) = try await CLIContext.run(global) { context in
             let account = try await context.accounts.account(context.selectedAccount)
             let client = try await context.accounts.client(for: account.did.rawValue)
-            return (try await client.getSession(), account)
+            let info = try await client.getSession()
+            // The PDS answers for the token's account; any other DID means the PDS or the session is not what
+            // was checked at sign-in (atproto.com/specs/oauth, Identity Authentication).
+            guard info.did == account.did.rawValue else {
+                throw CLIFailure(
+                    status: CLIFailure.securityCheck,
+                    message: "The PDS answered for \(TerminalText.sanitized(info.did, limit: 200)), not for the "
+                        + "session's \(account.did). Nothing was changed; check the account with `atoauth accounts "
+                        + "status` and sign in again if it persists."
+                )
+            }
+            return (info, account)
         }
         if global.json {
             try Output.json(["did": info.did, "handle": info.handle, "pds": account.pds.absoluteString])
         } else {
-            Output.line("\(info.handle) \(info.did) \(account.pds.absoluteString)")
+            // The handle is the server's word: made safe for the terminal.
+            Output.line("\(TerminalText.sanitized(info.handle, limit: 253)) \(info.did) \(account.pds.absoluteString)")
         }
     }
 }
