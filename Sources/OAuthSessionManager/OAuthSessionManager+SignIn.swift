@@ -57,7 +57,8 @@ extension OAuthSessionManager {
                 scope: client.scope,
                 tokenEndpoint: metadata.tokenEndpoint,
                 revocationEndpoint: metadata.revocationEndpoint,
-                createdAt: now()
+                createdAt: now(),
+                serverIssuedNonce: response.headers["DPoP-Nonce"] != nil
             )
         )
         var components = URLComponents(url: metadata.authorizationEndpoint, resolvingAgainstBaseURL: false)
@@ -108,6 +109,14 @@ extension OAuthSessionManager {
         )
         try Self.requireSuccess(response, of: "the token request")
         do {
+            // The AT Protocol profile makes server-issued DPoP nonces mandatory for authorization servers
+            // (atproto.com/specs/oauth, DPoP); one that never sent any is not a conforming server.
+            guard pending.serverIssuedNonce == true || response.headers["DPoP-Nonce"] != nil else {
+                throw OAuthError.dpopFailed(
+                    "the authorization server \(pending.issuer) never issued a DPoP nonce, which the AT Protocol "
+                        + "OAuth profile requires; the tokens were not used"
+                )
+            }
             let session = try await checkedSession(response.body, pending: pending)
             try await store.keystore.withLock(OAuthSession.entryName(did: session.did)) {
                 try store.saveKey(key, for: session.did)

@@ -29,6 +29,8 @@ struct PendingAuthorization: Codable, Sendable {
     var revocationEndpoint: URL?
     /// When the PAR was sent.
     var createdAt: Date
+    /// Whether the PAR's answer carried a `DPoP-Nonce`; `nil` in records written before it was kept.
+    var serverIssuedNonce: Bool? = nil
 
     /// How long a pending sign-in can be completed.
     static let lifetime: TimeInterval = 600

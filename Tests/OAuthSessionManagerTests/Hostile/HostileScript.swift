@@ -93,6 +93,8 @@ struct HostileScript: Sendable {
     var overrides: [String: ScriptedResponse] = [:]
     /// Whether PAR, token and revocation requests must carry the server's current DPoP nonce.
     var demandsDPoPNonce = true
+    /// Whether PAR, token and revocation answers carry a `DPoP-Nonce` header (the AT Protocol profile requires it).
+    var issuesDPoPNonces = true
     /// The `iss` of the redirect back to the client.
     var callbackIssuer = CallbackIssuer.honest
     /// An `error` and `error_description` the authorize endpoint redirects with instead of a code.

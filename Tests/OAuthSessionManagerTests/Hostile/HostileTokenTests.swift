@@ -24,6 +24,19 @@ struct HostileTokenTests {
         }
     }
 
+    @Test("an authorization server that never issues a DPoP nonce is refused and its tokens revoked")
+    func noServerNonce() async throws {
+        try await HostileScene.run { scene in
+            scene.hostile {
+                $0.demandsDPoPNonce = false
+                $0.issuesDPoPNonces = false
+            }
+            expectRefusal(await failedSignIn(scene), .dpopFailed(""))
+            scene.expectTokensRevoked()
+            try scene.expectNothingStored()
+        }
+    }
+
     @Test("a token response whose scope lacks atproto is refused and its tokens revoked")
     func scopeWithoutATProto() async throws {
         try await HostileScene.run { scene in

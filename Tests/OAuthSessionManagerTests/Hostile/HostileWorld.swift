@@ -94,7 +94,9 @@ final class HostileWorld: Sendable {
                 if script.demandsDPoPNonce && Self.proofNonce(request) != Self.nonce {
                     return Self.oauthError("use_dpop_nonce", "Authorization server requires nonce in DPoP proof")
                 }
-                return Self.post(path, request, origin: origin, script: script, state: &state)
+                var response = Self.post(path, request, origin: origin, script: script, state: &state)
+                if !script.issuesDPoPNonces { response.headers.removeAll { $0.name == "DPoP-Nonce" } }
+                return response
             default:
                 return .text("not found", status: 404)
             }
