@@ -20,14 +20,21 @@ public struct OAuthClient: Sendable, Hashable {
     /// The loopback development client (RFC 8252 §7.3, AT Protocol OAuth "localhost client").
     ///
     /// `client_id` is `http://localhost?redirect_uri=<enc>&scope=<enc>`: host exactly `localhost`, no port, no path.
-    /// The registered redirect URI has no port, so the server accepts the listener's actual port.
+    /// The registered redirect URI has no port unless `registeringPort`, so the server accepts the listener's actual
+    /// port (RFC 8252 §7.3).
     /// - Parameters:
     ///   - redirectURI: where the listener waits, `http://127.0.0.1:<port>/<path>` (never `localhost`).
     ///   - scope: the scope to request: `atproto` and any permission scopes; `atproto` is added when missing.
+    ///   - registeringPort: whether the `client_id`'s redirect URI keeps the port, for a listener on a fixed port
+    ///     and servers that compare registered redirect URIs exactly (the reference server ignores loopback ports).
     /// - Returns: the client.
     /// - Throws: ``OAuthError`` when the redirect URI is not a loopback IP `http://` URI; `PermissionError` naming
     ///   the first token of `scope` that is not a permission scope.
-    public static func loopback(redirectURI: URL, scope: String = "atproto transition:generic") throws -> OAuthClient {
+    public static func loopback(
+        redirectURI: URL,
+        scope: String = "atproto transition:generic",
+        registeringPort: Bool = false
+    ) throws -> OAuthClient {
         guard redirectURI.scheme == "http", let host = redirectURI.host,
             host == "127.0.0.1" || host == "::1" || host == "[::1]"
         else {
@@ -38,7 +45,7 @@ public struct OAuthClient: Sendable, Hashable {
         }
         let scope = try normalizedScope(scope)
         var registered = URLComponents(url: redirectURI, resolvingAgainstBaseURL: false) ?? URLComponents()
-        registered.port = nil
+        if !registeringPort { registered.port = nil }
         registered.query = nil
         let registeredURI = registered.string ?? "http://127.0.0.1/"
         let clientID =

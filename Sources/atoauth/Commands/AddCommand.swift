@@ -44,7 +44,10 @@ struct AddCommand: AsyncParsableCommand {
     )
     var scope = "atproto transition:generic"
 
-    @Option(name: .long, help: "Listen for the redirect on this port (default: a free port).")
+    @Option(
+        name: .long,
+        help: "Listen for the redirect on this port, also registered in the loopback client_id (default: a free port)."
+    )
     var callbackPort: Int?
 
     @Flag(name: .long, help: "Only print the authorization URL; do not open a browser.")
@@ -109,7 +112,12 @@ struct AddCommand: AsyncParsableCommand {
     /// The loopback development client, or the hosted client named by `--client-id` / `ATOAUTH_CLIENT_ID`.
     private func client(_ context: CLIContext, redirectURI: URL) async throws -> OAuthClient {
         guard let clientID = global.clientID ?? context.environment["ATOAUTH_CLIENT_ID"].nonEmpty else {
-            return try OAuthClient.loopback(redirectURI: redirectURI, scope: scope)
+            // A fixed port is registered in the client_id too, for servers that compare redirect URIs exactly.
+            return try OAuthClient.loopback(
+                redirectURI: redirectURI,
+                scope: scope,
+                registeringPort: callbackPort != nil
+            )
         }
         let url = try CLIContext.url(clientID, option: "--client-id")
         return try await context.accounts.hostedClient(clientID: url, redirectURI: redirectURI, scope: scope)

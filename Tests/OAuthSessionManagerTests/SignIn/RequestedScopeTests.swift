@@ -65,4 +65,13 @@ struct RequestedScopeTests {
         #expect(invalid?.field == "scope")
         #expect(invalid?.description.contains("repo:not-an-nsid") == true)
     }
+
+    @Test("a fixed callback port can be registered in the loopback client_id; by default no port is")
+    func registeredPort() throws {
+        let fixed = try OAuthClient.loopback(redirectURI: try #require(redirect), registeringPort: true)
+        #expect(fixed.clientID.contains("redirect_uri=http%3A%2F%2F127.0.0.1%3A49152%2Fcallback&"))
+        let free = try OAuthClient.loopback(redirectURI: try #require(redirect))
+        #expect(free.clientID.contains("redirect_uri=http%3A%2F%2F127.0.0.1%2Fcallback&"))
+        #expect(fixed.redirectURI == free.redirectURI)
+    }
 }
