@@ -61,7 +61,7 @@ public struct DPoPRequestExecutor: Sendable {
                 attempt.headers.replaceOrAdd(name: "Authorization", value: "DPoP \(accessToken)")
             }
             let response = try await transport.send(attempt)
-            let newNonce = response.headers["DPoP-Nonce"]
+            let newNonce = response.headers["DPoP-Nonce"].flatMap { DPoPNonceSyntax.isValid($0) ? $0 : nil }
             if let newNonce {
                 nonceCache.update(newNonce, for: origin, at: now())
             }

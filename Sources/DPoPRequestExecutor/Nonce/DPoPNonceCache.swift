@@ -26,11 +26,12 @@ public final class DPoPNonceCache: Sendable {
     /// Creates a cache.
     ///
     /// - Parameters:
-    ///   - entries: nonces to start from, keyed by origin (such as those an earlier process kept).
+    ///   - entries: nonces to start from, keyed by origin (such as those an earlier process kept); any that
+    ///     ``DPoPNonceSyntax`` refuses are dropped.
     ///   - onChange: called with every entry after a nonce changed (not when a server repeats the same one), on
     ///     the caller's thread; for keeping the nonces across processes.
     public init(entries: [String: Entry] = [:], onChange: (@Sendable ([String: Entry]) -> Void)? = nil) {
-        self.nonces = Mutex(entries)
+        self.nonces = Mutex(entries.filter { DPoPNonceSyntax.isValid($0.value.nonce) })
         self.onChange = onChange
     }
 
@@ -39,8 +40,10 @@ public final class DPoPNonceCache: Sendable {
         nonces.withLock { $0[origin]?.nonce }
     }
 
-    /// Records the nonce a server sent; a later nonce replaces an earlier one.
+    /// Records the nonce a server sent; a later nonce replaces an earlier one, and one ``DPoPNonceSyntax`` refuses
+    /// is ignored.
     public func update(_ nonce: String, for origin: String, at time: Date = Date()) {
+        guard DPoPNonceSyntax.isValid(nonce) else { return }
         let changed: [String: Entry]? = nonces.withLock { entries in
             guard entries[origin]?.nonce != nonce else { return nil }
             entries[origin] = Entry(nonce: nonce, receivedAt: time)

@@ -21,8 +21,7 @@ extension DPoPTarget {
             let hostStart = index
             while index < bytes.count, isPlainHostByte(bytes[index]) { index += 1 }
             let host = hostStart..<index
-            // URLComponents turns punycode labels into percent-encoded Unicode; leave them to it.
-            guard !host.isEmpty, !containsPunycode(bytes[host]) else { return nil }
+            guard !host.isEmpty else { return nil }
             var port: Int?
             if index < bytes.count, bytes[index] == UInt8(ascii: ":") {
                 index += 1
@@ -53,20 +52,6 @@ extension DPoPTarget {
         guard bytes.count >= count else { return false }
         for offset in 0..<count where asciiLowercase(bytes[offset]) != prefix.utf8Start[offset] { return false }
         return true
-    }
-
-    /// Whether a host has an `xn--` label, ASCII case-insensitively.
-    private static func containsPunycode(_ host: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
-        var index = host.startIndex
-        while index + 4 <= host.endIndex {
-            if asciiLowercase(host[index]) == UInt8(ascii: "x"), asciiLowercase(host[index + 1]) == UInt8(ascii: "n"),
-                host[index + 2] == UInt8(ascii: "-"), host[index + 3] == UInt8(ascii: "-")
-            {
-                return true
-            }
-            index += 1
-        }
-        return false
     }
 
     private static func isPlainHostByte(_ byte: UInt8) -> Bool {

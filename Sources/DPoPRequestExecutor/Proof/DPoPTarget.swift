@@ -5,10 +5,13 @@ public enum DPoPTarget {
     /// Normalizes a URL for `htu`: lowercase scheme and host, no default port, no user info, `/` for an empty path.
     public static func htu(for url: URL) throws -> String {
         if let htu = commonFormHTU(url.absoluteString) { return htu }
+        // The host as written: URLComponents would turn a punycode (`xn--`) host into percent-encoded Unicode, and
+        // the server compares the htu with the URL it was sent to.
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true),
-            let scheme = components.scheme?.lowercased(), let host = components.percentEncodedHost?.lowercased(),
+            let scheme = components.scheme?.lowercased(), var host = url.host(percentEncoded: true)?.lowercased(),
             !host.isEmpty
         else { throw DPoPError.invalidTarget("the URL has no scheme or host") }
+        if host.contains(":") { host = "[" + host + "]" }  // an IPv6 literal (RFC 3986 §3.2.2)
         var result = scheme + "://" + host
         if let port = components.port, port != defaultPort(for: scheme) {
             result += ":\(port)"

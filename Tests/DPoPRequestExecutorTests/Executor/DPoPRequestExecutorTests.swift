@@ -94,6 +94,25 @@ struct DPoPRequestExecutorTests {
         #expect(transport.requests.count == 1)
     }
 
+    @Test(
+        "a nonce outside RFC 9449's syntax or over 1024 bytes is ignored: a challenge with only such a nonce fails",
+        arguments: [String(repeating: "n", count: 1025), "has space", "quote\"d", "back\\slash", "é", ""]
+    )
+    func unusableNonce(_ nonce: String) async throws {
+        let transport = ScriptedTransport(responses: [nonceError(nonce)])
+        let cache = DPoPNonceCache()
+        let executor = DPoPRequestExecutor(transport: transport, key: DPoPKey(), nonceCache: cache)
+        await #expect(throws: DPoPError.self) {
+            try await executor.send(HTTPRequest(method: .post, url: try url("https://as.example/par")))
+        }
+        #expect(transport.requests.count == 1)
+        #expect(cache.snapshot().isEmpty)
+        #expect(
+            DPoPNonceCache(entries: ["https://as.example": .init(nonce: nonce, receivedAt: Date())]).snapshot().isEmpty
+        )
+        #expect(DPoPNonceSyntax.isValid(String(repeating: "n", count: 1024)))
+    }
+
     @Test("other errors are returned as responses without a retry")
     func otherErrors() async throws {
         let invalidToken = HTTPResponse(

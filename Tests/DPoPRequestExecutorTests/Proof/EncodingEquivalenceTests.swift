@@ -60,7 +60,7 @@ struct EncodingEquivalenceTests {
         #expect((claims["iat"] as? NSNumber)?.int64Value == -9_200_000_000_000_000_000)
     }
 
-    @Test("htu and origin agree with the URLComponents reading on a grid of URL shapes")
+    @Test("htu and origin agree with the reference reading on a grid of URL shapes")
     func htuGrid() throws {
         let schemes = ["http://", "HTTPS://", "ftp://"]
         let users = ["", "u:p@"]
@@ -89,12 +89,13 @@ struct EncodingEquivalenceTests {
         #expect(checked > 1000)
     }
 
-    /// The `htu` as `URLComponents` reads it, the implementation before the fast path.
+    /// The `htu` read with `URLComponents`, the host as written, the implementation before the fast path.
     private static func referenceHTU(_ url: URL) -> String? {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true),
-            let scheme = components.scheme?.lowercased(), let host = components.percentEncodedHost?.lowercased(),
+            let scheme = components.scheme?.lowercased(), var host = url.host(percentEncoded: true)?.lowercased(),
             !host.isEmpty
         else { return nil }
+        if host.contains(":") { host = "[\(host)]" }
         var result = scheme + "://" + host
         let defaultPort = ["https": 443, "http": 80][scheme]
         if let port = components.port, port != defaultPort { result += ":\(port)" }
@@ -105,5 +106,18 @@ struct EncodingEquivalenceTests {
         guard let schemeEnd = htu.range(of: "://"), let pathStart = htu[schemeEnd.upperBound...].firstIndex(of: "/")
         else { return htu }
         return String(htu[..<pathStart])
+    }
+
+    @Test(
+        "htu known answers: punycode hosts stay punycode, IPv6 keeps its brackets, defaults and user info go",
+        arguments: [
+            ("http://XN--E1A.com/a?q#f", "http://xn--e1a.com/a"),
+            ("https://pds.xn--80ak6aa92e.com:443/xrpc/x", "https://pds.xn--80ak6aa92e.com/xrpc/x"),
+            ("https://[::1]:8443/x", "https://[::1]:8443/x"),
+            ("http://u:p@Example.COM:80", "http://example.com/"),
+        ]
+    )
+    func htuKnownAnswers(_ url: String, _ expected: String) throws {
+        #expect(try DPoPTarget.htu(for: try #require(URL(string: url))) == expected)
     }
 }
