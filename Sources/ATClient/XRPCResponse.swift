@@ -1,5 +1,6 @@
 public import Foundation
 public import HTTPTransport
+import WireFormat
 
 /// A successful XRPC answer: the raw body, with decoding helpers.
 public struct XRPCResponse: Sendable {
@@ -23,7 +24,8 @@ public struct XRPCResponse: Sendable {
     /// a small answer.
     private static let decoder = JSONDecoder()
 
-    /// The body as indented JSON when it is JSON, else `nil`.
+    /// The body as indented JSON when it is JSON, else `nil`; control and bidi characters inside strings are
+    /// written as `\\uXXXX` escapes, so it prints safely and still parses to the same value.
     public var prettyJSON: String? {
         guard let object = try? JSONSerialization.jsonObject(with: http.body, options: .fragmentsAllowed),
             let data = try? JSONSerialization.data(
@@ -31,6 +33,6 @@ public struct XRPCResponse: Sendable {
                 options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed]
             )
         else { return nil }
-        return String(decoding: data, as: UTF8.self)
+        return TerminalText.escapedJSON(String(decoding: data, as: UTF8.self))
     }
 }

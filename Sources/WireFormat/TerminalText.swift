@@ -25,4 +25,24 @@ public enum TerminalText {
     public static func isSafe(_ text: some StringProtocol, limit: Int = .max) -> Bool {
         sanitized(text, limit: limit) == String(text)
     }
+
+    /// JSON text with every control and bidi character written as a `\\uXXXX` escape (RFC 8259 §7): the same JSON
+    /// value, safe to print.
+    ///
+    /// Outside strings JSON text holds only structural characters and whitespace, so the characters escaped here
+    /// can only be inside strings, where the escape means the same character. Line breaks and tabs between tokens
+    /// (the pretty-printer's layout) are kept.
+    public static func escapedJSON(_ json: String) -> String {
+        var result = String.UnicodeScalarView()
+        for scalar in json.unicodeScalars {
+            switch scalar.value {
+            case 0x09, 0x0A, 0x0D: result.append(scalar)
+            case 0x00...0x1F, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069:
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                result.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
+            default: result.append(scalar)
+            }
+        }
+        return String(result)
+    }
 }

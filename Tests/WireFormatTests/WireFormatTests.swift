@@ -58,6 +58,18 @@ struct TerminalTextTests {
         #expect(TerminalText.sanitized(String(repeating: "x", count: 10), limit: 4) == "xxxx…")
         #expect(TerminalText.sanitized("short", limit: 10) == "short")
     }
+
+    @Test("escaped JSON prints no control or bidi character and parses to the same value")
+    func escapedJSON() throws {
+        let value = ["text": "a\u{1B}[2J\u{9B}31m\u{202E}b\u{7F}\u{2066}c", "plain": "é ok"]
+        let data = try JSONSerialization.data(withJSONObject: value, options: [.prettyPrinted, .sortedKeys])
+        let escaped = TerminalText.escapedJSON(String(decoding: data, as: UTF8.self))
+        #expect(!escaped.unicodeScalars.contains { (0x7F...0x9F).contains($0.value) || $0.value == 0x1B })
+        #expect(!escaped.unicodeScalars.contains { (0x202A...0x202E).contains($0.value) || $0.value == 0x2066 })
+        #expect(escaped.contains("\\u009B") && escaped.contains("\\u202E") && escaped.contains("\n"))
+        let parsed = try JSONSerialization.jsonObject(with: Data(escaped.utf8)) as? [String: String]
+        #expect(parsed == value)
+    }
 }
 
 @Suite("HTML text and error bodies")

@@ -3,6 +3,7 @@ import ATProtoSyntax
 import AccountManager
 import ArgumentParser
 import Foundation
+import WireFormat
 
 /// `atoauth xrpc`.
 struct XRPCCommand: AsyncParsableCommand {
@@ -80,6 +81,13 @@ struct XRPCCommand: AsyncParsableCommand {
         }
         if let pretty = response.prettyJSON {
             Output.line(pretty)
+        } else if isatty(STDOUT_FILENO) == 1 {
+            // Not JSON, and a person is reading: the server's bytes could drive the terminal. Show them made safe,
+            // and say how to get them as sent.
+            Output.line(TerminalText.sanitized(String(decoding: response.body, as: UTF8.self), limit: 4096))
+            Output.message(
+                "(\(response.body.count) bytes that are not JSON, shown made safe; redirect stdout for them as sent)"
+            )
         } else {
             FileHandle.standardOutput.write(response.body)
         }
