@@ -62,7 +62,7 @@ struct IndependentVerifierTests {
         process.waitUntilExit()
         try #require(
             process.terminationStatus == 0,
-            "python3 \(script.lastPathComponent) failed (install pydpop and joserfc: pip install pydpop joserfc): \(errors)"
+            "python3 \(script.lastPathComponent) failed (scripts/test installs pydpop and joserfc into .venv): \(errors)"
         )
         return try JSONDecoder().decode(Output.self, from: output)
     }
