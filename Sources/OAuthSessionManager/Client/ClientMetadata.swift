@@ -44,7 +44,10 @@ public struct ClientMetadata: Sendable, Hashable, Codable {
     }
 
     /// Decodes and validates a document; `expectedClientID` is the URL it was fetched from.
-    public init(json: Data, expectedClientID: String? = nil) throws {
+    ///
+    /// With `allowHTTPLoopback` (development only), a `client_id` of `http://127.0.0.1` or `http://[::1]` is accepted
+    /// too, so a document can be tried on this machine before it is deployed.
+    public init(json: Data, expectedClientID: String? = nil, allowHTTPLoopback: Bool = false) throws {
         do {
             self = try JSONDecoder().decode(ClientMetadata.self, from: json)
         } catch {
@@ -53,12 +56,13 @@ public struct ClientMetadata: Sendable, Hashable, Codable {
         if let expectedClientID, clientID != expectedClientID {
             throw OAuthError.invalidClientMetadata(field: "client_id", reason: "it differs from the document's URL")
         }
-        try validate()
+        try validate(allowHTTPLoopback: allowHTTPLoopback)
     }
 
-    /// Checks every rule for a native app's document.
-    public func validate() throws {
-        guard let url = URL(string: clientID), url.scheme == "https", let host = url.host, !host.isEmpty,
+    /// Checks every rule for a native app's document; `allowHTTPLoopback` as for ``init(json:expectedClientID:allowHTTPLoopback:)``.
+    public func validate(allowHTTPLoopback: Bool = false) throws {
+        guard let url = URL(string: clientID), let host = url.host, !host.isEmpty,
+            url.scheme == "https" || (allowHTTPLoopback && url.scheme == "http" && Self.isLoopbackIP(host)),
             url.query == nil, url.fragment == nil, url.user == nil
         else { throw invalid("client_id", "it must be an https URL without query, fragment or user info") }
         guard applicationType == "native" else { throw invalid("application_type", "it must be native") }
@@ -118,6 +122,10 @@ public struct ClientMetadata: Sendable, Hashable, Codable {
                 throw invalid("redirect_uris", "“\(uri)”: a private-use scheme is followed by exactly one slash")
             }
         }
+    }
+
+    private static func isLoopbackIP(_ host: String) -> Bool {
+        host == "127.0.0.1" || host == "::1" || host == "[::1]"
     }
 
     private func invalid(_ field: String, _ reason: String) -> OAuthError {

@@ -60,12 +60,17 @@ public struct OAuthClient: Sendable, Hashable {
     ///   - metadata: the validated document.
     ///   - redirectURI: one of its `redirect_uris`; for a loopback entry, the listener's URI with any port.
     ///   - scope: the scope to request; each of its permissions must be one of the document's.
+    ///   - allowHTTPLoopback: development only: accept an `http://` loopback `client_id`.
     /// - Returns: the client.
     /// - Throws: ``OAuthError`` when the document is invalid, or the redirect URI or scope is not registered;
     ///   `PermissionError` naming the first token of `scope` that is not a permission scope.
-    public static func hosted(_ metadata: ClientMetadata, redirectURI: URL, scope: String? = nil) throws -> OAuthClient
-    {
-        try metadata.validate()
+    public static func hosted(
+        _ metadata: ClientMetadata,
+        redirectURI: URL,
+        scope: String? = nil,
+        allowHTTPLoopback: Bool = false
+    ) throws -> OAuthClient {
+        try metadata.validate(allowHTTPLoopback: allowHTTPLoopback)
         guard metadata.allowsRedirect(to: redirectURI) else {
             throw OAuthError.invalidClientMetadata(
                 field: "redirect_uris",
@@ -109,7 +114,12 @@ extension OAuthSessionManager {
     ///   `FetchError` when it cannot be fetched.
     public func hostedClient(clientID: URL, redirectURI: URL, scope: String? = nil) async throws -> OAuthClient {
         let document = try await fetcher.get(clientID, expecting: .metadata)
-        let metadata = try ClientMetadata(json: document.body, expectedClientID: clientID.absoluteString)
-        return try OAuthClient.hosted(metadata, redirectURI: redirectURI, scope: scope)
+        let development = fetcher.configuration.allowHTTPLoopback
+        let metadata = try ClientMetadata(
+            json: document.body,
+            expectedClientID: clientID.absoluteString,
+            allowHTTPLoopback: development
+        )
+        return try OAuthClient.hosted(metadata, redirectURI: redirectURI, scope: scope, allowHTTPLoopback: development)
     }
 }

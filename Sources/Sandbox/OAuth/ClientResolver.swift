@@ -5,8 +5,9 @@ import WireFormat
 ///
 /// The loopback development client (atproto OAuth "Localhost Client Development") is always accepted:
 /// `http://localhost` with no port and no path, optionally with `redirect_uri` (repeatable) and `scope` query
-/// parameters. The sandbox never fetches a hosted client metadata document: an `https` client id is accepted only
-/// when its document was configured (``SandboxConfiguration/clientMetadataDocuments``).
+/// parameters. The sandbox never fetches a hosted client metadata document: an `https` client id (or, for trying a
+/// document before deploying it, an `http://127.0.0.1` or `http://[::1]` one) is accepted only when its document was
+/// configured (``SandboxConfiguration/clientMetadataDocuments``).
 enum ClientResolver {
     /// Why a client or redirect URI is refused, in words.
     struct Refusal: Error, Sendable {
@@ -21,6 +22,12 @@ enum ClientResolver {
     static func resolve(_ clientID: String, documents: [String: Data] = [:]) throws(Refusal) -> ClientRegistration {
         guard let components = URLComponents(string: clientID), let scheme = components.scheme else {
             throw Refusal(reason: "client_id is not a URL")
+        }
+        // A document configured under an http loopback URL: an app developer trying a document before deploying it.
+        if scheme == "http", ["127.0.0.1", "[::1]"].contains(components.percentEncodedHost ?? ""),
+            let document = documents[clientID]
+        {
+            return try HostedClientMetadata.registration(clientID: clientID, document: document)
         }
         if scheme == "https" {
             guard let document = documents[clientID] else {
