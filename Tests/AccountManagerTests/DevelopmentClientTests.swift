@@ -21,9 +21,10 @@ struct DevelopmentClientTests {
     @Test("in development mode an http loopback client_id document is fetched, checked and signs in")
     func httpLoopbackDocument() async throws {
         let served = Mutex<Data>(Data())
-        try await LoopbackHTTPServer.withServer(handler: { _ in
+        let handler: LoopbackHTTPServer.Handler = { _ in
             ScriptedResponse(status: 200, headers: [("Content-Type", "application/json")], body: served.withLock { $0 })
-        }) { server in
+        }
+        try await LoopbackHTTPServer.withServer(handler: handler) { server in
             let clientID = server.url("/client-metadata.json")
             let json = try document(clientID: clientID.absoluteString)
             served.withLock { $0 = json }
