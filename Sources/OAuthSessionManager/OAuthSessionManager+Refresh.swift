@@ -26,14 +26,29 @@ extension OAuthSessionManager {
             broadcaster.publish(.deleted(did: current.did, reason: .refreshRefused))
             throw OAuthError.signInNeeded("the session of \(current.did) has no refresh token")
         }
+        let journal = RefreshJournal(keystore: store.keystore)
+        if journal.wasInterrupted(current.did, refreshToken: refreshToken) {
+            try end(
+                current,
+                "an earlier refresh of \(current.did) was cut off after its request was sent and before the new "
+                    + "tokens were saved, so its refresh token may be spent and was not sent again"
+            )
+        }
         let server = try await confirmIssuer(of: current)
         let key = try store.key(for: current.did)
-        let response = try await postForm(
-            [("grant_type", "refresh_token"), ("refresh_token", refreshToken), ("client_id", current.clientID)],
-            to: current.tokenEndpoint,
-            key: key,
-            purpose: "token refresh"
-        )
+        try journal.begin(current.did, refreshToken: refreshToken)
+        let response: HTTPResponse
+        do {
+            response = try await postForm(
+                [("grant_type", "refresh_token"), ("refresh_token", refreshToken), ("client_id", current.clientID)],
+                to: current.tokenEndpoint,
+                key: key,
+                purpose: "token refresh"
+            )
+        } catch {
+            journal.end(current.did)  // No answer: the server did not say it took the token.
+            throw error
+        }
         switch RefreshOutcome.classify(response, error: Self.oauthError(in: response)) {
         case .refused(let code, let description):
             try store.delete(current.did)
@@ -41,6 +56,7 @@ extension OAuthSessionManager {
             logger.info("the server refused the refresh of \(current.did); session deleted")
             throw OAuthError.refreshRefused(serverError: code, description: description)
         case .transient(let status, let code, let description):
+            journal.end(current.did)
             throw OAuthError.requestFailed(
                 "the token refresh",
                 status: status,
@@ -48,11 +64,19 @@ extension OAuthSessionManager {
                 description: description
             )
         case .refreshed:
-            let tokens = try TokenResponse.checked(response.body)
-            guard tokens.sub == current.did.rawValue else {
-                throw OAuthError.subjectMismatch(
-                    "the refreshed tokens are for \(tokens.sub ?? "nobody"), not \(current.did)"
-                )
+            // From here the old refresh token is spent: a failure must end the session, never keep the old token.
+            let tokens: TokenResponse
+            do {
+                tokens = try TokenResponse.checked(response.body)
+                guard tokens.sub == current.did.rawValue else {
+                    throw OAuthError.subjectMismatch(
+                        "the refreshed tokens are for \(tokens.sub ?? "nobody"), not \(current.did)"
+                    )
+                }
+            } catch {
+                await revokeQuietly(response.body, current, server: server, key: key)
+                try? end(current, "the server's answer to the refresh of \(current.did) failed a check")
+                throw error
             }
             let issuedAt = now()
             var updated = current
@@ -70,10 +94,58 @@ extension OAuthSessionManager {
                 )
             }
             // The old refresh token is spent: store the new one before anyone uses the new access token.
-            try store.save(updated)
+            if let failure = await saveRetrying(updated) {
+                await revokeQuietly(response.body, current, server: server, key: key)
+                try end(
+                    current,
+                    "the refreshed tokens of \(current.did) could not be saved (\(failure)); they were revoked, since "
+                        + "the old refresh token is spent"
+                )
+            }
+            journal.end(current.did)
             broadcaster.publish(.updated(did: current.did))
             logger.debug("refreshed \(current.did)")
             return updated
+        }
+    }
+
+    /// Saves the session, trying three times (a full disk can free up, a lock can pass); the last error when all
+    /// failed.
+    private func saveRetrying(_ session: OAuthSession) async -> (any Error)? {
+        var failure: (any Error)?
+        for attempt in 0..<3 {
+            do {
+                try store.save(session)
+                return nil
+            } catch {
+                failure = error
+                try? await Task.sleep(for: .milliseconds(50 << attempt))
+            }
+        }
+        return failure
+    }
+
+    /// Ends a session whose refresh token may be spent: deletes it, tells listeners, and throws `signInNeeded`.
+    private func end(_ session: OAuthSession, _ reason: String) throws -> Never {
+        try store.delete(session.did)
+        broadcaster.publish(.deleted(did: session.did, reason: .refreshRefused))
+        logger.warning("session of \(session.did) ended: \(reason)")
+        throw OAuthError.signInNeeded(reason)
+    }
+
+    /// Revokes the tokens of a refresh answer that cannot be kept, best effort (RFC 7009 §2).
+    private func revokeQuietly(
+        _ body: Data,
+        _ session: OAuthSession,
+        server: ResolvedAuthorizationServer,
+        key: DPoPKey
+    ) async {
+        guard let endpoint = server.authorizationServer.revocationEndpoint ?? session.revocationEndpoint,
+            let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any]
+        else { return }
+        for (name, hint) in [("refresh_token", "refresh_token"), ("access_token", "access_token")] {
+            guard let token = object[name] as? String else { continue }
+            try? await revoke(token: token, hint: hint, endpoint: endpoint, clientID: session.clientID, key: key)
         }
     }
 

@@ -41,10 +41,11 @@ struct SessionStore: Sendable {
         try keystore.save(key.persistedRepresentation, as: OAuthSession.keyEntryName(did: did))
     }
 
-    /// Deletes the session and its key.
+    /// Deletes the session, its key and any refresh note.
     func delete(_ did: DID) throws {
         try keystore.delete(OAuthSession.entryName(did: did))
         try keystore.delete(OAuthSession.keyEntryName(did: did))
+        RefreshJournal(keystore: keystore).end(did)
     }
 
     func savePending(_ pending: PendingAuthorization) throws {
