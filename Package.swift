@@ -235,7 +235,7 @@ let package = Package(
         .testTarget(
             name: "CLITests",
             dependencies: [
-                "atoauth", "Keystore", "DPoPRequestExecutor", "HTTPTransport",
+                "atoauth", "Keystore", "DPoPRequestExecutor", "HTTPTransport", "ATOAuthTesting",
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["approve_browser.py", "chromium_approve.py"],

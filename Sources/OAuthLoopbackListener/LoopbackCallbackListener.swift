@@ -46,9 +46,15 @@ public final class LoopbackCallbackListener: Sendable {
         self.page = page
     }
 
+    /// The longest wait: a timeout beyond it is shortened, because the clock traps on a deadline it cannot represent.
+    public static let maximumTimeout = Duration.seconds(365 * 86_400)
+
     /// Returns the first callback URL, or throws when `timeout` passes or the task is cancelled.
+    ///
+    /// A negative timeout waits for nothing; one longer than ``maximumTimeout`` waits that long.
     public func waitForCallback(timeout: Duration) async throws -> URL {
-        try await withThrowingTaskGroup(of: URL?.self) { group in
+        let timeout = min(max(timeout, .zero), Self.maximumTimeout)
+        return try await withThrowingTaskGroup(of: URL?.self) { group in
             group.addTask { [callbacks] in
                 for await url in callbacks { return url }
                 return nil
