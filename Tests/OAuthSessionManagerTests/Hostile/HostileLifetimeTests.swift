@@ -4,7 +4,7 @@ import Testing
 
 /// The token endpoint claims a hostile `expires_in` (RFC 6749 §5.1): a lifetime that is not a positive finite number
 /// is refused and both tokens revoked; an absurdly long one is capped at a day, so the expiry is a usable date.
-@Suite("Hostile token lifetimes are refused or capped", .timeLimit(.minutes(1)))
+@Suite("Hostile token lifetimes are refused or capped", .serialized, .timeLimit(.minutes(1)))
 struct HostileLifetimeTests {
     @Test(
         "a lifetime that is not a positive number is refused and the tokens revoked",

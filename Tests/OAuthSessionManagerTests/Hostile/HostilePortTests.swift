@@ -8,7 +8,7 @@ import Testing
 /// A hostile PLC directory, PDS or authorization server names a port that is not a TCP port (RFC 3986 §3.2.3 allows
 /// any digits; RFC 9293 §3.1 ports have 16 bits): the URL is refused where it is parsed, as a failed security check,
 /// before anything is sent to it, and nothing is stored.
-@Suite("Hostile ports are refused where they are parsed", .timeLimit(.minutes(1)))
+@Suite("Hostile ports are refused where they are parsed", .serialized, .timeLimit(.minutes(1)))
 struct HostilePortTests {
     /// Ports no TCP connection can use: too large for 16 bits, too large for an `Int` (Foundation drops it), zero.
     static let ports = ["70000", "99999999999999999999", "0", "65536"]
@@ -62,7 +62,11 @@ struct HostilePortTests {
         }
     }
 
-    @Test("metadata naming an unusable port is refused before the PAR", arguments: MetadataField.allCases, ports)
+    @Test(
+        "metadata naming an unusable port is refused before the PAR",
+        arguments: MetadataField.allCases,
+        ["70000", "99999999999999999999"]
+    )
     func metadataField(_ field: MetadataField, _ port: String) async throws {
         try await HostileScene.run { scene in
             scene.hostile { field.apply(port: port, to: &$0) }
