@@ -78,10 +78,14 @@ struct AddCommand: AsyncParsableCommand {
                 let client = try await client(context, redirectURI: listener.redirectURI)
                 let request = try await context.accounts.authorize(identifier, client: client)
                 pendingState = request.state
+                listener.expect(state: request.state)
                 Output.message("Open this URL to sign in:\n\(request.url.absoluteString)")
                 if !noBrowser { BrowserOpener.open(request.url, environment: context.environment) }
                 Output.message("Waiting for the browser… press Ctrl-C to cancel.")
-                let callback = try await listener.waitForCallback(timeout: .seconds(timeout))
+                let callback = try await listener.waitForCallback(
+                    timeout: .seconds(timeout),
+                    expectedState: request.state
+                )
                 pendingState = nil
                 let account = try await context.accounts.callback(callback)
                 await listener.finish(with: .signedIn(as: account.displayName))
