@@ -20,16 +20,9 @@ package final class ClosedPort: Sendable {
 
     /// Binds a new socket to a free port of 127.0.0.1 without listening.
     package init() throws {
-        #if canImport(Glibc)
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
+        let descriptor = makeStreamSocket()
         guard descriptor >= 0 else { throw BindFailed(step: "socket") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var address = loopbackAddress(port: 0)
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
@@ -47,4 +40,22 @@ package final class ClosedPort: Sendable {
     deinit {
         close(descriptor)
     }
+}
+
+/// A new IPv4 TCP socket, or a negative number when none can be made.
+func makeStreamSocket() -> Int32 {
+    #if canImport(Glibc)
+    socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    #else
+    socket(AF_INET, SOCK_STREAM, 0)
+    #endif
+}
+
+/// `127.0.0.1:port` as a socket address.
+func loopbackAddress(port: UInt16) -> sockaddr_in {
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = port.bigEndian
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    return address
 }

@@ -147,27 +147,11 @@ public final class AsyncHTTPClientTransport: AddressPinningTransport {
         return HTTPResponse(status: Int(response.status.code), headers: headers, body: body)
     }
 
-    /// Whether the URL's port, if it names one, is a TCP port.
-    ///
-    /// RFC 3986 §3.2.3 allows any digits; the HTTP stack traps on a port that does not fit 16 bits, and Foundation
-    /// drops one too large for an `Int`, which would silently send the request to the default port.
-    static func hasUsablePort(_ url: URL) -> Bool {
-        if let port = url.port { return (1...65_535).contains(port) }
-        let text = url.absoluteString
-        guard let start = text.range(of: "://")?.upperBound else { return true }
-        let authority = text[start...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        var hostAndPort = authority.split(separator: "@", omittingEmptySubsequences: false).last ?? authority
-        if hostAndPort.hasPrefix("["), let close = hostAndPort.firstIndex(of: "]") {
-            hostAndPort = hostAndPort[hostAndPort.index(after: close)...]
-        }
-        return !hostAndPort.contains(":")
-    }
-
     private func makeClientRequest(_ request: HTTPRequest) throws -> HTTPClientRequest {
         guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https",
             let host = request.url.host, !host.isEmpty
         else { throw TransportError.invalidURL(request) }
-        guard Self.hasUsablePort(request.url) else { throw TransportError.invalidURL(request) }
+        guard request.url.hasUsablePort else { throw TransportError.invalidURL(request) }
         var clientRequest = HTTPClientRequest(url: request.url.absoluteString)
         clientRequest.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
         for field in request.headers {

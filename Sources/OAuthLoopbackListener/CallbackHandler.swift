@@ -29,40 +29,59 @@ final class PageSlot: Sendable {
     }
 }
 
-/// Serves one connection of the loopback listener: the callback path delivers its URL, anything else is 404.
+/// Serves one connection of the loopback listener: what ``CallbackGate`` decides, one request per connection.
 final class CallbackHandler: ChannelInboundHandler, Sendable {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
-    private let path: String
+    private let gate: CallbackGate
     private let callbacks: AsyncStream<URL>.Continuation
     private let page: PageSlot
+    /// Whether this connection's request was read, and whether it is a delivered callback waiting for its page.
+    private let progress = Mutex<(answered: Bool, awaitingPage: Bool)>((false, false))
 
-    init(path: String, callbacks: AsyncStream<URL>.Continuation, page: PageSlot) {
-        self.path = path
+    init(gate: CallbackGate, callbacks: AsyncStream<URL>.Continuation, page: PageSlot) {
+        self.gate = gate
         self.callbacks = callbacks
         self.page = page
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard case .head(let head) = unwrapInboundIn(data) else { return }
-        let target = head.uri
-        let requestPath = String(target.split(separator: "?", maxSplits: 1).first ?? "")
-        guard head.method == .GET, requestPath == path,
-            let url = URL(string: "http://127.0.0.1\(target)")
-        else {
-            write(status: .notFound, html: CallbackPage.failed("Nothing here.").html, context: context)
-            return
+        let first = progress.withLock { progress in
+            defer { progress.answered = true }
+            return !progress.answered
         }
-        callbacks.yield(url)
-        let eventLoop = context.eventLoop
-        let loopBound = NIOLoopBound(context, eventLoop: eventLoop)
-        page.whenFilled { [self] page in
-            // The page arrives on whatever thread finished the sign-in; the context is only touched on its loop.
-            eventLoop.execute {
-                self.write(status: .ok, html: page.html, context: loopBound.value)
+        guard first else { return }
+        let decision = gate.decide(
+            method: head.method.rawValue,
+            target: head.uri,
+            host: head.headers.first(name: "Host")
+        )
+        switch decision {
+        case .refuse(let status, let refusal):
+            write(status: HTTPResponseStatus(statusCode: status), html: refusal.html, context: context)
+        case .deliver(let url, let state):
+            progress.withLock { $0.awaitingPage = true }
+            callbacks.yield(url)
+            let eventLoop = context.eventLoop
+            let loopBound = NIOLoopBound(context, eventLoop: eventLoop)
+            page.whenFilled { [self] page in
+                let shown = gate.page(page, forState: state)
+                // The page arrives on whatever thread finished the sign-in; the context is only touched on its loop.
+                eventLoop.execute {
+                    self.write(status: .ok, html: shown.html, context: loopBound.value)
+                }
             }
         }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is IdleStateHandler.IdleStateEvent, !progress.withLock({ $0.awaitingPage }) {
+            context.close(promise: nil)
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
     }
 
     private func write(status: HTTPResponseStatus, html: String, context: ChannelHandlerContext) {

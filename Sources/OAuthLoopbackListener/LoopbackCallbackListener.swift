@@ -7,25 +7,48 @@ import Synchronization
 
 /// Waits for the authorization server's redirect on `http://127.0.0.1:<port>/<path>` (RFC 8252 §7.3).
 ///
-/// It listens on 127.0.0.1 only, only while a sign-in is under way: ``waitForCallback(timeout:)`` returns the
-/// callback URL, the caller completes the sign-in, and ``finish(with:)`` answers the browser with a small page and
-/// closes the listener. Requests to other paths get 404; the first callback wins.
+/// It listens on 127.0.0.1 only, only while a sign-in is under way: ``waitForCallback(timeout:expectedState:)``
+/// returns the callback URL, the caller completes the sign-in, and ``finish(with:)`` answers the browser with a
+/// small page and closes the listener. Other local processes can reach the port too (RFC 8252 §8.3), so a request
+/// whose `Host` is not this listener, or a callback whose `state` is not the expected one, is answered with an
+/// error page and the listener keeps waiting; requests to other paths get 404; silent connections are closed and
+/// only ``Limits/maximumConnections`` are served at once; after the sign-in finished, every request gets a page
+/// that names no account.
 public final class LoopbackCallbackListener: Sendable {
     /// The redirect URI to register in the sign-in: `http://127.0.0.1:<port><path>`.
     public let redirectURI: URL
     private let serverChannel: any Channel
     private let callbacks: AsyncStream<URL>
     private let page: PageSlot
+    private let gate: CallbackGate
 
     /// Binds the listener; `port` 0 picks a free port.
-    public static func start(port: Int = 0, path: String = "/callback") async throws -> LoopbackCallbackListener {
-        let (callbacks, continuation) = AsyncStream.makeStream(of: URL.self, bufferingPolicy: .bufferingOldest(1))
+    public static func start(
+        port: Int = 0,
+        path: String = "/callback",
+        limits: Limits = Limits()
+    ) async throws -> LoopbackCallbackListener {
+        // The newest callbacks are kept: a flood of forged ones before the expected `state` is known cannot push out
+        // the browser's, which comes after them.
+        let (callbacks, continuation) = AsyncStream.makeStream(of: URL.self, bufferingPolicy: .bufferingNewest(64))
         let page = PageSlot()
+        let gateSlot = Mutex<CallbackGate?>(nil)
+        let counter = ConnectionCounter(limit: limits.maximumConnections)
+        let idle = limits.idleTimeAmount
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
-                channel.pipeline.configureHTTPServerPipeline().flatMap {
-                    channel.pipeline.addHandler(CallbackHandler(path: path, callbacks: continuation, page: page))
+                guard let gate = gateSlot.withLock({ $0 }), counter.tryOpen() else { return channel.close() }
+                channel.closeFuture.whenComplete { _ in counter.release() }
+                // The initializer runs on the child channel's event loop, where the synchronous pipeline is usable.
+                do {
+                    let pipeline = channel.pipeline.syncOperations
+                    try pipeline.addHandler(IdleStateHandler(readTimeout: idle))
+                    try pipeline.configureHTTPServerPipeline()
+                    try pipeline.addHandler(CallbackHandler(gate: gate, callbacks: continuation, page: page))
+                    return channel.eventLoop.makeSucceededVoidFuture()
+                } catch {
+                    return channel.eventLoop.makeFailedFuture(error)
                 }
             }
             .bind(host: "127.0.0.1", port: port)
@@ -36,21 +59,48 @@ public final class LoopbackCallbackListener: Sendable {
             try? await channel.close()
             throw OAuthError.invalidCallback("the loopback listener could not bind")
         }
-        return LoopbackCallbackListener(redirectURI: redirectURI, channel: channel, callbacks: callbacks, page: page)
+        let gate = CallbackGate(path: path, port: boundPort)
+        gateSlot.withLock { $0 = gate }
+        return LoopbackCallbackListener(
+            redirectURI: redirectURI,
+            channel: channel,
+            callbacks: callbacks,
+            page: page,
+            gate: gate
+        )
     }
 
-    private init(redirectURI: URL, channel: any Channel, callbacks: AsyncStream<URL>, page: PageSlot) {
+    private init(
+        redirectURI: URL,
+        channel: any Channel,
+        callbacks: AsyncStream<URL>,
+        page: PageSlot,
+        gate: CallbackGate
+    ) {
         self.redirectURI = redirectURI
         self.serverChannel = channel
         self.callbacks = callbacks
         self.page = page
+        self.gate = gate
     }
 
-    /// Returns the first callback URL, or throws when `timeout` passes or the task is cancelled.
-    public func waitForCallback(timeout: Duration) async throws -> URL {
-        try await withThrowingTaskGroup(of: URL?.self) { group in
+    /// The longest wait: a timeout beyond it is shortened, because the clock traps on a deadline it cannot represent.
+    public static let maximumTimeout = Duration.seconds(365 * 86_400)
+
+    /// Returns the first callback URL whose `state` is `expectedState`, or throws when `timeout` passes or the task
+    /// is cancelled.
+    ///
+    /// With an `expectedState` (RFC 6749 §10.12), a callback carrying another `state` is answered with an error page
+    /// and the wait goes on; without one, the first callback wins. A negative timeout waits for nothing; one longer
+    /// than ``maximumTimeout`` waits that long.
+    public func waitForCallback(timeout: Duration, expectedState: String? = nil) async throws -> URL {
+        if let expectedState { expect(state: expectedState) }
+        let timeout = min(max(timeout, .zero), Self.maximumTimeout)
+        return try await withThrowingTaskGroup(of: URL?.self) { group in
             group.addTask { [callbacks] in
-                for await url in callbacks { return url }
+                for await url in callbacks where expectedState == nil || CallbackGate.state(in: url) == expectedState {
+                    return url
+                }
                 return nil
             }
             group.addTask {
@@ -66,8 +116,17 @@ public final class LoopbackCallbackListener: Sendable {
         }
     }
 
+    /// Says which `state` the sign-in under way expects, so a callback with any other is refused from now on.
+    ///
+    /// Call it as soon as the state is known, before the browser opens; ``waitForCallback(timeout:expectedState:)``
+    /// calls it too.
+    public func expect(state: String) {
+        gate.expect(state: state)
+    }
+
     /// Answers the waiting browser with `page`, then stops listening.
     public func finish(with page: CallbackPage) async {
+        gate.finish()
         self.page.fill(page)
         try? await Task.sleep(for: .milliseconds(200))  // Let the page be written before the listener closes.
         await close()
@@ -75,6 +134,7 @@ public final class LoopbackCallbackListener: Sendable {
 
     /// Stops listening; safe to call more than once.
     public func close() async {
+        gate.finish()
         page.fill(.failed("The sign-in was cancelled."))
         try? await serverChannel.close()
     }

@@ -82,7 +82,7 @@ extension OAuthSessionManager {
             var updated = current
             updated.pds = server.pds
             updated.accessToken = tokens.accessToken
-            updated.accessTokenExpiresAt = tokens.expiresIn.map { issuedAt.addingTimeInterval($0) }
+            updated.accessTokenExpiresAt = tokens.lifetime.map { issuedAt.addingTimeInterval($0) }
             updated.refreshToken = tokens.refreshToken ?? current.refreshToken
             updated.scope = tokens.scope ?? current.scope
             updated.updatedAt = issuedAt

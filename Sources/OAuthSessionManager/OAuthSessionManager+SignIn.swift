@@ -152,7 +152,7 @@ extension OAuthSessionManager {
             issuer: pending.issuer,
             scope: tokens.scope ?? pending.scope,
             accessToken: tokens.accessToken,
-            accessTokenExpiresAt: tokens.expiresIn.map { issuedAt.addingTimeInterval($0) },
+            accessTokenExpiresAt: tokens.lifetime.map { issuedAt.addingTimeInterval($0) },
             refreshToken: tokens.refreshToken,
             clientID: pending.clientID,
             tokenEndpoint: pending.tokenEndpoint,

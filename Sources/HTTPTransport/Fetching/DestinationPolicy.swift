@@ -18,8 +18,8 @@ public struct DestinationPolicy: Sendable, Hashable {
 
     /// Checks a URL's scheme and host before any look-up, and returns the host's kind.
     ///
-    /// Throws ``FetchError/unsafeDestination(_:)`` when the scheme, the host text or an address literal is
-    /// refused. A ``HostKind/domainName`` or ``HostKind/localhost`` still has to be resolved and its addresses
+    /// Throws ``FetchError/unsafeDestination(_:)`` when the scheme, the host text, the port or an address literal
+    /// is refused. A ``HostKind/domainName`` or ``HostKind/localhost`` still has to be resolved and its addresses
     /// passed to ``checkResolved(_:addresses:)``.
     public func checkBeforeResolving(_ url: URL) throws -> HostKind {
         guard url.user == nil, url.password == nil else {
@@ -36,6 +36,9 @@ public struct DestinationPolicy: Sendable, Hashable {
                     ? "\(url) uses http, which is allowed only for loopback hosts (localhost, 127.0.0.1, ::1)"
                     : "\(url) does not use https"
             )
+        }
+        guard url.hasUsablePort else {
+            throw FetchError.unsafeDestination("\(url) names a port outside 1–65535 (RFC 9293 §3.1)")
         }
         switch kind {
         case .invalid:

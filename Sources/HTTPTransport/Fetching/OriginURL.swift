@@ -12,7 +12,7 @@ package enum OriginURL {
     /// Returns `scheme://host[:port]` with a lowercase scheme and host and no default port.
     ///
     /// The scheme must be `https`, or `http` for a loopback host when `allowHTTPLoopback` is set; the URL must have
-    /// a host and no user, query or fragment, and a path that is empty or `/`.
+    /// a host, a port (if any) in `1...65535`, no user, query or fragment, and a path that is empty or `/`.
     package static func normalize(_ url: URL, allowHTTPLoopback: Bool) throws(Problem) -> URL {
         guard url.user == nil, url.password == nil else { throw Problem(reason: "the URL carries a user name") }
         guard let scheme = url.scheme?.lowercased() else { throw Problem(reason: "\(url) has no scheme") }
@@ -22,6 +22,7 @@ package enum OriginURL {
             throw Problem(reason: "\(url) is not an https URL")
         }
         guard kind != .invalid else { throw Problem(reason: "\(url) has no usable host") }
+        guard url.hasUsablePort else { throw Problem(reason: "\(url) names a port outside 1–65535") }
         guard url.query == nil, url.fragment == nil else {
             throw Problem(reason: "\(url) has a query or a fragment")
         }

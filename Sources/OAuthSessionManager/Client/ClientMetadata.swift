@@ -63,8 +63,10 @@ public struct ClientMetadata: Sendable, Hashable, Codable {
     public func validate(allowHTTPLoopback: Bool = false) throws {
         guard let url = URL(string: clientID), let host = url.host, !host.isEmpty,
             url.scheme == "https" || (allowHTTPLoopback && url.scheme == "http" && Self.isLoopbackIP(host)),
-            url.query == nil, url.fragment == nil, url.user == nil
-        else { throw invalid("client_id", "it must be an https URL without query, fragment or user info") }
+            url.query == nil, url.fragment == nil, url.user == nil, url.hasUsablePort
+        else {
+            throw invalid("client_id", "it must be an https URL without query, fragment or user info, on port 1–65535")
+        }
         guard applicationType == "native" else { throw invalid("application_type", "it must be native") }
         guard tokenEndpointAuthMethod == "none" else {
             throw invalid("token_endpoint_auth_method", "a public client uses none")
@@ -105,6 +107,9 @@ public struct ClientMetadata: Sendable, Hashable, Codable {
             throw invalid("redirect_uris", "“\(uri)” is not a URI")
         }
         if scheme == "http" {
+            guard components.url?.hasUsablePort == true else {
+                throw invalid("redirect_uris", "“\(uri)”: the port is outside 1–65535")
+            }
             guard components.host == "127.0.0.1" || components.host == "[::1]" || components.host == "::1" else {
                 throw invalid("redirect_uris", "“\(uri)”: http redirects must use 127.0.0.1 or [::1], not a name")
             }

@@ -25,8 +25,23 @@ struct TokenResponse: Decodable, Sendable {
         case idToken = "id_token"
     }
 
+    /// The longest access token lifetime believed: one day.
+    ///
+    /// RFC 6749 §5.1 makes `expires_in` a lifetime in seconds with no upper bound, and atproto.com/specs/oauth
+    /// (Tokens and Session Lifetime) expects access tokens to live minutes, not days. A longer claim (`1e308`, a
+    /// 30-digit integer) is capped here, so the expiry is always a representable date and the session is refreshed
+    /// no later than a day after it was issued; the server can still end it sooner with `invalid_token`.
+    static let maximumLifetime: TimeInterval = 86_400
+
+    /// The access token's lifetime in seconds: `expires_in` capped at ``maximumLifetime``, or `nil` when the
+    /// server did not say (RFC 6749 §5.1 makes it optional).
+    var lifetime: TimeInterval? {
+        expiresIn.map { min($0, Self.maximumLifetime) }
+    }
+
     /// Decodes and checks a response: `token_type` exactly `DPoP`, `sub` a valid DID, `scope` with `atproto`,
-    /// no `id_token`, a positive lifetime.
+    /// no `id_token`, a finite positive `expires_in` when there is one (a negative, zero, infinite or non-numeric
+    /// lifetime is refused; an absurdly long one is capped by ``lifetime``).
     static func checked(_ data: Data) throws -> TokenResponse {
         let response: TokenResponse
         do {

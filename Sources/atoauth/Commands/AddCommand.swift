@@ -53,14 +53,19 @@ struct AddCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Only print the authorization URL; do not open a browser.")
     var noBrowser = false
 
-    @Option(name: .long, help: "Seconds to wait for the browser's redirect.")
+    @Option(name: .long, help: "Seconds to wait for the browser's redirect, at most a day (86400).")
     var timeout = 300
+
+    /// The longest `--timeout`: a day is more than any sign-in needs, and far from where a `Duration` overflows.
+    static let maximumTimeout = 86_400
 
     func validate() throws {
         if let callbackPort, !(1...65_535).contains(callbackPort) {
             throw ValidationError("--callback-port must be between 1 and 65535.")
         }
-        guard timeout > 0 else { throw ValidationError("--timeout must be a positive number of seconds.") }
+        guard (1...Self.maximumTimeout).contains(timeout) else {
+            throw ValidationError("--timeout must be a number of seconds from 1 to \(Self.maximumTimeout).")
+        }
         do {
             _ = try ScopeSet(requested: scope)
         } catch {
@@ -76,10 +81,14 @@ struct AddCommand: AsyncParsableCommand {
                 let client = try await client(context, redirectURI: listener.redirectURI)
                 let request = try await context.accounts.authorize(identifier, client: client)
                 pendingState = request.state
+                listener.expect(state: request.state)
                 Output.message("Open this URL to sign in:\n\(request.url.absoluteString)")
                 if !noBrowser { BrowserOpener.open(request.url, environment: context.environment) }
                 Output.message("Waiting for the browser… press Ctrl-C to cancel.")
-                let callback = try await listener.waitForCallback(timeout: .seconds(timeout))
+                let callback = try await listener.waitForCallback(
+                    timeout: .seconds(timeout),
+                    expectedState: request.state
+                )
                 pendingState = nil
                 let account = try await context.accounts.callback(callback)
                 await listener.finish(with: .signedIn(as: account.displayName))

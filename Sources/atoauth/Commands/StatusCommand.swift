@@ -105,9 +105,11 @@ struct SessionStatus: Encodable {
         "  " + name.padding(toLength: 13, withPad: " ", startingAt: 0) + value
     }
 
-    /// "in 4 min", "3 h ago".
+    /// "in 4 min", "3 h ago"; a stored date too far away for an `Int` of seconds reads in whole days, never traps.
     static func relative(_ date: Date, now: Date) -> String {
-        let seconds = Int(date.timeIntervalSince(now).rounded())
+        let interval = date.timeIntervalSince(now)
+        guard interval.isFinite else { return "at an unknown time" }
+        let seconds = Int(min(max(interval, -1e15), 1e15).rounded())
         let magnitude = abs(seconds)
         let amount =
             switch magnitude {

@@ -85,9 +85,12 @@ struct CLIContext {
 
     static func url(_ text: String, option: String) throws -> URL {
         guard let url = URL(string: text), let scheme = url.scheme, ["http", "https"].contains(scheme),
-            url.host != nil
+            url.host != nil, url.hasUsablePort
         else {
-            throw CLIFailure(status: CLIFailure.usage, message: "\(option) needs an http(s) URL, not “\(text)”.")
+            throw CLIFailure(
+                status: CLIFailure.usage,
+                message: "\(option) needs an http(s) URL with a port in 1–65535, not “\(text)”."
+            )
         }
         return url
     }

@@ -60,6 +60,32 @@ struct DestinationPolicyTests {
         #expect(throws: FetchError.self) { try development.checkBeforeResolving(try url(text)) }
     }
 
+    @Test(
+        "a port outside 1–65535, or too large to parse, is refused by the policy and by origin normalization",
+        arguments: [
+            "https://pds.example.com:70000/", "https://pds.example.com:99999999999999999999/",
+            "https://pds.example.com:0/", "https://pds.example.com:/", "https://[2606:4700::1111]:65536/",
+            "https://user@pds.example.com:99999999999999999999",
+        ]
+    )
+    func unusablePort(_ text: String) throws {
+        let target = try url(text)
+        #expect(!target.hasUsablePort)
+        let error = #expect(throws: FetchError.self) { try development.checkBeforeResolving(target) }
+        #expect(error?.kind == .securityCheckFailed)
+        #expect(throws: OriginURL.Problem.self) { try OriginURL.normalize(target, allowHTTPLoopback: true) }
+    }
+
+    @Test(
+        "ports in 1–65535, or none, are usable",
+        arguments: [
+            "https://pds.example.com/", "https://pds.example.com:1/", "https://[::1]:65535/x", "https://a.b:443",
+        ]
+    )
+    func usablePort(_ text: String) throws {
+        #expect(try url(text).hasUsablePort)
+    }
+
     @Test("a public name must resolve to public addresses only, even in development")
     func resolvedNames() throws {
         let public1 = try #require(IPAddress("1.1.1.1"))

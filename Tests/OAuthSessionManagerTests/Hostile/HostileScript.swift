@@ -66,7 +66,8 @@ struct HostileScript: Sendable {
         var scope = "atproto transition:generic"
         /// `sub`; `nil` for the honest answer, the account the PAR's `login_hint` names (alice without a hint).
         var sub: String?
-        var expiresIn = 3600
+        /// `expires_in` as raw JSON text, so a test can send numbers and values a JSON encoder never writes.
+        var expiresIn = "3600"
     }
 
     static let aliceHandle = "alice.test"

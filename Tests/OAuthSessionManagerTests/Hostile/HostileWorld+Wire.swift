@@ -10,6 +10,20 @@ extension HostileWorld {
         return ScriptedResponse(status: status, headers: [("Content-Type", "application/json")], body: data)
     }
 
+    /// A placeholder string value that ``json(_:replacing:with:)`` swaps for raw JSON text.
+    static let rawExpiresIn = "raw-expires-in-placeholder"
+
+    /// `object` as JSON with the string value `placeholder` replaced by the raw JSON text `raw`, such as `1e308`.
+    static func json(_ object: [String: Any], replacing placeholder: String, with raw: String) -> ScriptedResponse {
+        var response = json(object)
+        let text = String(decoding: response.body, as: UTF8.self).replacingOccurrences(
+            of: "\"\(placeholder)\"",
+            with: raw
+        )
+        response.body = Data(text.utf8)
+        return response
+    }
+
     /// An OAuth error answer (RFC 6749 §5.2) carrying the server's DPoP nonce, as the reference server sends.
     static func oauthError(_ code: String, _ description: String) -> ScriptedResponse {
         withNonce(json(["error": code, "error_description": description], status: 400))

@@ -184,11 +184,15 @@ final class HostileWorld: Sendable {
             }
             let tokens = script.tokens
             return withNonce(
-                json([
-                    "access_token": tokens.accessToken, "refresh_token": tokens.refreshToken,
-                    "token_type": tokens.tokenType, "scope": tokens.scope, "sub": tokens.sub ?? pushed.account,
-                    "expires_in": tokens.expiresIn,
-                ])
+                json(
+                    [
+                        "access_token": tokens.accessToken, "refresh_token": tokens.refreshToken,
+                        "token_type": tokens.tokenType, "scope": tokens.scope, "sub": tokens.sub ?? pushed.account,
+                        "expires_in": Self.rawExpiresIn,
+                    ],
+                    replacing: Self.rawExpiresIn,
+                    with: tokens.expiresIn
+                )
             )
         default:
             let revocation = Revocation(

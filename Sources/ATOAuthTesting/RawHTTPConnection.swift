@@ -1,0 +1,80 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
+
+/// One TCP connection to 127.0.0.1 that sends exactly the bytes a test writes, such as a forged `Host` header.
+///
+/// Blocking calls run on a dispatch queue, never on the test's cooperative threads; reads give up after 10 seconds.
+package final class RawHTTPConnection: Sendable {
+    /// The socket call that failed.
+    package struct Failed: Error {
+        /// `socket` or `connect`.
+        package let step: String
+    }
+
+    private let descriptor: Int32
+
+    /// Connects to `127.0.0.1:port`.
+    package init(port: Int) throws {
+        let descriptor = makeStreamSocket()
+        guard descriptor >= 0 else { throw Failed(step: "socket") }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = loopbackAddress(port: UInt16(clamping: port))
+        let connected = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+        guard connected else {
+            close(descriptor)
+            throw Failed(step: "connect")
+        }
+        self.descriptor = descriptor
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// Sends `GET target` with this `Host` header (none when `nil`).
+    package func sendGet(_ target: String, host: String?) {
+        var text = "GET \(target) HTTP/1.1\r\n"
+        if let host { text += "Host: \(host)\r\n" }
+        text += "\r\n"
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, 0) }
+    }
+
+    /// Reads until the server closes the connection (or 10 seconds pass) and returns what arrived.
+    package func readAll() async -> String {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { [descriptor] in
+                var data = Data()
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                while true {
+                    let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+                    if count <= 0 { break }
+                    data.append(contentsOf: buffer[..<count])
+                }
+                continuation.resume(returning: String(decoding: data, as: UTF8.self))
+            }
+        }
+    }
+
+    /// Waits until the server closes the connection without sending anything: `true` when it did, `false` when
+    /// bytes arrived or 10 seconds passed first.
+    package func closedSilently() async -> Bool {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { [descriptor] in
+                var byte: UInt8 = 0
+                let count = recv(descriptor, &byte, 1, 0)
+                continuation.resume(returning: count == 0 || (count < 0 && errno == ECONNRESET))
+            }
+        }
+    }
+}

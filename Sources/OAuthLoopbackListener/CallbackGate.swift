@@ -1,0 +1,89 @@
+import Foundation
+import Synchronization
+
+/// Decides what the loopback listener does with each request: the pure rules, shared by every connection.
+///
+/// RFC 8252 §8.3 warns that other local processes can reach a loopback redirect, and RFC 6749 §10.12 makes `state`
+/// the defence against a forged redirect. So a callback is delivered only when its `Host` names this listener
+/// (`127.0.0.1`, `localhost` or `[::1]` with the bound port; a guard against DNS rebinding) and, once the caller
+/// has said which `state` it expects, only when it carries exactly that `state`. A mismatch is answered with an
+/// error page and the listener keeps waiting. After the sign-in finished, every request gets a page without any
+/// account details.
+final class CallbackGate: Sendable {
+    /// What to do with one request.
+    enum Decision: Equatable, Sendable {
+        /// Hand the callback URL to the waiting sign-in, and answer later with its page.
+        case deliver(URL, state: String?)
+        /// Answer at once with this status and page.
+        case refuse(status: Int, CallbackPage)
+    }
+
+    /// The answer to any request after the sign-in finished: it says nothing about the account.
+    static let finishedPage = CallbackPage(
+        title: "Sign-in finished",
+        message: "This sign-in has already finished. You can close this window."
+    )
+    /// The answer to a callback that does not belong to the sign-in under way.
+    static let foreignPage = CallbackPage.failed("This redirect does not belong to the sign-in under way.")
+
+    private let path: String
+    private let port: Int
+    private let state = Mutex<(expected: String?, finished: Bool)>((nil, false))
+
+    init(path: String, port: Int) {
+        self.path = path
+        self.port = port
+    }
+
+    /// The `state` the sign-in under way expects, once the caller has said so.
+    var expectedState: String? { state.withLock { $0.expected } }
+
+    /// Sets the `state` a callback must carry to be delivered.
+    func expect(state expected: String) {
+        state.withLock { $0.expected = expected }
+    }
+
+    /// Records that the sign-in finished: no further callback is delivered.
+    func finish() {
+        state.withLock { $0.finished = true }
+    }
+
+    /// The decision for a request with this method, target (`/path?query`) and `Host` header.
+    func decide(method: String, target: String, host: String?) -> Decision {
+        let (expected, finished) = state.withLock { ($0.expected, $0.finished) }
+        if finished { return .refuse(status: 410, Self.finishedPage) }
+        guard let host, isOwnHost(host) else {
+            return .refuse(status: 400, .failed("The request is not addressed to this listener."))
+        }
+        let requestPath = String(target.split(separator: "?", maxSplits: 1).first ?? "")
+        guard method == "GET", requestPath == path, let url = URL(string: "http://127.0.0.1:\(port)\(target)") else {
+            return .refuse(status: 404, .failed("Nothing here."))
+        }
+        let received = Self.state(in: url)
+        if let expected, received != expected {
+            return .refuse(status: 400, Self.foreignPage)
+        }
+        return .deliver(url, state: received)
+    }
+
+    /// The callback's one `state` parameter; `nil` when it has none or several.
+    static func state(in url: URL) -> String? {
+        let states = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?
+            .filter { $0.name == "state" }
+            .compactMap(\.value)
+        return states?.count == 1 ? states?.first : nil
+    }
+
+    /// Whether a delivered callback with `received` state may be shown `page` when the sign-in finishes: only the
+    /// callback the sign-in accepted is; any other sees ``foreignPage``.
+    func page(_ page: CallbackPage, forState received: String?) -> CallbackPage {
+        guard let expected = expectedState, received != expected else { return page }
+        return Self.foreignPage
+    }
+
+    /// Whether `host` is `127.0.0.1`, `localhost` or `[::1]` with this listener's port (RFC 9110 §7.2).
+    private func isOwnHost(_ host: String) -> Bool {
+        let lowered = host.lowercased()
+        return ["127.0.0.1", "localhost", "[::1]"].contains { lowered == "\($0):\(port)" }
+    }
+}
