@@ -6,14 +6,13 @@ import Foundation
 @main
 enum Main {
     static func main() async {
+        let arguments = CommandSuggestion.joiningNegativeNumbers(Array(CommandLine.arguments.dropFirst()))
         let task = Task {
             let command: any ParsableCommand
             do {
-                command = try ATOAuthCommand.parseAsRoot(
-                    GlobalOptionPlacement.normalize(Array(CommandLine.arguments.dropFirst()))
-                )
+                command = try ATOAuthCommand.parseAsRoot(GlobalOptionPlacement.normalize(arguments))
             } catch {
-                throw ParseFailure(underlying: error)
+                throw ParseFailure(underlying: error, suggestion: CommandSuggestion.suggestion(for: arguments))
             }
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
@@ -28,7 +27,7 @@ enum Main {
         switch result {
         case .success: exit(0)
         case .failure(let error as ParseFailure):
-            exitForParseError(error.underlying)
+            exitForParseError(error.underlying, suggestion: error.suggestion)
         case .failure(let error as CLIFailure):
             Output.message(error.message)
             exit(error.status)
@@ -45,7 +44,7 @@ enum Main {
     }
 
     /// Help and version go to stdout with status 0; any other parse or validation error is a usage error (2).
-    private static func exitForParseError(_ error: any Error) -> Never {
+    private static func exitForParseError(_ error: any Error, suggestion: String? = nil) -> Never {
         let code = ATOAuthCommand.exitCode(for: error)
         let message = ATOAuthCommand.fullMessage(for: error)
         if code == .success {
@@ -53,6 +52,7 @@ enum Main {
             exit(0)
         }
         Output.message(message)
+        if let suggestion { Output.message("Did you mean `\(suggestion)`?") }
         exit(CLIFailure.usage)
     }
 
@@ -74,6 +74,8 @@ enum Main {
 /// An error from parsing the command line, told apart from the command's own errors.
 private struct ParseFailure: Error {
     var underlying: any Error
+    /// The subcommand the user probably meant, when a word was mistyped.
+    var suggestion: String?
 }
 
 /// Counts interrupts; only touched from the main queue.

@@ -124,6 +124,23 @@ struct AccountCommandTests {
         }
     }
 
+    @Test("a mistyped subcommand gets a suggestion; a negative number is refused by its own rule, not as an option")
+    func usageHelp() async throws {
+        try await CLIWorld.with { world in
+            for (arguments, suggestion) in [
+                (["whomai"], "atoauth whoami"), (["acounts", "list"], "atoauth accounts"),
+                (["accounts", "swtich", "bob.test"], "atoauth accounts switch"),
+            ] {
+                let result = try await CLIProcess.run(arguments, environment: world.environment)
+                #expect(result.status == 2)
+                #expect(result.stderr.contains("Did you mean `\(suggestion)`?"), "\(result.stderr)")
+            }
+            let negative = try await world.atoauth("accounts", "add", "alice.test", "--timeout", "-5")
+            #expect(negative.status == 2)
+            #expect(negative.stderr.contains("--timeout must be"), "\(negative.stderr)")
+        }
+    }
+
     @Test("Ctrl-C while waiting for the browser cancels cleanly and leaves no pending sign-in")
     func interrupt() async throws {
         try await CLIWorld.with { world in
