@@ -82,7 +82,7 @@ extension TransportError {
             request,
             underlying,
             "Timed out after \(format(limit)) connecting for \(target(request))"
-                + " — check the network and the host name, or raise the connect timeout."
+                + " — check the network and the host name, and that the server is up."
         )
     }
 
@@ -91,7 +91,8 @@ extension TransportError {
             .timeout,
             request,
             underlying,
-            "Timed out after \(format(limit)) waiting for \(target(request)) — check the network or raise the timeout."
+            "Timed out after \(format(limit)) waiting for \(target(request)) — the server is slow or unreachable; "
+                + "try again later."
         )
     }
 
@@ -106,14 +107,24 @@ extension TransportError {
     }
 
     static func connectionFailed(_ request: HTTPRequest, underlying: any Error) -> TransportError {
-        let reason = request.url.redacting(from: String(describing: underlying))
-        return make(
-            .connectionFailed,
-            request,
-            underlying,
-            "Could not reach the server for \(target(request)) (\(reason))"
-                + " — check the address, the network and the server's certificate."
-        )
+        let server = request.url.host.map { host in request.url.port.map { "\(host):\($0)" } ?? host } ?? "the server"
+        let what =
+            switch ConnectionFailure(String(describing: underlying)) {
+            case .refused:
+                "Nothing accepted the connection to \(server) for \(target(request)) — is the server running, and is "
+                    + "the address right?"
+            case .unknownHost:
+                "The name \(request.url.host ?? "") for \(target(request)) could not be resolved — check the address "
+                    + "and the network."
+            case .tls:
+                "The secure connection to \(server) for \(target(request)) failed: its TLS certificate or handshake "
+                    + "was not accepted — check that the address is the right server."
+            case .reset:
+                "The connection to \(server) for \(target(request)) was cut by the server or the network — try again."
+            case .other:
+                "Could not reach \(server) for \(target(request)) — check the address and the network."
+            }
+        return make(.connectionFailed, request, underlying, what)
     }
 
     static func invalidURL(_ request: HTTPRequest) -> TransportError {

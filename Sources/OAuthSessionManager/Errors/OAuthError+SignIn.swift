@@ -115,7 +115,7 @@ extension OAuthError {
             "The sign-in callback failed a security check: \(reason). Nothing was stored; start the sign-in again."
         case .authorizationExpired: "The sign-in expired: \(reason). Start it again."
         case .authorizationFailed: "Sign-in did not complete: \(reason)."
-        case .requestFailed: "The request failed: \(reason). Try again later."
+        case .requestFailed: requestFailedSummary
         case .invalidTokenResponse, .subjectMismatch, .issuerNotConfirmed:
             "The tokens failed a security check: \(reason). They were not used and nothing was stored."
         case .signInNeeded, .storedSessionUnreadable: "Sign-in needed: \(reason)."
@@ -123,6 +123,19 @@ extension OAuthError {
         case .dpopFailed: "DPoP failed: \(reason)."
         case .callbackTimedOut: "Sign-in timed out: \(reason). Start it again and approve in the browser."
         default: reason
+        }
+    }
+
+    /// A failed request's advice depends on who can fix it: the server (5xx: later), the request (4xx: not by retrying).
+    private var requestFailedSummary: String {
+        switch (status ?? 0, serverError) {
+        case (_, .some(.invalidScope)):
+            "The server refused the requested permissions: \(reason). Ask for permissions it supports (see --scope)."
+        case (_, .some(.invalidClient)), (_, .some(.unauthorizedClient)):
+            "The server does not accept this client: \(reason). Check the client metadata document or --client-id."
+        case (500...599, _), (429, _): "The request failed: \(reason). The server had a problem; try again later."
+        case (400...499, _): "The server refused the request: \(reason)."
+        default: "The request failed: \(reason)."
         }
     }
 }

@@ -34,6 +34,8 @@ public struct OAuthError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let invalidRequest = ServerCode(rawValue: "invalid_request")
         /// `invalid_client`.
         public static let invalidClient = ServerCode(rawValue: "invalid_client")
+        /// `unauthorized_client`.
+        public static let unauthorizedClient = ServerCode(rawValue: "unauthorized_client")
         /// `invalid_grant`: the code or refresh token is no longer valid.
         public static let invalidGrant = ServerCode(rawValue: "invalid_grant")
         /// `invalid_scope`.

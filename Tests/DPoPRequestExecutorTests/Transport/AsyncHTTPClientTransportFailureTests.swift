@@ -207,7 +207,7 @@ struct AsyncHTTPClientTransportFailureTests {
                 #expect(error.method == .post)
                 #expect(
                     error.description
-                        == "Timed out after 300 ms waiting for POST \(bare) — check the network or raise the timeout."
+                        == "Timed out after 300 ms waiting for POST \(bare) — the server is slow or unreachable; try again later."
                 )
                 for secret in ["s3cr3t", "st4te", "frag", "?"] {
                     #expect(!error.description.contains(secret))

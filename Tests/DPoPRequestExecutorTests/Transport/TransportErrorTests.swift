@@ -69,7 +69,7 @@ struct TransportErrorTests {
         let target = "POST https://pds.example/xrpc/com.atproto.server.getSession"
         #expect(
             TransportError.timeout(request, after: .seconds(30), underlying: nil).description
-                == "Timed out after 30 s waiting for \(target) — check the network or raise the timeout."
+                == "Timed out after 30 s waiting for \(target) — the server is slow or unreachable; try again later."
         )
         #expect(
             TransportError.responseTooLarge(request, limit: 1 << 20).description
@@ -77,6 +77,24 @@ struct TransportErrorTests {
                 + " — raise maximumResponseBytes if the server is expected to send that much."
         )
         #expect(TransportError.cancelled(request).description == "\(target) was cancelled.")
+    }
+
+    @Test(
+        "a connection failure says what failed in the user's terms, without errno text",
+        arguments: [
+            ("connection reset (error set): Connection refused (errno: 111)", "Nothing accepted the connection"),
+            ("DNS error: SocketAddressError.UnknownHost: Name or service not known", "could not be resolved"),
+            ("handshakeFailed(NIOSSL.BoringSSLError.sslError([Error: 268435581 certificate verify failed]))", "TLS"),
+            ("Connection reset by peer (errno: 104)", "was cut by the server or the network"),
+            ("something new", "Could not reach pds.example"),
+        ]
+    )
+    func connectionFailures(_ underlying: String, _ expected: String) {
+        struct Underlying: Error, CustomStringConvertible { let description: String }
+        let error = TransportError.connectionFailed(request, underlying: Underlying(description: underlying))
+        #expect(error.description.contains(expected), "\(error.description)")
+        #expect(!error.description.contains("errno"))
+        #expect(error.underlying == underlying)
     }
 
     @Test("durations and sizes read naturally")

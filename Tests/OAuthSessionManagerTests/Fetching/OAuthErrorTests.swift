@@ -26,6 +26,27 @@ struct OAuthErrorTests {
         #expect(OAuthError.invalidAuthorizationServerMetadata("x").kind == .securityCheckFailed)
     }
 
+    @Test(
+        "a failed request's advice fits who can fix it: later only for server trouble",
+        arguments: [
+            (400, "invalid_scope", "refused the requested permissions", false),
+            (401, "invalid_client", "does not accept this client", false),
+            (404, nil, "The server refused the request", false),
+            (503, "temporarily_unavailable", "try again later", true),
+            (429, nil, "try again later", true),
+        ] as [(Int, String?, String, Bool)]
+    )
+    func requestFailedAdvice(_ status: Int, _ code: String?, _ expected: String, _ later: Bool) {
+        let error = OAuthError.requestFailed(
+            "the pushed authorization request",
+            status: status,
+            serverError: code,
+            description: nil
+        )
+        #expect(error.description.contains(expected), "\(error.description)")
+        #expect(error.description.contains("try again later") == later, "\(error.description)")
+    }
+
     @Test("a description says what happened and what to do, in one or two sentences")
     func description() {
         let error = #expect(throws: SyntaxError.self) { try Handle(validating: "john..test") }
