@@ -3,14 +3,40 @@ import Foundation
 public import OAuthSessionManager
 
 extension AccountManager {
-    /// Every account, sorted by handle, with the active one marked.
+    /// Every account whose session can be read, sorted by handle, with the active one marked.
+    ///
+    /// A session that cannot be read is left out; ``accountListing()`` reports it.
     public func accounts() async throws -> [Account] {
+        try await accountListing().accounts
+    }
+
+    /// Every account whose session can be read, and the sessions that cannot, so that one damaged entry does not
+    /// hide the other accounts.
+    public func accountListing() async throws -> AccountListing {
         let active = try activeDID()
-        let accounts = try await sessions.storedSessions()
+        let stored = try await sessions.storedSessionsSkippingUnreadable()
+        let accounts = stored.sessions
             .map { Account(session: $0, active: $0.did == active) }
             .sorted { $0.displayName < $1.displayName }
         directory.remember(accounts, names: try keystore.names())
-        return accounts
+        return AccountListing(accounts: accounts, unreadable: stored.unreadable)
+    }
+
+    /// Deletes the session and DPoP key of the account `did` when its session cannot be read, without decrypting
+    /// them; nothing is revoked, since the tokens cannot be read.
+    ///
+    /// - Returns: The report of the removed session, or `nil` when `did` names no unreadable session.
+    public func removeUnreadable(_ did: String) async throws -> UnreadableSession? {
+        guard let match = try await accountListing().unreadable.first(where: { $0.did.rawValue == did }) else {
+            return nil
+        }
+        try await sessions.discardSession(did: match.did)
+        connections[match.did] = nil
+        directory.forget()
+        try await keystore.withLock(Self.activeEntry) {
+            if try activeDID() == match.did { try keystore.delete(Self.activeEntry) }
+        }
+        return match
     }
 
     /// The active account, or `nil` when none is.

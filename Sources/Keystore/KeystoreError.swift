@@ -19,6 +19,8 @@ public struct KeystoreError: Error, Hashable, Sendable, CustomStringConvertible 
         case unsupportedVersion
         case missingMetadata
         case corruptedMetadata
+        case notRegularFile
+        case foreignOwner
         case lockTimeout
         case fileSystem
         case cryptoFailure
@@ -80,6 +82,10 @@ public struct KeystoreError: Error, Hashable, Sendable, CustomStringConvertible 
     public static let missingMetadata = KeystoreError(.missingMetadata, "The keystore metadata is missing.")
     /// The store's metadata file cannot be read.
     public static let corruptedMetadata = KeystoreError(.corruptedMetadata, "The keystore metadata is corrupted.")
+    /// A store file or key file is a symbolic link, a FIFO, a device or a directory instead of a regular file.
+    public static let notRegularFile = KeystoreError(.notRegularFile, "A keystore file is not a regular file.")
+    /// The store directory belongs to another user.
+    public static let foreignOwner = KeystoreError(.foreignOwner, "The keystore directory belongs to another user.")
     /// A lock could not be taken before the timeout.
     public static let lockTimeout = KeystoreError(.lockTimeout, "Timed out waiting for a keystore lock.")
     /// A file system operation failed.

@@ -33,6 +33,16 @@ extension OAuthSessionManager {
         }
     }
 
+    /// Deletes the session and DPoP key of `did` without reading them, for a session that cannot be read.
+    ///
+    /// Nothing is revoked, since the tokens cannot be read; they expire at the authorization server.
+    public func discardSession(did: DID) async throws {
+        try await store.keystore.withLock(OAuthSession.entryName(did: did)) {
+            try store.delete(did)
+            broadcaster.publish(.deleted(did: did, reason: .signedOut))
+        }
+    }
+
     private func revokeTokens(of session: OAuthSession) async -> RevocationResult {
         guard let endpoint = session.revocationEndpoint else { return .notSupported }
         do {

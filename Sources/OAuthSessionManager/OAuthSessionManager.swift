@@ -78,6 +78,14 @@ public actor OAuthSessionManager {
         try store.sessions()
     }
 
+    /// Every stored session that can be read, and a report for each one that cannot, so that one damaged entry
+    /// does not hide the other accounts.
+    public func storedSessionsSkippingUnreadable() throws -> (
+        sessions: [OAuthSession], unreadable: [UnreadableSession]
+    ) {
+        try store.sessionsSkippingUnreadable()
+    }
+
     /// The stored session of `did` as it is, without refreshing it; `nil` when there is none.
     public func storedSession(for did: DID) throws -> OAuthSession? {
         try store.session(did)

@@ -40,6 +40,20 @@ enum FileMode {
         mode & typeMask == regularType
     }
 
+    /// Names the file type in `mode` for error messages, such as "a FIFO" or "a character device".
+    static func kind(_ mode: UInt32) -> String {
+        switch mode & typeMask {
+        case regularType: "a regular file"
+        case directoryType: "a directory"
+        case 0o010_000: "a FIFO"
+        case 0o020_000: "a character device"
+        case 0o060_000: "a block device"
+        case 0o120_000: "a symbolic link"
+        case 0o140_000: "a socket"
+        default: "a special file"
+        }
+    }
+
     /// Returns the mode of the file at `path` (following symbolic links), or `nil` when it does not exist.
     static func of(_ path: String) throws -> UInt32? {
         var info = stat()

@@ -13,12 +13,12 @@ import Darwin
 /// cannot know whether someone already copied it, and only the user can decide that.
 enum KeyFile {
     /// Returns the key in the file at `path`, or `nil` when the file does not exist.
+    ///
+    /// A symbolic link, FIFO or device at `path` is refused with ``KeystoreError/notRegularFile`` without reading
+    /// from it, and at most 32 bytes are ever read.
     static func read(_ path: String) throws -> SecretKey? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            let code = errno
-            if code == ENOENT { return nil }
-            throw KeystoreError.fileSystem("open key file", path: path, errno: code)
+        guard let descriptor = try RegularFile.open(path, flags: O_RDONLY, role: "key file") else {
+            return nil
         }
         defer { close(descriptor) }
         var info = stat()
@@ -26,9 +26,6 @@ enum KeyFile {
             throw KeystoreError.fileSystem("inspect", path: path, errno: errno)
         }
         let mode = UInt32(info.st_mode)
-        guard FileMode.isRegularFile(mode) else {
-            throw KeystoreError.invalidKeyFile(path, size: 0)
-        }
         guard !FileMode.isLoose(mode) else {
             throw KeystoreError.insecureKeyFile(path, mode: mode)
         }

@@ -13,7 +13,8 @@ import Darwin
 enum SecureDirectory {
     /// Makes sure `path` is a directory with mode `0700`, creating it and any missing parents with that mode.
     ///
-    /// An existing directory with group or other permission bits is reset to `0700` and the old mode is logged
+    /// A directory owned by another user is refused with ``KeystoreError/foreignOwner``. An existing directory
+    /// with group or other permission bits is reset to `0700` and the old mode is logged
     /// as a warning.
     static func prepare(_ path: String, logger: Logger) throws {
         try createMissing(path)
@@ -23,6 +24,7 @@ enum SecureDirectory {
         guard FileMode.isDirectory(mode) else {
             throw KeystoreError.fileSystem("use as a directory", path: path, errno: ENOTDIR)
         }
+        try requireOwnedByCurrentUser(path)
         if FileMode.isLoose(mode) {
             guard chmod(path, mode_t(FileMode.directory)) == 0 else {
                 throw KeystoreError.fileSystem("set permissions of", path: path, errno: errno)
@@ -31,6 +33,19 @@ enum SecureDirectory {
                 "Tightened permissions of \(path) from \(FileMode.octal(mode)) to \(FileMode.octal(FileMode.directory))",
                 metadata: ["path": "\(path)", "oldMode": "\(FileMode.octal(mode))"]
             )
+        }
+    }
+
+    /// Throws ``KeystoreError/foreignOwner`` unless the directory at `path` belongs to the effective user, since
+    /// its owner could replace or read every file in it whatever their modes.
+    static func requireOwnedByCurrentUser(_ path: String) throws {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw KeystoreError.fileSystem("inspect", path: path, errno: errno)
+        }
+        let user = geteuid()
+        guard info.st_uid == user else {
+            throw KeystoreError.foreignOwner(directory: path, owner: UInt32(info.st_uid), user: UInt32(user))
         }
     }
 

@@ -17,28 +17,18 @@ enum SecureFile {
     /// When `repairingWith` is given, a file readable or writable by group or others is reset to `0600`
     /// and the old mode is logged as a warning.
     static func read(_ path: String, repairingWith logger: Logger? = nil) throws -> Data? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        guard descriptor >= 0 else {
-            let code = errno
-            if code == ENOENT { return nil }
-            throw KeystoreError.fileSystem("open", path: path, errno: code)
-        }
+        guard let descriptor = try RegularFile.open(path, flags: O_RDONLY, role: "keystore file") else { return nil }
         defer { close(descriptor) }
         let mode = try FileMode.of(descriptor: descriptor, path: path)
-        guard FileMode.isRegularFile(mode) else {
-            throw KeystoreError.fileSystem("read", path: path, errno: EINVAL)
-        }
         if let logger, FileMode.isLoose(mode) {
             try repair(descriptor: descriptor, path: path, mode: mode, to: FileMode.file, logger: logger)
         }
-        return try readAll(descriptor, path: path)
+        return try readAll(descriptor, path: path, limit: maximumSize)
     }
 
-    /// Replaces the file at `path` with `data`: a new `0600` file in `directory`, synced, renamed over
-    /// `path`, then the directory synced.
-    ///
-    /// The temporary file is held under an advisory lock while it is written, so ``StoreLayout`` cleanup never
-    /// removes a file that a live writer is still using.
+    /// The largest file the store reads: far above any session, key or metadata file.
+    static let maximumSize = 16 << 20
+
     /// The file's inode, size and modification time in nanoseconds, or ``EntryRevision/absent``.
     static func revision(of path: String) throws -> EntryRevision {
         var info = stat()
@@ -50,6 +40,11 @@ enum SecureFile {
         return EntryRevision([Int64(info.st_ino), Int64(info.st_size), nanoseconds])
     }
 
+    /// Replaces the file at `path` with `data`: a new `0600` file in `directory`, synced, renamed over
+    /// `path`, then the directory synced.
+    ///
+    /// The temporary file is held under an advisory lock while it is written, so ``StoreLayout`` cleanup never
+    /// removes a file that a live writer is still using.
     static func writeAtomically(_ data: Data, to path: String, temporaryPath: String, directory: String) throws {
         let descriptor = open(
             temporaryPath,
@@ -127,8 +122,8 @@ enum SecureFile {
         }
     }
 
-    /// Reads `descriptor` to its end.
-    static func readAll(_ descriptor: Int32, path: String) throws -> Data {
+    /// Reads `descriptor` to its end, refusing a file longer than `limit` bytes.
+    static func readAll(_ descriptor: Int32, path: String, limit: Int) throws -> Data {
         var result = Data()
         var chunk = [UInt8](repeating: 0, count: 16_384)
         while true {
@@ -138,6 +133,9 @@ enum SecureFile {
                 throw KeystoreError.fileSystem("read", path: path, errno: errno)
             }
             if count == 0 { return result }
+            guard result.count + count <= limit else {
+                throw KeystoreError.fileSystem("read more than \(limit) bytes of", path: path, errno: EFBIG)
+            }
             result.append(contentsOf: chunk[0..<count])
         }
     }

@@ -71,9 +71,15 @@ struct FileLock: Sendable {
     }
 
     private static func openLockFile(_ path: String) throws -> Int32 {
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, mode_t(FileMode.file))
-        guard descriptor >= 0 else {
-            throw KeystoreError.fileSystem("open lock file", path: path, errno: errno)
+        guard
+            let descriptor = try RegularFile.open(
+                path,
+                flags: O_RDWR | O_CREAT,
+                mode: mode_t(FileMode.file),
+                role: "lock file"
+            )
+        else {
+            throw KeystoreError.fileSystem("open lock file", path: path, errno: ENOENT)
         }
         guard fchmod(descriptor, mode_t(FileMode.file)) == 0 else {
             let code = errno

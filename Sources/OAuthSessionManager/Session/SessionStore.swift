@@ -26,6 +26,23 @@ struct SessionStore: Sendable {
         }
     }
 
+    /// Every session that can be read, and a report for each one that cannot.
+    func sessionsSkippingUnreadable() throws -> (sessions: [OAuthSession], unreadable: [UnreadableSession]) {
+        var sessions: [OAuthSession] = []
+        var unreadable: [UnreadableSession] = []
+        for name in try keystore.names() where name.hasPrefix("session/") {
+            guard let did = try? DID(validating: String(name.dropFirst("session/".count))) else { continue }
+            do {
+                if let session = try session(did) { sessions.append(session) }
+            } catch let error as KeystoreError {
+                unreadable.append(UnreadableSession(did: did, reason: error.description))
+            } catch let error as OAuthError {
+                unreadable.append(UnreadableSession(did: did, reason: error.description))
+            }
+        }
+        return (sessions, unreadable)
+    }
+
     func save(_ session: OAuthSession) throws {
         try keystore.save(try Self.encoder.encode(session), as: OAuthSession.entryName(did: session.did))
     }

@@ -1,5 +1,6 @@
 import AccountManager
 import ArgumentParser
+import OAuthSessionManager
 
 /// `atoauth accounts list`.
 struct ListCommand: AsyncParsableCommand {
@@ -10,6 +11,9 @@ struct ListCommand: AsyncParsableCommand {
             One line per account: `* <handle> <did> <pds>`. With --json, an array of objects with did, handle,
             pds, issuer, scope, permissions (the granted ones, one each), notGranted, active and kind.
 
+            A stored session that cannot be read is named on stderr as `! <did> (…)` (with --json, as an object
+            with did, unreadable: true and reason); remove it with `atoauth accounts remove <did>`.
+
             Examples:
               atoauth accounts list
               atoauth accounts list --json | jq -r '.[] | select(.active) | .did'
@@ -19,18 +23,52 @@ struct ListCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
-        let accounts = try await CLIContext.run(global) { try await $0.accounts.accounts() }
+        let listing = try await CLIContext.run(global) { try await $0.accounts.accountListing() }
         if global.json {
-            try Output.json(accounts.map(AccountJSON.init))
-        } else if accounts.isEmpty {
+            try Output.json(
+                listing.accounts.map { ListedAccountJSON.account(AccountJSON($0)) }
+                    + listing.unreadable.map { ListedAccountJSON.unreadable(UnreadableAccountJSON($0)) }
+            )
+        } else if listing.accounts.isEmpty && listing.unreadable.isEmpty {
             Output.message("No accounts. Sign in with: atoauth accounts add <handle>")
         } else {
-            for account in accounts {
+            for account in listing.accounts {
                 Output.line(
                     "\(account.active ? "*" : " ") \(account.handle?.description ?? "-") \(account.did) \(account.pds.absoluteString)"
                 )
             }
+            for session in listing.unreadable {
+                Output.message(
+                    "! \(session.did) (the stored session is unreadable: \(session.reason); "
+                        + "remove it with atoauth accounts remove \(session.did))"
+                )
+            }
         }
+    }
+}
+
+/// One element of the `accounts list --json` array: an account, or a session that cannot be read.
+enum ListedAccountJSON: Encodable {
+    case account(AccountJSON)
+    case unreadable(UnreadableAccountJSON)
+
+    func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .account(let account): try account.encode(to: encoder)
+        case .unreadable(let session): try session.encode(to: encoder)
+        }
+    }
+}
+
+/// The JSON shape of a stored session that cannot be read: `{"did", "unreadable": true, "reason"}`.
+struct UnreadableAccountJSON: Encodable {
+    var did: String
+    var unreadable = true
+    var reason: String
+
+    init(_ session: UnreadableSession) {
+        did = session.did.rawValue
+        reason = session.reason
     }
 }
 

@@ -19,12 +19,29 @@ enum BrowserOpener {
             process.arguments =
                 (process.executableURL?.path == "/usr/bin/env" ? ["xdg-open"] : []) + [url.absoluteString]
         }
+        process.environment = withoutSecrets(ProcessInfo.processInfo.environment)
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         do {
             try process.run()
         } catch {
             Output.message("Could not open a browser (\(error.localizedDescription)); open the URL above yourself.")
+        }
+    }
+
+    /// The `ATOAUTH_*` variables that hold secrets, which the browser never needs.
+    static let secretVariables: Set<String> = [
+        "ATOAUTH_PASSPHRASE", "ATOAUTH_APP_PASSWORD", "ATOAUTH_AUTH_FACTOR", "ATOAUTH_KEY_FILE",
+    ]
+
+    /// Returns `environment` without the variables in ``secretVariables`` and any other `ATOAUTH_*` variable whose
+    /// name says it holds a secret (a password, passphrase, token, key or factor).
+    static func withoutSecrets(_ environment: [String: String]) -> [String: String] {
+        let secretWords = ["PASSWORD", "PASSPHRASE", "SECRET", "TOKEN", "KEY", "FACTOR"]
+        return environment.filter { name, _ in
+            let upper = name.uppercased()
+            guard upper.hasPrefix("ATOAUTH_") else { return true }
+            return !secretVariables.contains(upper) && !secretWords.contains { upper.contains($0) }
         }
     }
 }

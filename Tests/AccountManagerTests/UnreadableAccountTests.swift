@@ -1,0 +1,32 @@
+import ATOAuthTesting
+import AccountManager
+import Foundation
+import Keystore
+import Testing
+
+@Suite("AccountManager lists the readable accounts when one stored session is unreadable")
+struct UnreadableAccountTests {
+    @Test("accounts() skips the damaged session, accountListing() names it, removeUnreadable(_:) deletes it")
+    func damagedSession() async throws {
+        try await SandboxWorld.with { world in
+            let accounts = world.accounts()
+            let alice = try await world.signIn("alice.test", with: accounts)
+            let bob = try await world.signIn("bob.test", with: accounts)
+            try world.keystore.save(Data("not a session".utf8), as: "session/\(bob.did.rawValue)")
+
+            #expect(try await accounts.accounts().map(\.did) == [alice.did])
+            let listing = try await accounts.accountListing()
+            #expect(listing.unreadable.map(\.did) == [bob.did])
+            #expect(try await accounts.account("alice.test").did == alice.did)
+            #expect(try await accounts.removeUnreadable(alice.did.rawValue) == nil)
+
+            let removed = try await accounts.removeUnreadable(bob.did.rawValue)
+
+            #expect(removed?.did == bob.did)
+            #expect(try world.keystore.load("session/\(bob.did.rawValue)") == nil)
+            #expect(try world.keystore.load("dpop-key/\(bob.did.rawValue)") == nil)
+            #expect(try await accounts.accountListing().unreadable.isEmpty)
+            #expect(try await accounts.activeAccount() == nil)
+        }
+    }
+}

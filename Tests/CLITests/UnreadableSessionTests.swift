@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+
+@Suite("One unreadable session does not hide the other accounts", .serialized)
+struct UnreadableSessionTests {
+    @Test("a corrupted session is named by accounts list and removed by DID; the other account keeps working")
+    func corruptedSession() async throws {
+        try await CLIWorld.with { world in
+            try await world.signIn("alice.test")
+            try await world.signIn("bob.test")
+            let alice = try #require(world.did("alice.test"))
+            let bob = try #require(world.did("bob.test"))
+            try corruptEntry(in: world, named: "session/\(bob)")
+
+            let list = try await world.atoauth("accounts", "list")
+            #expect(list.status == 0, "\(list.stderr)")
+            #expect(list.stdout.contains("alice.test \(alice)"))
+            #expect(!list.stdout.contains(bob))
+            #expect(list.stderr.contains("! \(bob) (the stored session is unreadable:"))
+            #expect(list.stderr.contains("atoauth accounts remove \(bob)"))
+
+            let json = try await world.atoauth("accounts", "list", "--json")
+            #expect(json.status == 0, "\(json.stderr)")
+            let objects = try #require(
+                try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
+            )
+            #expect(objects.contains { $0["did"] as? String == alice && $0["handle"] as? String == "alice.test" })
+            #expect(objects.contains { $0["did"] as? String == bob && $0["unreadable"] as? Bool == true })
+
+            let whoami = try await world.atoauth("whoami", "--account", "alice.test")
+            #expect(whoami.status == 0, "\(whoami.stderr)")
+            #expect(whoami.stdout.hasPrefix("alice.test \(alice)"))
+
+            let removed = try await world.atoauth("accounts", "remove", bob)
+            #expect(removed.status == 0, "\(removed.stderr)")
+            #expect(removed.stdout.contains(bob))
+
+            let names = try world.storedNames()
+            #expect(!names.contains { $0.hasPrefix("session/") && $0.hasSuffix(bob) })
+            #expect(!names.contains { $0.hasPrefix("dpop-key/") && $0.hasSuffix(bob) })
+            #expect(names.contains("session/\(alice)"))
+            let after = try await world.atoauth("accounts", "list")
+            #expect(after.status == 0)
+            #expect(!after.stderr.contains(bob))
+        }
+    }
+
+    /// Flips bytes at the end of the encrypted file of the entry `name`, inside the ciphertext and its tag.
+    private func corruptEntry(in world: CLIWorld, named name: String) throws {
+        let stem = name.replacingOccurrences(of: "/", with: "%2F").replacingOccurrences(of: ":", with: "%3A")
+        let file = world.home.appendingPathComponent(stem + ".entry")
+        var bytes = try Data(contentsOf: file)
+        try #require(bytes.count > 40)
+        for index in (bytes.count - 20)..<bytes.count { bytes[index] ^= 0xFF }
+        try bytes.write(to: file)
+    }
+}
