@@ -7,6 +7,7 @@ import Foundation
 enum Main {
     static func main() async {
         let arguments = CommandSuggestion.joiningNegativeNumbers(Array(CommandLine.arguments.dropFirst()))
+        let json = arguments.contains("--json")
         let task = Task {
             let command: any ParsableCommand
             do {
@@ -27,29 +28,41 @@ enum Main {
         switch result {
         case .success: exit(0)
         case .failure(let error as ParseFailure):
-            exitForParseError(error.underlying, suggestion: error.suggestion)
+            exitForParseError(error.underlying, suggestion: error.suggestion, json: json)
         case .failure(let error as CLIFailure):
-            Output.message(error.message)
-            exit(error.status)
+            report(error, json: json)
         case .failure(let error as ExitCode):
             exit(error.rawValue)
         case .failure(let error)
         where [.success, .validationFailure].contains(ATOAuthCommand.exitCode(for: error)):
-            exitForParseError(error)
+            exitForParseError(error, json: json)
         case .failure(let error):
-            let failure = CLIFailure(error)
-            Output.message(failure.message)
-            exit(failure.status)
+            report(CLIFailure(error), json: json)
         }
     }
 
+    /// Prints a failure on stderr, as one JSON object with `--json`, and exits with its status.
+    private static func report(_ failure: CLIFailure, json: Bool) -> Never {
+        if json {
+            Output.message(failure.json)
+        } else {
+            Output.message(failure.message)
+        }
+        exit(failure.status)
+    }
+
     /// Help and version go to stdout with status 0; any other parse or validation error is a usage error (2).
-    private static func exitForParseError(_ error: any Error, suggestion: String? = nil) -> Never {
+    private static func exitForParseError(_ error: any Error, suggestion: String? = nil, json: Bool) -> Never {
         let code = ATOAuthCommand.exitCode(for: error)
         let message = ATOAuthCommand.fullMessage(for: error)
         if code == .success {
             Output.line(message)
             exit(0)
+        }
+        if json {
+            let message =
+                suggestion.map { "No such command. Did you mean `\($0)`?" } ?? ATOAuthCommand.message(for: error)
+            report(CLIFailure(status: CLIFailure.usage, message: message), json: true)
         }
         Output.message(message)
         if let suggestion { Output.message("Did you mean `\(suggestion)`?") }

@@ -124,7 +124,7 @@ struct AccountCommandTests {
         }
     }
 
-    @Test("a mistyped subcommand gets a suggestion; a negative number is refused by its own rule, not as an option")
+    @Test("a mistyped subcommand gets a suggestion; --json errors are JSON; a negative number meets its own rule")
     func usageHelp() async throws {
         try await CLIWorld.with { world in
             for (arguments, suggestion) in [
@@ -134,6 +134,21 @@ struct AccountCommandTests {
                 let result = try await CLIProcess.run(arguments, environment: world.environment)
                 #expect(result.status == 2)
                 #expect(result.stderr.contains("Did you mean `\(suggestion)`?"), "\(result.stderr)")
+            }
+            // With --json, an error is one JSON object on stderr: error, message, exit.
+            for (arguments, status, code) in [
+                (["whoami", "--json"], 3, "sign_in_needed"), (["whomai", "--json"], 2, "usage"),
+                (["accounts", "add", "alice.test", "--scope", "atproto Repo:x", "--json"], 2, "usage"),
+            ] {
+                let result = try await CLIProcess.run(arguments, environment: world.environment)
+                #expect(result.status == Int32(status))
+                let object = try #require(
+                    try JSONSerialization.jsonObject(with: Data(result.stderr.utf8)) as? [String: Any],
+                    "\(result.stderr)"
+                )
+                #expect(object["error"] as? String == code)
+                #expect(object["exit"] as? Int == status)
+                #expect((object["message"] as? String)?.isEmpty == false)
             }
             let negative = try await world.atoauth("accounts", "add", "alice.test", "--timeout", "-5")
             #expect(negative.status == 2)

@@ -90,4 +90,25 @@ struct CLIFailure: Error {
         self.status = status
         self.message = message
     }
+
+    /// The contract's name for the status: `failed`, `usage`, `sign_in_needed`, `security_check_failed`, `cancelled`.
+    var code: String {
+        switch status {
+        case Self.usage: "usage"
+        case Self.signInNeeded: "sign_in_needed"
+        case Self.securityCheck: "security_check_failed"
+        case Self.cancelled: "cancelled"
+        default: "failed"
+        }
+    }
+
+    /// `{"error": "<code>", "message": "…", "exit": N}` on one line, for `--json`.
+    var json: String {
+        let object: [String: Any] = ["error": code, "message": message, "exit": Int(status)]
+        let options: JSONSerialization.WritingOptions = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: options) else {
+            return #"{"error":"failed","exit":1,"message":"the error could not be encoded"}"#
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
 }
