@@ -65,6 +65,15 @@ extension OAuthSessionManager {
             )
         case .refreshed:
             // From here the old refresh token is spent: a failure must end the session, never keep the old token.
+            func revokeAnswer() async {
+                await revokeTokens(
+                    in: response.body,
+                    endpoint: server.authorizationServer.revocationEndpoint ?? current.revocationEndpoint,
+                    clientID: current.clientID,
+                    key: key,
+                    what: "a refresh that could not be kept"
+                )
+            }
             let tokens: TokenResponse
             do {
                 tokens = try TokenResponse.checked(response.body)
@@ -74,7 +83,7 @@ extension OAuthSessionManager {
                     )
                 }
             } catch {
-                await revokeQuietly(response.body, current, server: server, key: key)
+                await revokeAnswer()
                 try? end(current, "the server's answer to the refresh of \(current.did) failed a check")
                 throw error
             }
@@ -95,7 +104,7 @@ extension OAuthSessionManager {
             }
             // The old refresh token is spent: store the new one before anyone uses the new access token.
             if let failure = await saveRetrying(updated) {
-                await revokeQuietly(response.body, current, server: server, key: key)
+                await revokeAnswer()
                 try end(
                     current,
                     "the refreshed tokens of \(current.did) could not be saved (\(failure)); they were revoked, since "
@@ -131,22 +140,6 @@ extension OAuthSessionManager {
         broadcaster.publish(.deleted(did: session.did, reason: .refreshRefused))
         logger.warning("session of \(session.did) ended: \(reason)")
         throw OAuthError.signInNeeded(reason)
-    }
-
-    /// Revokes the tokens of a refresh answer that cannot be kept, best effort (RFC 7009 §2).
-    private func revokeQuietly(
-        _ body: Data,
-        _ session: OAuthSession,
-        server: ResolvedAuthorizationServer,
-        key: DPoPKey
-    ) async {
-        guard let endpoint = server.authorizationServer.revocationEndpoint ?? session.revocationEndpoint,
-            let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any]
-        else { return }
-        for (name, hint) in [("refresh_token", "refresh_token"), ("access_token", "access_token")] {
-            guard let token = object[name] as? String else { continue }
-            try? await revoke(token: token, hint: hint, endpoint: endpoint, clientID: session.clientID, key: key)
-        }
     }
 
     /// Re-resolves the DID afresh and checks that its PDS still names the session's issuer (atproto.com/specs/oauth, Tokens and Session Lifetime).

@@ -126,7 +126,13 @@ extension OAuthSessionManager {
             logger.info("signed in as \(session.did)")
             return session
         } catch {
-            await revokeIssuedTokens(response.body, pending: pending, key: key)
+            await revokeTokens(
+                in: response.body,
+                endpoint: pending.revocationEndpoint,
+                clientID: pending.clientID,
+                key: key,
+                what: "a failed sign-in"
+            )
             throw error
         }
     }
@@ -161,20 +167,5 @@ extension OAuthSessionManager {
             updatedAt: issuedAt,
             requestedScope: pending.scope
         )
-    }
-
-    /// Best-effort revocation of tokens a failed sign-in received.
-    private func revokeIssuedTokens(_ body: Data, pending: PendingAuthorization, key: DPoPKey) async {
-        guard let endpoint = pending.revocationEndpoint,
-            let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any]
-        else { return }
-        for (name, hint) in [("refresh_token", "refresh_token"), ("access_token", "access_token")] {
-            guard let token = object[name] as? String else { continue }
-            do {
-                try await revoke(token: token, hint: hint, endpoint: endpoint, clientID: pending.clientID, key: key)
-            } catch {
-                logger.warning("could not revoke the \(hint) of a failed sign-in: \(error)")
-            }
-        }
     }
 }

@@ -51,6 +51,20 @@ extension OAuthSessionManager {
         try Self.requireSuccess(response, of: "revocation")
     }
 
+    /// Revokes, best effort, the tokens of a token answer that cannot be kept (RFC 7009 §2): its refresh token,
+    /// then its access token; a failure is logged as being about `what`.
+    func revokeTokens(in body: Data, endpoint: URL?, clientID: String, key: DPoPKey, what: String) async {
+        guard let endpoint, let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return }
+        for hint in ["refresh_token", "access_token"] {
+            guard let token = object[hint] as? String else { continue }
+            do {
+                try await revoke(token: token, hint: hint, endpoint: endpoint, clientID: clientID, key: key)
+            } catch {
+                logger.warning("could not revoke the \(hint) of \(what): \(error)")
+            }
+        }
+    }
+
     /// Throws ``OAuthError/requestFailed(_:status:serverError:description:)`` with the server's OAuth error when
     /// the answer is not a 2xx.
     static func requireSuccess(_ response: HTTPResponse, of what: String) throws {

@@ -11,8 +11,7 @@ public enum TerminalText {
         for scalar in text.unicodeScalars {
             switch scalar.value {
             case 0x09, 0x0A, 0x0D: scalars.append(" ")
-            case 0x00...0x1F, 0x7F...0x9F: continue
-            case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: continue
+            case _ where isUnsafe(scalar): continue
             default: scalars.append(scalar)
             }
         }
@@ -37,12 +36,20 @@ public enum TerminalText {
         for scalar in json.unicodeScalars {
             switch scalar.value {
             case 0x09, 0x0A, 0x0D: result.append(scalar)
-            case 0x00...0x1F, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069:
+            case _ where isUnsafe(scalar):
                 let hex = String(scalar.value, radix: 16, uppercase: true)
                 result.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
             default: result.append(scalar)
             }
         }
         return String(result)
+    }
+
+    /// C0 controls, DEL, C1 controls and the Unicode bidi controls: what must never reach a terminal as is.
+    private static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
     }
 }

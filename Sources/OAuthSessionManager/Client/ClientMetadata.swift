@@ -110,7 +110,7 @@ public struct ClientMetadata: Sendable, Hashable, Codable {
             guard components.url?.hasUsablePort == true else {
                 throw invalid("redirect_uris", "“\(uri)”: the port is outside 1–65535")
             }
-            guard components.host == "127.0.0.1" || components.host == "[::1]" || components.host == "::1" else {
+            guard Self.isLoopbackIP(components.host ?? "") else {
                 throw invalid("redirect_uris", "“\(uri)”: http redirects must use 127.0.0.1 or [::1], not a name")
             }
         } else if scheme == "https" {
@@ -129,7 +129,8 @@ public struct ClientMetadata: Sendable, Hashable, Codable {
         }
     }
 
-    private static func isLoopbackIP(_ host: String) -> Bool {
+    /// Whether a host is a loopback IP literal, with or without IPv6 brackets (RFC 8252 §7.3).
+    static func isLoopbackIP(_ host: String) -> Bool {
         host == "127.0.0.1" || host == "::1" || host == "[::1]"
     }
 

@@ -35,9 +35,7 @@ public struct OAuthClient: Sendable, Hashable {
         scope: String = "atproto transition:generic",
         registeringPort: Bool = false
     ) throws -> OAuthClient {
-        guard redirectURI.scheme == "http", let host = redirectURI.host,
-            host == "127.0.0.1" || host == "::1" || host == "[::1]"
-        else {
+        guard redirectURI.scheme == "http", let host = redirectURI.host, ClientMetadata.isLoopbackIP(host) else {
             throw OAuthError.invalidClientMetadata(
                 field: "redirect_uri",
                 reason: "the loopback client redirects to http://127.0.0.1 or http://[::1] only"

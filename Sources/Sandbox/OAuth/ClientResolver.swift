@@ -24,9 +24,7 @@ enum ClientResolver {
             throw Refusal(reason: "client_id is not a URL")
         }
         // A document configured under an http loopback URL: an app developer trying a document before deploying it.
-        if scheme == "http", ["127.0.0.1", "[::1]"].contains(components.percentEncodedHost ?? ""),
-            let document = documents[clientID]
-        {
+        if isLoopbackIP(clientID), let document = documents[clientID] {
             return try HostedClientMetadata.registration(clientID: clientID, document: document)
         }
         if scheme == "https" {
