@@ -6,31 +6,33 @@ import OAuthLoopbackListener
 import OAuthSessionManager
 
 /// `atoauth accounts add`.
-struct AddCommand: AsyncParsableCommand {
+struct AddCommand: AsyncParsableCommand, GlobalOptionUser {
     static let configuration = CommandConfiguration(
         commandName: "add",
         abstract: "Sign in to an account with OAuth in the browser and make it active.",
         discussion: """
-            Starts a listener on http://127.0.0.1:<port>/callback, sends a pushed authorization request, and opens
-            the authorization page: with `$BROWSER <url>` when BROWSER is set, else xdg-open (or open on macOS).
-            The URL is always printed on stderr. After you approve, the redirect is checked, the code exchanged,
+            Starts a listener on http://127.0.0.1:<port>/callback, sends a pushed authorization request, and opens \
+            the authorization page: with `$BROWSER <url>` when BROWSER is set, else xdg-open (or open on macOS). \
+            The URL is always printed on stderr. After you approve, the redirect is checked, the code exchanged, \
             the account verified and its session stored encrypted. Ctrl-C cancels and leaves nothing behind.
 
             Examples:
               atoauth accounts add alice.bsky.social
-              atoauth accounts add did:plc:ewvi7nxzyoun6zhxrhs64oiz --scope "atproto transition:generic"
+              atoauth accounts add did:plc:ewvi7nxzyoun6zhxrhs64oiz \\
+                --scope "atproto transition:generic"
               atoauth accounts add https://bsky.social --no-browser
-              atoauth accounts add alice.bsky.social \\
-                --scope "atproto repo:app.bsky.feed.post?action=create blob:image/*"
+              atoauth accounts add alice.bsky.social --scope \\
+                "atproto repo:app.bsky.feed.post blob:image/*"
 
-            Ask for exactly the permissions the work needs (atproto.com/specs/permission): repo:<collection>
-            with ?action=create|update|delete, blob:<mime pattern>, rpc:<method>?aud=<did>#<service>,
-            account:email|repo, identity:handle|*, include:<permission set>, or the broad transition:generic.
+            Ask for exactly the permissions the work needs (atproto.com/specs/permission): repo:<collection> \
+            with ?action=create|update|delete, blob:<mime pattern>, rpc:<method>?aud=<did>#<service>, \
+            account:email|repo, identity:handle|*, include:<permission set>, or the broad transition:generic. \
             When the server grants less than asked, a warning names what is missing.
             """
     )
 
-    @OptionGroup var global: GlobalOptions
+    /// Signing in resolves the account and talks to its servers; it acts as no existing account, so no `--account`.
+    static let globalOptions = GlobalOption.store.union([.plcDirectory, .handleResolver, .allowHTTPLoopback, .clientID])
 
     @Argument(help: ArgumentHelp("A handle, a DID, or a PDS or entryway URL.", valueName: "handle | did | https://pds"))
     var identifier: String
@@ -55,6 +57,8 @@ struct AddCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: "Seconds to wait for the browser's redirect, at most a day (86400).")
     var timeout = 300
+
+    @OptionGroup var global: GlobalOptions<Self>
 
     /// The longest `--timeout`: a day is more than any sign-in needs, and far from where a `Duration` overflows.
     static let maximumTimeout = 86_400

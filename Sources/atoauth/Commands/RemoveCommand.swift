@@ -3,25 +3,28 @@ import ArgumentParser
 import OAuthSessionManager
 
 /// `atoauth accounts remove`.
-struct RemoveCommand: AsyncParsableCommand {
+struct RemoveCommand: AsyncParsableCommand, GlobalOptionUser {
     static let configuration = CommandConfiguration(
         commandName: "remove",
         abstract: "Sign an account out: revoke its tokens, then delete its session and DPoP key.",
         discussion: """
-            Revocation is best effort: when the authorization server cannot be reached, the account is removed
-            here anyway and atoauth says so. A session that cannot be read (see `atoauth accounts list`) is
-            deleted with its DPoP key by DID, without revocation.
+            Revocation is best effort: when the authorization server cannot be reached, the account is removed \
+            here anyway and atoauth says so. A session that cannot be read (see `atoauth accounts list`) is \
+            deleted with its DPoP key by DID, without revocation. With --json, one object with did, handle and \
+            revocation.
 
             Example:
               atoauth accounts remove alice.bsky.social
             """
     )
 
-    @OptionGroup var global: GlobalOptions
+    /// Revocation goes to the stored revocation endpoint, which may be a development server on loopback.
+    static let globalOptions = GlobalOption.store.union([.allowHTTPLoopback])
 
     @Argument(help: ArgumentHelp("The account's handle or DID.", valueName: "handle-or-did"))
     var account: String
 
+    @OptionGroup var global: GlobalOptions<Self>
     func run() async throws {
         let outcome = try await CLIContext.run(global) { context -> Outcome in
             if let unreadable = try await context.accounts.removeUnreadable(account) {

@@ -5,13 +5,14 @@ import Foundation
 import OAuthSessionManager
 
 /// `atoauth accounts status`.
-struct StatusCommand: AsyncParsableCommand {
+struct StatusCommand: AsyncParsableCommand, GlobalOptionUser {
     static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "Show an account's session: server, permissions, token expiry and age; never a secret.",
         discussion: """
-            Reads the stored session only; nothing is sent. Without an account, shows the active one (or the one
-            --account or ATOAUTH_ACCOUNT names).
+            Reads the stored session only; nothing is sent. Without an account, shows the active one (or the one \
+            --account or ATOAUTH_ACCOUNT names). With --json, one object with kind, did, handle, active, pds, \
+            issuer, scope, permissions, notGranted, accessTokenExpiresAt, signedInAt and refreshedAt.
 
             Examples:
               atoauth accounts status
@@ -19,13 +20,15 @@ struct StatusCommand: AsyncParsableCommand {
             """
     )
 
-    @OptionGroup var global: GlobalOptions
+    /// Reads the stored session only; `--account` picks it when no argument does.
+    static let globalOptions = GlobalOption.store.union([.account])
 
     @Argument(
         help: ArgumentHelp("The account's handle or DID (default: the active account).", valueName: "handle-or-did")
     )
     var account: String?
 
+    @OptionGroup var global: GlobalOptions<Self>
     func run() async throws {
         let (account, session) = try await CLIContext.run(global) { context in
             let account = try await context.accounts.account(self.account ?? context.selectedAccount)
