@@ -7,6 +7,8 @@ struct CLIProcess {
         var status: Int32
         var stdout: String
         var stderr: String
+        /// The bytes written to stdout, exactly.
+        var stdoutBytes = Data()
     }
 
     static let executable: URL? = {
@@ -22,9 +24,14 @@ struct CLIProcess {
             .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }()
 
-    /// Starts `atoauth arguments…` with exactly `environment`; the caller reads and waits.
-    static func start(_ arguments: [String], environment: [String: String], stdin: Data? = nil) throws -> Running {
-        let executable = try #require(Self.executable, "build the atoauth executable first (swift build)")
+    /// Starts `atoauth arguments…` (or another `executable`) with exactly `environment`; the caller reads and waits.
+    static func start(
+        _ arguments: [String],
+        environment: [String: String],
+        stdin: Data? = nil,
+        executable: URL? = nil
+    ) throws -> Running {
+        let executable = try #require(executable ?? Self.executable, "build the atoauth executable first (swift build)")
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -46,9 +53,11 @@ struct CLIProcess {
         _ arguments: [String],
         environment: [String: String],
         stdin: Data? = nil,
+        executable: URL? = nil,
         timeout: Duration = .seconds(60)
     ) async throws -> Result {
-        try await start(arguments, environment: environment, stdin: stdin).finish(timeout: timeout)
+        try await start(arguments, environment: environment, stdin: stdin, executable: executable)
+            .finish(timeout: timeout)
     }
 
     /// A started process whose pipes are drained in the background, so it never blocks on a full pipe.
@@ -90,9 +99,14 @@ struct CLIProcess {
                 try await Task.sleep(for: .milliseconds(20))
             }
             process.waitUntilExit()
-            let stdout = String(decoding: await stdoutTask.value, as: UTF8.self)
+            let bytes = await stdoutTask.value
             let stderr = String(decoding: await stderrTask.value, as: UTF8.self)
-            return Result(status: process.terminationStatus, stdout: stdout, stderr: stderr)
+            return Result(
+                status: process.terminationStatus,
+                stdout: String(decoding: bytes, as: UTF8.self),
+                stderr: stderr,
+                stdoutBytes: bytes
+            )
         }
 
         /// Waits until the standard error so far contains `text`; used to time a Ctrl-C.
