@@ -238,7 +238,7 @@ let package = Package(
                 "atoauth", "Keystore", "DPoPRequestExecutor", "HTTPTransport", "ATOAuthTesting",
                 .product(name: "Logging", package: "swift-log"),
             ],
-            exclude: ["approve_browser.py", "chromium_approve.py", "pty_run.py"],
+            exclude: ["approve_browser.py", "chromium_approve.py", "deny_browser.py", "pty_run.py"],
             swiftSettings: strictSettings
         ),
     ]

@@ -57,7 +57,7 @@ extension AccountManager {
         }
         let all = try await accounts()
         guard let match = all.first(where: { $0.matches(handleOrDID) }) else {
-            throw all.isEmpty ? AccountError.noAccounts : .noSuchAccount(handleOrDID)
+            throw AccountError.noSuchAccount(handleOrDID)
         }
         return match
     }

@@ -65,7 +65,8 @@ extension OAuthSessionManager {
             )
             return .revoked
         } catch {
-            logger.warning("revocation failed for \(session.did): \(error)")
+            // The caller gets the reason in the result and reports it; a warning here would say it twice.
+            logger.info("revocation failed for \(session.did): \(error)")
             return .failed(reason: "\(error)")
         }
     }

@@ -87,7 +87,10 @@ public final class AccountConnection: Sendable {
         let retry = try Self.request(method, current.session.pds, path, percentEncodedQuery, headers, body)
         response = try await current.executor.send(retry, accessToken: current.session.accessToken)
         if InvalidTokenAnswer.matches(response) {
-            throw AccountError.sessionRejected("the PDS refused the refreshed access token of \(displayName)")
+            throw AccountError.sessionRejected(
+                "the PDS refused the refreshed access token of \(displayName)",
+                account: displayName
+            )
         }
         return response
     }
@@ -117,7 +120,7 @@ public final class AccountConnection: Sendable {
     private func reload(over previous: Snapshot) async throws -> Snapshot {
         let revision = try keystore.revision(of: entryName)
         guard revision != .absent, let session = try await sessions.storedSession(for: did) else {
-            throw AccountError.noSuchAccount("\(did.rawValue) (it was signed out)")
+            throw AccountError(.noSuchAccount, "\(did.rawValue) (it was signed out)", account: did.rawValue)
         }
         return try await adopt(session, revision: revision, over: previous)
     }

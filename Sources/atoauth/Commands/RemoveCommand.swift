@@ -1,6 +1,7 @@
 import AccountManager
 import ArgumentParser
 import OAuthSessionManager
+import WireFormat
 
 /// `atoauth accounts remove`.
 struct RemoveCommand: AsyncParsableCommand, GlobalOptionUser {
@@ -46,7 +47,9 @@ struct RemoveCommand: AsyncParsableCommand, GlobalOptionUser {
         case .notSupported: revoked = "not supported by the server"
         case .failed(let reason):
             revoked = "failed"
-            Output.message("Could not revoke the tokens at the authorization server (\(reason)); removed here anyway.")
+            Output.message(
+                "Removed here, but the authorization server did not confirm the revocation. \(Sentence.ended(reason))"
+            )
         }
         if global.json {
             try Output.json(["did": removed.did.rawValue, "handle": removed.handle?.description, "revocation": revoked])

@@ -42,11 +42,7 @@ struct CLIFailure: Error {
                 self.init(status: Self.usage, message: error.description)
                 return
             }
-            self.init(
-                status: Self.signInNeeded,
-                message: error.description + " Sign in with `atoauth accounts add <handle>`, or list accounts with "
-                    + "`atoauth accounts list`."
-            )
+            self.init(status: Self.signInNeeded, message: error.description + " " + Self.advice(for: error.remedy))
         case let error as IdentityError:
             let status: Int32 =
                 switch error.kind {
@@ -83,6 +79,19 @@ struct CLIFailure: Error {
             self.init(status: Self.cancelled, message: "Cancelled; nothing was stored.")
         default:
             self.init(status: Self.failed, message: "The operation failed: \(error).")
+        }
+    }
+
+    /// The commands that fix an account failure.
+    static func advice(for remedy: AccountError.Remedy) -> String {
+        switch remedy {
+        case .signIn: "Sign in with `atoauth accounts add <handle>`."
+        case .chooseAccount:
+            "Choose one with `atoauth accounts switch <handle>` (`atoauth accounts list` shows them), or name it "
+                + "with `--account`."
+        case .signInAs(let account):
+            "Sign in with `atoauth accounts add \(account)`, or see the signed-in accounts with `atoauth accounts list`."
+        case .none: ""
         }
     }
 
