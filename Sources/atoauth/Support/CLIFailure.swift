@@ -42,6 +42,17 @@ struct CLIFailure: Error {
                 self.init(status: Self.usage, message: error.description)
                 return
             }
+            if let account = error.account {
+                // The session ended: the exact command that signs the same account in with the same permissions.
+                let command = AddCommand.signInCommand(account: account, scope: error.requestedScope)
+                let activeGone = error.hasSameCode(as: .activeAccountSignedOut(""))
+                let other = activeGone ? ", or switch to another account with `atoauth accounts switch <handle>`" : ""
+                self.init(
+                    status: Self.signInNeeded,
+                    message: error.description + " Sign in again with `\(command)`\(other)."
+                )
+                return
+            }
             self.init(
                 status: Self.signInNeeded,
                 message: error.description + " Sign in with `atoauth accounts add <handle>`, or list accounts with "
