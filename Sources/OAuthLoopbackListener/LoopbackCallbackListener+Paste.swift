@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// What ``LoopbackCallbackListener/submit(pasted:)`` made of a line the user pasted.
 public enum PastedRedirect: Sendable, Hashable {
