@@ -26,7 +26,7 @@ extension OAuthSessionManager {
             guard let session = try store.session(did) else {
                 throw OAuthError.signInNeeded("no session for \(did)")
             }
-            let result = await revokeTokens(of: session)
+            let result = await revokeTokens(of: session, key: try? store.key(for: did))
             try store.delete(did)
             broadcaster.publish(.deleted(did: did, reason: .signedOut))
             return result
@@ -43,10 +43,19 @@ extension OAuthSessionManager {
         }
     }
 
-    private func revokeTokens(of session: OAuthSession) async -> RevocationResult {
+    /// Revokes, best effort, the grant of a session that a new sign-in replaced; `nil` when there was none.
+    func revokeReplaced(_ replaced: SessionStore.Replaced?) async -> RevocationResult? {
+        guard let replaced else { return nil }
+        guard let session = replaced.session else {
+            return .failed(reason: "the previous session could not be read, so its tokens could not be revoked")
+        }
+        return await revokeTokens(of: session, key: replaced.key)
+    }
+
+    private func revokeTokens(of session: OAuthSession, key: DPoPKey?) async -> RevocationResult {
         guard let endpoint = session.revocationEndpoint else { return .notSupported }
+        guard let key else { return .failed(reason: "the DPoP key of \(session.did) could not be read") }
         do {
-            let key = try store.key(for: session.did)
             if let refreshToken = session.refreshToken {
                 try await revoke(
                     token: refreshToken,

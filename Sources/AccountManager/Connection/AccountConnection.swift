@@ -110,11 +110,33 @@ public final class AccountConnection: Sendable {
     }
 
     /// Refreshes unless another caller (in this process or another) already replaced `accessToken`.
+    ///
+    /// - Throws: ``AccountError`` naming the account and its permissions when the session ended: the server
+    ///   refused the refresh, or the session had to be deleted.
     func refreshed(replacing accessToken: String) async throws -> Snapshot {
         let previous = state.withLock { $0 }
         let revision = try keystore.revision(of: entryName)
-        let session = try await sessions.refresh(did: did, replacing: accessToken)
+        let session: OAuthSession
+        do {
+            session = try await sessions.refresh(did: did, replacing: accessToken)
+        } catch let error as OAuthError where error.kind == .signInNeeded {
+            throw Self.ended(previous.session, error)
+        }
         return try await adopt(session, revision: revision, over: previous)
+    }
+
+    /// The error for a session that ended during a refresh, with what the user needs to sign in again.
+    static func ended(_ session: OAuthSession, _ error: OAuthError) -> AccountError {
+        let name = session.handle?.description ?? session.did.rawValue
+        let scope = session.requestedScope ?? session.scope
+        guard error.hasSameCode(as: .refreshRefused(serverError: nil, description: nil)) else {
+            return .sessionEnded(name, requestedScope: scope, reason: error.reason)
+        }
+        var reason = "the refresh was refused"
+        if let code = error.serverError {
+            reason += " (\(code)" + (error.serverErrorDescription.map { ": \($0)" } ?? "") + ")"
+        }
+        return .signedOutByServer(name, requestedScope: scope, reason: reason + ", so the session here was deleted")
     }
 
     private func reload(over previous: Snapshot) async throws -> Snapshot {

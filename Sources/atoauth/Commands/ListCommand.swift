@@ -89,6 +89,9 @@ struct AccountJSON: Encodable {
     var active: Bool
     /// `oauth`; app-password sessions will say `app-password`.
     var kind = "oauth"
+    /// After a sign-in that replaced a session: what became of the old grant (`revoked`, `not supported by the
+    /// server`, `failed`); left out otherwise.
+    var previousSession: String?
 
     init(_ account: Account) {
         did = account.did.rawValue

@@ -91,6 +91,10 @@ struct CLIFailure: Error {
                 + "with `--account`."
         case .signInAs(let account):
             "Sign in with `atoauth accounts add \(account)`, or see the signed-in accounts with `atoauth accounts list`."
+        case .signInAgain(let account, let scope, let orSwitch):
+            // The exact command that signs the same account in with the same permissions.
+            "Sign in again with `\(AddCommand.signInCommand(account: account, scope: scope))`"
+                + (orSwitch ? ", or switch to another account with `atoauth accounts switch <handle>`." : ".")
         case .none: ""
         }
     }
