@@ -55,7 +55,8 @@ final class CallbackGate: Sendable {
         guard let host, isOwnHost(host) else {
             return .refuse(status: 400, .failed("The request is not addressed to this listener."))
         }
-        let requestPath = String(target.split(separator: "?", maxSplits: 1).first ?? "")
+        // Everything before the first `?`: splitting would drop an empty path and read `?/callback?…` as the path.
+        let requestPath = target.prefix { $0 != "?" }
         guard method == "GET", requestPath == path, let url = URL(string: "http://127.0.0.1:\(port)\(target)") else {
             return .refuse(status: 404, .failed("Nothing here."))
         }
