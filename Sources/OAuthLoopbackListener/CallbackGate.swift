@@ -84,7 +84,8 @@ final class CallbackGate: Sendable {
         let (expected, finished) = state.withLock { ($0.expected, $0.finished) }
         if finished { return .refuse(.finished) }
         guard let host, isOwnHost(host) else { return .refuse(.foreignHost) }
-        let requestPath = String(target.split(separator: "?", maxSplits: 1).first ?? "")
+        // Everything before the first `?`: splitting would drop an empty path and read `?/callback?…` as the path.
+        let requestPath = target.prefix { $0 != "?" }
         guard method == "GET", requestPath == path, let url = URL(string: "http://127.0.0.1:\(port)\(target)") else {
             return .refuse(.notFound)
         }
