@@ -95,6 +95,9 @@ struct CLIFailure: Error {
             // The exact command that signs the same account in with the same permissions.
             "Sign in again with `\(AddCommand.signInCommand(account: account, scope: scope))`"
                 + (orSwitch ? ", or switch to another account with `atoauth accounts switch <handle>`." : ".")
+        case .signInAgainWithAppPassword(let account):
+            "Sign in again with `atoauth accounts add \(account) --app-password`, or move it to OAuth with "
+                + "`atoauth accounts add \(account)`."
         case .none: ""
         }
     }
