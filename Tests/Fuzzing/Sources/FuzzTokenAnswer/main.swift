@@ -2,6 +2,9 @@
 // it keeps tokens (atproto.com/specs/oauth, Authorization Flow), the lifetime it believes, and the OAuth error of a
 // refusal. A failed check must never quote a token in its message.
 //
+// The same body is also read as a PDS's legacy session answer (Lexicon com.atproto.server.createSession#output),
+// whose JWTs' claims (RFC 7519 §4.1) schedule an app-password session's refresh.
+//
 // Input: the JSON body.
 
 import ATProtoPermissions
@@ -22,7 +25,23 @@ func tokens(in body: Data) -> [String] {
     return tokens.filter { token in token.count >= 8 && !others.contains { $0.contains(token) } }
 }
 
+/// The legacy answer's checks: every member it keeps is a non-empty string, and the claims read from its JWTs (or
+/// from the whole input as one token) never give a date that is not finite.
+func checkLegacyAnswer(_ input: FuzzInput) {
+    var tokens = [input.text]
+    if let answer = LegacySessionAnswer(input.data) {
+        invariant(!answer.accessJwt.isEmpty && !answer.refreshJwt.isEmpty, "both JWTs are kept, not empty")
+        invariant(!answer.did.isEmpty, "the answer names its account")
+        tokens += [answer.accessJwt, answer.refreshJwt]
+    }
+    for token in tokens {
+        guard let claims = LegacyJWTClaims(token: token), let expiry = claims.expiresAt else { continue }
+        invariant(expiry.timeIntervalSince1970.isFinite, "a JWT's expiry is a date")
+    }
+}
+
 Fuzzer.run { input in
+    checkLegacyAnswer(input)
     do {
         let answer = try TokenResponse.checked(input.data)
         invariant(answer.tokenType == "DPoP", "only DPoP-bound tokens are kept")
