@@ -9,7 +9,7 @@ extension OAuthSessionManager {
     /// Refreshes under the keystore's lock for the session entry, re-reading the stored session first.
     func refreshUnderLock(did: DID, replacing staleAccessToken: String?) async throws -> OAuthSession {
         try await store.keystore.withLock(OAuthSession.entryName(did: did)) {
-            guard let current = try store.session(did) else {
+            guard let current = try await store.session(did) else {
                 throw OAuthError.signInNeeded("no session for \(did)")
             }
             if let staleAccessToken, current.accessToken != staleAccessToken {
@@ -22,21 +22,21 @@ extension OAuthSessionManager {
 
     private func refreshStored(_ current: OAuthSession) async throws -> OAuthSession {
         guard let refreshToken = current.refreshToken else {
-            try store.delete(current.did)
+            try await store.delete(current.did)
             broadcaster.publish(.deleted(did: current.did, reason: .refreshRefused))
             throw OAuthError.signInNeeded("the session of \(current.did) has no refresh token")
         }
         let journal = RefreshJournal(keystore: store.keystore)
-        if journal.wasInterrupted(current.did, refreshToken: refreshToken) {
-            try end(
+        if await journal.wasInterrupted(current.did, refreshToken: refreshToken) {
+            try await end(
                 current,
                 "an earlier refresh of \(current.did) was cut off after its request was sent and before the new "
                     + "tokens were saved, so its refresh token may be spent and was not sent again"
             )
         }
         let server = try await confirmIssuer(of: current)
-        let key = try store.key(for: current.did)
-        try journal.begin(current.did, refreshToken: refreshToken)
+        let key = try await store.key(for: current.did)
+        try await journal.begin(current.did, refreshToken: refreshToken)
         let response: HTTPResponse
         do {
             response = try await postForm(
@@ -46,17 +46,17 @@ extension OAuthSessionManager {
                 purpose: "token refresh"
             )
         } catch {
-            journal.end(current.did)  // No answer: the server did not say it took the token.
+            await journal.end(current.did)  // No answer: the server did not say it took the token.
             throw error
         }
         switch RefreshOutcome.classify(response, error: Self.oauthError(in: response)) {
         case .refused(let code, let description):
-            try store.delete(current.did)
+            try await store.delete(current.did)
             broadcaster.publish(.deleted(did: current.did, reason: .refreshRefused))
             logger.info("the server refused the refresh of \(current.did); session deleted")
             throw OAuthError.refreshRefused(serverError: code, description: description)
         case .transient(let status, let code, let description):
-            journal.end(current.did)
+            await journal.end(current.did)
             throw OAuthError.requestFailed(
                 "the token refresh",
                 status: status,
@@ -84,7 +84,7 @@ extension OAuthSessionManager {
                 }
             } catch {
                 await revokeAnswer()
-                try? end(current, "the server's answer to the refresh of \(current.did) failed a check")
+                try? await end(current, "the server's answer to the refresh of \(current.did) failed a check")
                 throw error
             }
             let issuedAt = now()
@@ -105,13 +105,13 @@ extension OAuthSessionManager {
             // The old refresh token is spent: store the new one before anyone uses the new access token.
             if let failure = await saveRetrying(updated) {
                 await revokeAnswer()
-                try end(
+                try await end(
                     current,
                     "the refreshed tokens of \(current.did) could not be saved (\(failure)); they were revoked, since "
                         + "the old refresh token is spent"
                 )
             }
-            journal.end(current.did)
+            await journal.end(current.did)
             broadcaster.publish(.updated(did: current.did))
             logger.debug("refreshed \(current.did)")
             return updated
@@ -124,7 +124,7 @@ extension OAuthSessionManager {
         var failure: (any Error)?
         for attempt in 0..<3 {
             do {
-                try store.save(session)
+                try await store.save(session)
                 return nil
             } catch {
                 failure = error
@@ -135,8 +135,8 @@ extension OAuthSessionManager {
     }
 
     /// Ends a session whose refresh token may be spent: deletes it, tells listeners, and throws `signInNeeded`.
-    private func end(_ session: OAuthSession, _ reason: String) throws -> Never {
-        try store.delete(session.did)
+    private func end(_ session: OAuthSession, _ reason: String) async throws -> Never {
+        try await store.delete(session.did)
         broadcaster.publish(.deleted(did: session.did, reason: .refreshRefused))
         logger.warning("session of \(session.did) ended: \(reason)")
         throw OAuthError.signInNeeded(reason)

@@ -10,8 +10,8 @@ import WireFormat
 struct SessionStore: Sendable {
     let keystore: any Keystore
 
-    func session(_ did: DID) throws -> OAuthSession? {
-        guard let data = try keystore.load(OAuthSession.entryName(did: did)) else { return nil }
+    func session(_ did: DID) async throws -> OAuthSession? {
+        guard let data = try await keystore.load(OAuthSession.entryName(did: did)) else { return nil }
         do {
             return try Self.decoder.decode(OAuthSession.self, from: data)
         } catch {
@@ -19,21 +19,23 @@ struct SessionStore: Sendable {
         }
     }
 
-    func sessions() throws -> [OAuthSession] {
-        try keystore.names().filter { $0.hasPrefix("session/") }.compactMap { name in
-            guard let did = try? DID(validating: String(name.dropFirst("session/".count))) else { return nil }
-            return try session(did)
+    func sessions() async throws -> [OAuthSession] {
+        var sessions: [OAuthSession] = []
+        for name in try await keystore.names() where name.hasPrefix("session/") {
+            guard let did = try? DID(validating: String(name.dropFirst("session/".count))) else { continue }
+            if let session = try await session(did) { sessions.append(session) }
         }
+        return sessions
     }
 
     /// Every session that can be read, and a report for each one that cannot.
-    func sessionsSkippingUnreadable() throws -> (sessions: [OAuthSession], unreadable: [UnreadableSession]) {
+    func sessionsSkippingUnreadable() async throws -> (sessions: [OAuthSession], unreadable: [UnreadableSession]) {
         var sessions: [OAuthSession] = []
         var unreadable: [UnreadableSession] = []
-        for name in try keystore.names() where name.hasPrefix("session/") {
+        for name in try await keystore.names() where name.hasPrefix("session/") {
             guard let did = try? DID(validating: String(name.dropFirst("session/".count))) else { continue }
             do {
-                if let session = try session(did) { sessions.append(session) }
+                if let session = try await session(did) { sessions.append(session) }
             } catch let error as KeystoreError {
                 unreadable.append(UnreadableSession(did: did, reason: error.description))
             } catch let error as OAuthError {
@@ -43,53 +45,56 @@ struct SessionStore: Sendable {
         return (sessions, unreadable)
     }
 
-    func save(_ session: OAuthSession) throws {
-        try keystore.save(try Self.encoder.encode(session), as: OAuthSession.entryName(did: session.did))
+    func save(_ session: OAuthSession) async throws {
+        try await keystore.save(try Self.encoder.encode(session), as: OAuthSession.entryName(did: session.did))
     }
 
-    func key(for did: DID) throws -> DPoPKey {
-        guard let data = try keystore.load(OAuthSession.keyEntryName(did: did)) else {
+    func key(for did: DID) async throws -> DPoPKey {
+        guard let data = try await keystore.load(OAuthSession.keyEntryName(did: did)) else {
             throw OAuthError.storedSessionUnreadable("the DPoP key of \(did) is missing")
         }
         return try DPoPKey(persistedRepresentation: data)
     }
 
-    func saveKey(_ key: DPoPKey, for did: DID) throws {
-        try keystore.save(key.persistedRepresentation, as: OAuthSession.keyEntryName(did: did))
+    func saveKey(_ key: DPoPKey, for did: DID) async throws {
+        try await keystore.save(key.persistedRepresentation, as: OAuthSession.keyEntryName(did: did))
     }
 
     /// Deletes the session, its key and any refresh note.
-    func delete(_ did: DID) throws {
-        try keystore.delete(OAuthSession.entryName(did: did))
-        try keystore.delete(OAuthSession.keyEntryName(did: did))
-        RefreshJournal(keystore: keystore).end(did)
+    func delete(_ did: DID) async throws {
+        try await keystore.delete(OAuthSession.entryName(did: did))
+        try await keystore.delete(OAuthSession.keyEntryName(did: did))
+        await RefreshJournal(keystore: keystore).end(did)
     }
 
-    func savePending(_ pending: PendingAuthorization) throws {
-        try keystore.save(try Self.encoder.encode(pending), as: PendingAuthorization.entryName(state: pending.state))
+    func savePending(_ pending: PendingAuthorization) async throws {
+        try await keystore.save(
+            try Self.encoder.encode(pending),
+            as: PendingAuthorization.entryName(state: pending.state)
+        )
     }
 
     /// Loads and deletes the pending sign-in of `state` under its lock, so a state is used at most once.
     func consumePending(state: String) async throws -> PendingAuthorization? {
         let name = PendingAuthorization.entryName(state: state)
         return try await keystore.withLock(name) {
-            guard let data = try keystore.load(name) else { return nil }
-            try keystore.delete(name)
+            guard let data = try await keystore.load(name) else { return nil }
+            try await keystore.delete(name)
             return try? Self.decoder.decode(PendingAuthorization.self, from: data)
         }
     }
 
     /// Deletes pending sign-ins older than their lifetime.
-    func purgeExpiredPending(now: Date) throws {
-        for name in try keystore.names() where name.hasPrefix("pending/") {
+    func purgeExpiredPending(now: Date) async throws {
+        for name in try await keystore.names() where name.hasPrefix("pending/") {
             // An entry that cannot be read now (a keystore error) is left alone; one that decrypts but is not a
             // pending sign-in is garbage.
-            guard let data = try? keystore.load(name) else { continue }
+            guard let data = try? await keystore.load(name) else { continue }
             guard let pending = try? Self.decoder.decode(PendingAuthorization.self, from: data) else {
-                try keystore.delete(name)
+                try await keystore.delete(name)
                 continue
             }
-            if pending.isExpired(now: now) { try keystore.delete(name) }
+            if pending.isExpired(now: now) { try await keystore.delete(name) }
         }
     }
 
