@@ -48,6 +48,14 @@ public protocol Keystore: Sendable {
         isolation: isolated (any Actor)?,
         _ body: () async throws -> T
     ) async throws -> T
+
+    /// Makes every write done so far inside the current ``withLock(_:isolation:_:)`` durable before it returns, and
+    /// goes on holding the lock.
+    ///
+    /// A store that runs a critical section as a database transaction commits it here; its writes would otherwise
+    /// be undone if the process died before the critical section ended. Stores whose writes are durable at once,
+    /// such as the file store, do nothing.
+    func checkpoint() async throws
 }
 
 /// An opaque token for one version of a keystore entry; compare with `==`.
@@ -64,6 +72,9 @@ public struct EntryRevision: Sendable, Hashable {
 extension Keystore {
     /// Stores that cannot tell cheaply whether an entry changed answer `nil`, and callers read the entry again.
     public func revision(of name: String) throws -> EntryRevision? { nil }
+
+    /// Stores whose every write is durable when it returns have nothing to commit.
+    public func checkpoint() async throws {}
 
     /// Runs `body` while holding an exclusive lock on `name`, on the caller's actor.
     ///

@@ -15,9 +15,11 @@ struct RefreshJournal: Sendable {
 
     static func entryName(did: DID) -> String { "refreshing/\(did.rawValue)" }
 
-    /// Notes that `refreshToken` is about to be sent.
+    /// Notes that `refreshToken` is about to be sent, durably: a store that holds the critical section's writes in a
+    /// transaction commits the note before the request leaves, so a process killed during the request leaves it.
     func begin(_ did: DID, refreshToken: String) async throws {
         try await keystore.save(Self.digest(refreshToken), as: Self.entryName(did: did))
+        try await keystore.checkpoint()
     }
 
     /// Whether an earlier refresh sent `refreshToken` and never settled.
