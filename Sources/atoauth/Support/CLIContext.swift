@@ -14,7 +14,7 @@ struct CLIContext {
     let allowHTTPLoopback: Bool
     let transport: any HTTPTransport
     let accounts: AccountManager
-    let keystore: EncryptedFileKeystore
+    let keystore: any Keystore
 
     /// The account chosen with `--account` or `ATOAUTH_ACCOUNT`, or `nil` for the active one.
     var selectedAccount: String? { options.account ?? environment["ATOAUTH_ACCOUNT"].nonEmpty }
@@ -29,7 +29,22 @@ struct CLIContext {
         var logger = Logger(label: "atoauth") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = verbose ? .debug : .warning
         let home = try homeDirectory(options, environment)
-        let keystore = try StoreEnvironment.open(directory: home, environment: environment, logger: logger)
+        let store = StoreSelection.url(options, environment)
+        return try await StoreSelection.withKeystore(url: store, home: home, environment: environment, logger: logger) {
+            keystore in
+            try await run(options, environment, verbose: verbose, logger: logger, home: home, keystore: keystore, body)
+        }
+    }
+
+    private static func run<T>(
+        _ options: GlobalOptions,
+        _ environment: [String: String],
+        verbose: Bool,
+        logger: Logger,
+        home: URL,
+        keystore: any Keystore,
+        _ body: (CLIContext) async throws -> T
+    ) async throws -> T {
         var transportLogger = logger
         transportLogger.logLevel = .warning  // AsyncHTTPClient's own connection chatter is not what -v shows.
         return try await AsyncHTTPClientTransport.withTransport(logger: transportLogger) { base in

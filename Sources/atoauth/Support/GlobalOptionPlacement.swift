@@ -1,7 +1,9 @@
 /// Lets the global options come before the subcommand (`atoauth -v whoami`) as well as after it.
 enum GlobalOptionPlacement {
     static let flags: Set<String> = ["--json", "-v", "--verbose", "--allow-http-loopback"]
-    static let options: Set<String> = ["--home", "--account", "--plc-directory", "--handle-resolver", "--client-id"]
+    static let options: Set<String> = [
+        "--home", "--store", "--account", "--plc-directory", "--handle-resolver", "--client-id",
+    ]
 
     /// Moves global options found before the first subcommand word to the end of the arguments.
     static func normalize(_ arguments: [String]) -> [String] {

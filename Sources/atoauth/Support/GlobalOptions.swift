@@ -12,6 +12,16 @@ struct GlobalOptions: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
+            "A postgresql:// URL: keep accounts and sessions in that database, shared by several machines, "
+                + "instead of the files under --home (env ATOAUTH_STORE).",
+            valueName: "url"
+        )
+    )
+    var store: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
             "Act as this account for one command, without switching (env ATOAUTH_ACCOUNT).",
             valueName: "handle-or-did"
         )
