@@ -247,7 +247,7 @@ let package = Package(
             name: "PostgresStoreTests",
             dependencies: [
                 "PostgresStore", "Keystore", "ATOAuthTesting", "AccountManager", "ATClient", "OAuthSessionManager",
-                "Sandbox",
+                "Sandbox", "HTTPTransport",
             ],
             swiftSettings: strictSettings
         ),

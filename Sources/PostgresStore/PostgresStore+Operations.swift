@@ -23,6 +23,9 @@ extension PostgresStore {
                 try await client.withConnection { connection in try await operation(connection) }
             }
         } catch let error as PostgresStoreError where error == .timedOut {
+            if let section = CriticalSection.current, section.connection.isClosed {
+                throw PostgresStoreError.connectionLost(store, doing: what)  // Closed while the statement waited.
+            }
             throw await diagnose(error)
         } catch {
             throw PostgresStoreError.mapping(error, store: store, doing: what)
@@ -48,6 +51,8 @@ extension PostgresStore {
             try await Deadline.run(limit, orThrow: Self.timedOut(store, limit, what)) {
                 try await connection.run(statement, logger: logger)
             }
+        } catch let error as PostgresStoreError where error == .timedOut && connection.isClosed {
+            throw PostgresStoreError.connectionLost(store, doing: what)  // Closed while the statement waited.
         } catch {
             throw mapErrors ? PostgresStoreError.mapping(error, store: store, doing: what) : error
         }

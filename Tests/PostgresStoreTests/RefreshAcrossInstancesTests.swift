@@ -25,28 +25,30 @@ struct RefreshAcrossInstancesTests {
         defer { fixture.cleanUp() }
         try await SandboxWorld.with(Self.sandbox(accounts: 1)) { world in
             try await fixture.withStores(4) { stores in
-                let watches = stores.map { LockWatch($0) }
-                let instances = watches.map { world.accounts(keystore: $0) }
-                let account = try await world.signIn("user0.test", with: instances[0])
-                world.clock.advance(by: 601)
-                let before = world.server.counters
-                try await withThrowingTaskGroup(of: String.self) { group in
-                    for instance in instances {
-                        for _ in 0..<50 {
-                            group.addTask {
-                                let client = try await instance.client(for: account.did.rawValue)
-                                return try await client.getSession().did
+                try await withTransports(4) { transports in
+                    let watches = stores.map { LockWatch($0) }
+                    let instances = zip(watches, transports).map { world.accounts(keystore: $0, transport: $1) }
+                    let account = try await world.signIn("user0.test", with: instances[0])
+                    world.clock.advance(by: 601)
+                    let before = world.server.counters
+                    try await withThrowingTaskGroup(of: String.self) { group in
+                        for instance in instances {
+                            for _ in 0..<50 {
+                                group.addTask {
+                                    let client = try await instance.client(for: account.did.rawValue)
+                                    return try await client.getSession().did
+                                }
                             }
                         }
+                        for try await did in group { #expect(did == account.did.rawValue) }
                     }
-                    for try await did in group { #expect(did == account.did.rawValue) }
+                    let after = world.server.counters
+                    #expect(after.refreshGrantsSucceeded - before.refreshGrantsSucceeded == 1)
+                    #expect(after.refreshTokenReplays == 0)
+                    let lock = OAuthSession.entryName(did: account.did)
+                    for watch in watches { #expect(watch.mostAtOnce(lock) <= 1) }
+                    #expect(watches.map { $0.total(lock) }.reduce(0, +) >= 4)
                 }
-                let after = world.server.counters
-                #expect(after.refreshGrantsSucceeded - before.refreshGrantsSucceeded == 1)
-                #expect(after.refreshTokenReplays == 0)
-                let lock = OAuthSession.entryName(did: account.did)
-                for watch in watches { #expect(watch.mostAtOnce(lock) <= 1) }
-                #expect(watches.map { $0.total(lock) }.reduce(0, +) >= 4)
             }
         }
     }
@@ -57,29 +59,31 @@ struct RefreshAcrossInstancesTests {
         defer { fixture.cleanUp() }
         try await SandboxWorld.with(Self.sandbox(accounts: 10)) { world in
             try await fixture.withStores(4) { stores in
-                let instances = stores.map { world.accounts(keystore: $0) }
-                var dids: [String] = []
-                for index in 0..<10 {
-                    dids.append(try await world.signIn("user\(index).test", with: instances[0]).did.rawValue)
-                }
-                world.clock.advance(by: 601)
-                let before = world.server.counters
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    for instance in instances {
-                        for did in dids {
-                            for _ in 0..<5 {
-                                group.addTask {
-                                    let session = try await instance.client(for: did).getSession()
-                                    #expect(session.did == did)
+                try await withTransports(4) { transports in
+                    let instances = zip(stores, transports).map { world.accounts(keystore: $0, transport: $1) }
+                    var dids: [String] = []
+                    for index in 0..<10 {
+                        dids.append(try await world.signIn("user\(index).test", with: instances[0]).did.rawValue)
+                    }
+                    world.clock.advance(by: 601)
+                    let before = world.server.counters
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        for instance in instances {
+                            for did in dids {
+                                for _ in 0..<5 {
+                                    group.addTask {
+                                        let session = try await instance.client(for: did).getSession()
+                                        #expect(session.did == did)
+                                    }
                                 }
                             }
                         }
+                        try await group.waitForAll()
                     }
-                    try await group.waitForAll()
+                    let after = world.server.counters
+                    #expect(after.refreshGrantsSucceeded - before.refreshGrantsSucceeded == 10)
+                    #expect(after.refreshTokenReplays == 0)
                 }
-                let after = world.server.counters
-                #expect(after.refreshGrantsSucceeded - before.refreshGrantsSucceeded == 10)
-                #expect(after.refreshTokenReplays == 0)
             }
         }
     }

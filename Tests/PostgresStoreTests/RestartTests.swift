@@ -30,6 +30,8 @@ struct RestartTests {
                         do {
                             #expect(try await store.load("session/did:plc:aaa") == Data("kept".utf8))
                             outcomes.reads.add(1, ordering: .relaxed)
+                        } catch is CancellationError {
+                            break  // The loop is being stopped.
                         } catch {
                             outcomes.errors.withLock { $0.append("\(error)") }
                         }
