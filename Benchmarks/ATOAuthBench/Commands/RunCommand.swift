@@ -16,7 +16,7 @@ struct RunCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("only"),
-        help: "Run only this scenario (repeatable): proofs, overhead, rotation, storm, keystore, cli."
+        help: "Run only this scenario (repeatable): proofs, overhead, rotation, storm, keystore, stores, cli."
     )
     var scenarios: [Scenario] = []
 
@@ -39,6 +39,7 @@ struct RunCommand: AsyncParsableCommand {
             figures += Figure.rotation(rotation, period: settings.rotationPeriod)
         }
         var refreshCounts: [Int] = []
+        var storeRefreshes: [Double] = []
         if selected.contains(.storm) {
             progress("refresh storm")
             let storm = try await RefreshStorm.run(calls: settings.stormCalls, rounds: settings.stormRounds)
@@ -54,6 +55,19 @@ struct RunCommand: AsyncParsableCommand {
             )
             figures += Figure.keystore(keystore)
         }
+        if selected.contains(.stores) {
+            progress(
+                "PostgreSQL store beside the file store (a throwaway server; signing in \(settings.storeAccounts) accounts)"
+            )
+            let stores = try await SharedStores.run(
+                accounts: settings.storeAccounts,
+                stormCalls: settings.storeStormCalls,
+                perCallCalls: settings.storeCalls,
+                rounds: settings.storeRounds
+            )
+            figures += Figure.sharedStores(stores)
+            storeRefreshes = stores.refreshesPerAccount
+        }
         if selected.contains(.cli) {
             figures += try await commandLine(settings)
         }
@@ -63,6 +77,10 @@ struct RunCommand: AsyncParsableCommand {
         print("Load average at end: \(MachineDescription.loadAverage())")
         guard refreshCounts.allSatisfy({ $0 == 1 }) else {
             progress("FAILED: the refresh storms made \(refreshCounts) refreshes; each must make exactly 1")
+            throw ExitCode.failure
+        }
+        guard storeRefreshes.allSatisfy({ $0 == 1 }) else {
+            progress("FAILED: the shared-store storms made \(storeRefreshes) refreshes per account; each must make 1")
             throw ExitCode.failure
         }
     }
