@@ -265,7 +265,7 @@ let package = Package(
                 "atoauth", "Keystore", "DPoPRequestExecutor", "HTTPTransport", "ATOAuthTesting", "PostgresStore",
                 .product(name: "Logging", package: "swift-log"),
             ],
-            exclude: ["approve_browser.py", "chromium_approve.py"],
+            exclude: ["approve_browser.py", "chromium_approve.py", "deny_browser.py", "pty_run.py"],
             swiftSettings: strictSettings
         ),
     ]

@@ -2,7 +2,7 @@ import ATProtoPermissions
 public import ATProtoSyntax
 public import AccountManager
 public import Foundation
-import HTTPTransport
+public import HTTPTransport
 import WireFormat
 
 /// Calls XRPC methods on an account's PDS with DPoP-bound tokens (atproto.com/specs/xrpc).
@@ -39,30 +39,43 @@ public struct ATClient: Sendable {
     ///   - nsid: the method.
     ///   - parameters: the query parameters, in order.
     ///   - proxy: the `atproto-proxy` value, when not the default for the NSID.
+    ///   - headers: more header fields, such as `atproto-accept-labelers`; an `Accept` field replaces the default
+    ///     `application/json`. The fields the client sets itself (``reservedHeaders``) are refused.
     ///   - account: for a routed client, the handle or DID to act as; a bound client accepts only its own.
     /// - Returns: the successful answer.
     /// - Throws: ``XRPCError`` for a non-2xx answer; ``MissingPermissionError`` when the session lacks a permission
-    ///   the call needs; `AccountError` when no account fits.
+    ///   the call needs; `AccountError` when no account fits or a header is reserved.
     public func query(
         _ nsid: NSID,
         parameters: [(String, String)] = [],
         proxy: String? = nil,
+        headers: HTTPHeaders = [:],
         as account: String? = nil
     ) async throws -> XRPCResponse {
-        try await call(nsid, .get, parameters, nil, nil, proxy, account)
+        try await call(nsid, .get, parameters, nil, nil, proxy, headers, account)
     }
 
-    /// Calls a procedure (HTTP POST) with a body, JSON unless `contentType` says otherwise.
+    /// Calls a procedure (HTTP POST) with a body, JSON unless `contentType` says otherwise; `headers` as for
+    /// ``query(_:parameters:proxy:headers:as:)``.
     public func procedure(
         _ nsid: NSID,
         input: Data?,
         contentType: String = "application/json",
         parameters: [(String, String)] = [],
         proxy: String? = nil,
+        headers: HTTPHeaders = [:],
         as account: String? = nil
     ) async throws -> XRPCResponse {
-        try await call(nsid, .post, parameters, input, contentType, proxy, account)
+        try await call(nsid, .post, parameters, input, contentType, proxy, headers, account)
     }
+
+    /// The header fields the client sets itself, which `headers` may not hold: the DPoP proof and token
+    /// (RFC 9449 §7.1), the body's framing and type, the origin, and `atproto-proxy`, which goes in `proxy` so the
+    /// permission check sees it.
+    public static let reservedHeaders: Set<String> = [
+        "authorization", "dpop", "host", "content-length", "content-type", "transfer-encoding", "connection",
+        "keep-alive", "te", "upgrade", "atproto-proxy",
+    ]
 
     /// Calls a procedure with an `Encodable` JSON body.
     public func procedure(
@@ -103,8 +116,12 @@ public struct ATClient: Sendable {
         _ body: Data?,
         _ contentType: String?,
         _ proxy: String?,
+        _ extraHeaders: HTTPHeaders,
         _ account: String?
     ) async throws -> XRPCResponse {
+        if let reserved = extraHeaders.first(where: { Self.reservedHeaders.contains($0.name.lowercased()) }) {
+            throw AccountError.invalidRequest("the \(reserved.name) header is set by the client itself")
+        }
         let connection = try await connection(
             explicit: account,
             parameters: parameters,
@@ -112,6 +129,8 @@ public struct ATClient: Sendable {
             contentType: contentType
         )
         var headers: HTTPHeaders = ["Accept": "application/json"]
+        if extraHeaders["Accept"] != nil { headers.remove(name: "Accept") }
+        for field in extraHeaders { headers.add(name: field.name, value: field.value) }
         if let contentType, body != nil { headers.add(name: "Content-Type", value: contentType) }
         let proxy = proxy ?? proxies.first(where: { nsid.rawValue.hasPrefix($0.key) })?.value
         if let proxy { headers.add(name: "atproto-proxy", value: proxy) }

@@ -26,12 +26,25 @@ public struct XRPCResponse: Sendable {
 
     /// The body as indented JSON when it is JSON, else `nil`; control and bidi characters inside strings are
     /// written as `\\uXXXX` escapes, so it prints safely and still parses to the same value.
-    public var prettyJSON: String? {
-        guard let object = try? JSONSerialization.jsonObject(with: http.body, options: .fragmentsAllowed),
-            let data = try? JSONSerialization.data(
-                withJSONObject: object,
-                options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed]
-            )
+    public var prettyJSON: String? { jsonText(pretty: true) }
+
+    /// The body as JSON on one line when it is JSON, else `nil`; escaped as ``prettyJSON`` is.
+    public var compactJSON: String? { jsonText(pretty: false) }
+
+    private func jsonText(pretty: Bool) -> String? {
+        guard let object = try? JSONSerialization.jsonObject(with: http.body, options: .fragmentsAllowed) else {
+            return nil
+        }
+        return Self.jsonText(of: object, pretty: pretty)
+    }
+
+    /// A JSON value (as `JSONSerialization` reads it) as JSON text with sorted keys, indented or on one line, with
+    /// control and bidi characters escaped; `nil` when it is not a JSON value.
+    public static func jsonText(of object: Any, pretty: Bool) -> String? {
+        var options: JSONSerialization.WritingOptions = [.sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed]
+        if pretty { options.insert(.prettyPrinted) }
+        guard JSONSerialization.isValidJSONObject([object]),
+            let data = try? JSONSerialization.data(withJSONObject: object, options: options)
         else { return nil }
         return TerminalText.escapedJSON(String(decoding: data, as: UTF8.self))
     }

@@ -1,6 +1,7 @@
 public import ATProtoSyntax
 public import Foundation
 public import HTTPTransport
+import WireFormat
 
 /// Fetches and checks the DID document of a `did:plc` or `did:web` (atproto.com/specs/did).
 ///
@@ -52,8 +53,13 @@ public struct DIDResolver: Sendable {
         do {
             body = try await fetcher.get(url, expecting: .document).body
         } catch let error as FetchError where !error.isSecurityRefusal {
-            let gone = error.status == 404 || error.status == 410 ? " (the DID is unknown or deactivated)" : ""
-            throw IdentityError.didResolutionFailed("\(error.reason)\(gone)", status: error.status)
+            let gone = error.status == 404 || error.status == 410 ? " — the DID is unknown or deactivated" : ""
+            throw IdentityError.didResolutionFailed(
+                error.isNetworkFailure ? Sentence.clause(error.reason) : "\(error.reason)\(gone)",
+                status: error.status,
+                isNetworkFailure: error.isNetworkFailure,
+                did: did.rawValue
+            )
         }
         let document = try DIDDocument(json: body)
         try document.check(for: did)

@@ -91,7 +91,9 @@ public struct DNSAndHTTPSHandleResolver: HandleResolver {
         } catch let error as IdentityError {
             return .failure(error)
         } catch let error as FetchError {
-            return .failure(.handleResolutionFailed(error.reason, status: error.status))
+            return .failure(
+                .handleResolutionFailed(error.reason, status: error.status, isNetworkFailure: error.isNetworkFailure)
+            )
         } catch let error as SyntaxError {
             return .failure(.handleResolutionFailed(error.reason))
         } catch {

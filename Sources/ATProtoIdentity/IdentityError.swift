@@ -42,6 +42,10 @@ public struct IdentityError: Error, Sendable, Hashable, CustomStringConvertible 
     public let serverError: String?
     /// The server's `error_description` or `message`, safe to print, when its answer had one.
     public let serverErrorDescription: String?
+    /// Whether no answer came (DNS, connection, timeout): then ``reason`` already says what to do.
+    public let isNetworkFailure: Bool
+    /// The handle or DID that could not be resolved, when the error is about one.
+    public let subject: String?
 
     init(
         _ code: Code,
@@ -50,10 +54,14 @@ public struct IdentityError: Error, Sendable, Hashable, CustomStringConvertible 
         field: String? = nil,
         status: Int? = nil,
         serverError: String? = nil,
-        serverErrorDescription: String? = nil
+        serverErrorDescription: String? = nil,
+        isNetworkFailure: Bool = false,
+        subject: String? = nil
     ) {
         self.code = code
         self.kind = kind
+        self.isNetworkFailure = isNetworkFailure
+        self.subject = subject.map { TerminalText.sanitized($0, limit: 300) }
         self.reason = TerminalText.sanitized(reason)
         self.field = field
         self.status = status
@@ -70,16 +78,32 @@ public struct IdentityError: Error, Sendable, Hashable, CustomStringConvertible 
             switch code {
             case .invalidInput:
                 "Cannot use this account: \(reason). Give a handle (alice.example.com), a DID or an https:// server URL."
-            case .handleResolutionFailed: "Could not resolve the handle: \(reason). Check the handle and try again."
+            case .handleResolutionFailed: "Could not resolve the handle\(subjectText): \(reason)"
             case .conflictingHandleRecords, .handleMethodsDisagree:
                 "The handle's records disagree: \(reason). Ask the handle's owner to fix its DNS or HTTPS record."
-            case .didResolutionFailed: "Could not fetch the DID document: \(reason)."
+            case .didResolutionFailed:
+                "Could not fetch the DID document\(subjectText.isEmpty ? "" : " of" + subjectText): \(reason)"
             case .invalidDIDDocument:
                 "The DID document failed a check: \(reason). The account's identity cannot be trusted; nothing was stored."
             case .handleNotConfirmed:
                 "The handle and the DID do not confirm each other: \(reason). The account's identity cannot be trusted."
             }
-        return text + ServerErrorBody.sentence(error: serverError, description: serverErrorDescription)
+        return Sentence.ended(text) + ServerErrorBody.sentence(error: serverError, description: serverErrorDescription)
+            + advice
+    }
+
+    private var subjectText: String { subject.map { " " + $0 } ?? "" }
+
+    /// What to do about a failed resolution, by its cause: a network failure's reason says it already; a server's
+    /// 5xx passes; anything else means the handle or DID is wrong (atproto.com/specs/handle, /did).
+    private var advice: String {
+        guard code == .handleResolutionFailed || code == .didResolutionFailed, !isNetworkFailure else { return "" }
+        if let status, status == 429 || (500...599).contains(status) {
+            return " The server had a problem; try again later."
+        }
+        return code == .handleResolutionFailed
+            ? " Check the handle's spelling, or sign in with the account's DID or its PDS's https:// URL."
+            : " Check the DID, or sign in with the account's handle."
     }
 }
 
@@ -94,7 +118,9 @@ extension IdentityError {
         _ reason: String,
         status: Int? = nil,
         serverError: String? = nil,
-        serverErrorDescription: String? = nil
+        serverErrorDescription: String? = nil,
+        isNetworkFailure: Bool = false,
+        handle: String? = nil
     ) -> IdentityError {
         IdentityError(
             .handleResolutionFailed,
@@ -102,7 +128,9 @@ extension IdentityError {
             reason,
             status: status,
             serverError: serverError,
-            serverErrorDescription: serverErrorDescription
+            serverErrorDescription: serverErrorDescription,
+            isNetworkFailure: isNetworkFailure,
+            subject: handle
         )
     }
 
@@ -117,8 +145,20 @@ extension IdentityError {
     }
 
     /// The DID document could not be fetched or read (atproto.com/specs/did).
-    public static func didResolutionFailed(_ reason: String, status: Int? = nil) -> IdentityError {
-        IdentityError(.didResolutionFailed, .failed, reason, status: status)
+    public static func didResolutionFailed(
+        _ reason: String,
+        status: Int? = nil,
+        isNetworkFailure: Bool = false,
+        did: String? = nil
+    ) -> IdentityError {
+        IdentityError(
+            .didResolutionFailed,
+            .failed,
+            reason,
+            status: status,
+            isNetworkFailure: isNetworkFailure,
+            subject: did
+        )
     }
 
     /// The DID document failed a check: its `id`, its PDS service or the PDS URL.

@@ -1,6 +1,7 @@
 public import ATProtoSyntax
 public import Foundation
 public import HTTPTransport
+import WireFormat
 
 /// Resolves handles with a service's `com.atproto.identity.resolveHandle` instead of DNS and HTTPS
 /// (atproto.com/specs/handle, Handle Resolution), for a configured resolver such as a development sandbox.
@@ -32,10 +33,12 @@ public struct XRPCHandleResolver: HandleResolver {
             body = try await fetcher.get(url, expecting: .xrpc).body
         } catch let error as FetchError where !error.isSecurityRefusal {
             throw IdentityError.handleResolutionFailed(
-                "\(service.host() ?? "the resolver") could not resolve \(handle): \(error.reason)",
+                error.isNetworkFailure ? Sentence.clause(error.reason) : error.reason,
                 status: error.status,
                 serverError: error.serverError,
-                serverErrorDescription: error.serverErrorDescription
+                serverErrorDescription: error.serverErrorDescription,
+                isNetworkFailure: error.isNetworkFailure,
+                handle: handle.rawValue
             )
         }
         let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any]

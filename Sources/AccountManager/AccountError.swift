@@ -1,9 +1,10 @@
 import WireFormat
 
-/// A failure to find or use a signed-in account: none is signed in, none is active, no account matches, or the
-/// PDS refused the session even after a refresh.
+/// A failure to find or use a signed-in account: none is signed in, none is active, no account matches, the session
+/// ended (the server refused to refresh it), or the PDS refused the session even after a refresh.
 ///
-/// Each of these means the user has to sign in (again) or choose another account. The error never carries a token.
+/// Each of these means the user has to sign in (again) or choose another account; when the error is about one
+/// account, ``account`` and ``requestedScope`` say how to sign it in again. The error never carries a token.
 public struct AccountError: Error, Sendable, Hashable, CustomStringConvertible {
     enum Code: Hashable, Sendable {
         case noAccounts
@@ -12,19 +13,61 @@ public struct AccountError: Error, Sendable, Hashable, CustomStringConvertible {
         case sessionRejected
         case accountMismatch
         case invalidRequest
+        case signedOutByServer
+        case sessionEnded
+        case activeAccountSignedOut
     }
 
     let code: Code
     /// What went wrong, in words, safe to print.
     public let reason: String
+    /// The account to sign in again, as the user names it (its handle, else its DID), when the error is about one
+    /// account whose session ended.
+    public let account: String?
+    /// The permissions that account had asked for, to ask for again; `nil` when unknown.
+    public let requestedScope: String?
 
-    init(_ code: Code, _ reason: String) {
+    init(_ code: Code, _ reason: String, account: String? = nil, requestedScope: String? = nil) {
         self.code = code
         self.reason = TerminalText.sanitized(reason)
+        self.account = account.map { TerminalText.sanitized($0) }
+        self.requestedScope = requestedScope.map { TerminalText.sanitized($0) }
     }
 
     /// Whether both errors are the same failure, ignoring the details.
     public func hasSameCode(as other: AccountError) -> Bool { code == other.code }
+
+    /// What a user does about it, in words: the kind of failure, for a front end that adds its own commands.
+    public enum Remedy: Sendable, Hashable {
+        /// Sign in for the first time.
+        case signIn
+        /// Choose one of the signed-in accounts.
+        case chooseAccount
+        /// Sign in as the account named, which is not signed in here.
+        case signInAs(String)
+        /// Sign the account in again, asking for `scope` again when it had asked for one; `orSwitch` when another
+        /// signed-in account may do instead (the active one is gone).
+        case signInAgain(account: String, scope: String?, orSwitch: Bool)
+        /// Nothing a sign-in fixes: the request itself is wrong.
+        case none
+    }
+
+    /// What the user can do about this failure.
+    public var remedy: Remedy {
+        guard let account else {
+            return switch code {
+            case .noActiveAccount: .chooseAccount
+            case .accountMismatch, .invalidRequest: .none
+            default: .signIn
+            }
+        }
+        return switch code {
+        case .noSuchAccount: .signInAs(account)
+        case .activeAccountSignedOut: .signInAgain(account: account, scope: requestedScope, orSwitch: true)
+        case .accountMismatch, .invalidRequest: .none
+        default: .signInAgain(account: account, scope: requestedScope, orSwitch: false)
+        }
+    }
 
     /// Whether the caller asked for something that cannot be (an account that the client is not bound to), rather
     /// than an account that needs signing in.
@@ -33,31 +76,61 @@ public struct AccountError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A sentence for people.
     public var description: String {
         switch code {
-        case .noAccounts: "No account is signed in: \(reason)."
-        case .noActiveAccount: "No account is active: \(reason). Choose one first."
-        case .noSuchAccount: "No signed-in account matches: \(reason)."
-        case .sessionRejected: "The server no longer accepts the session: \(reason). Sign in again."
+        case .noAccounts: "No account is signed in here."
+        case .noActiveAccount: "No account is active (\(reason))."
+        case .noSuchAccount: "No signed-in account is \(reason)."
+        case .sessionRejected: "The server no longer accepts the session: \(reason)."
         case .accountMismatch: "Wrong account: \(reason)."
         case .invalidRequest: "The request cannot be sent: \(reason)."
+        case .signedOutByServer: "\(account ?? "The account") was signed out by the server: \(reason)."
+        case .sessionEnded: "The session of \(account ?? "the account") ended: \(reason)."
+        case .activeAccountSignedOut: "The active account \(account ?? "") is no longer signed in: \(reason)."
         }
     }
 
     /// No account is signed in here.
-    public static let noAccounts = AccountError(.noAccounts, "sign in first")
+    public static let noAccounts = AccountError(.noAccounts, "none")
 
     /// Accounts are signed in, but none is active.
     public static func noActiveAccount(_ reason: String) -> AccountError { AccountError(.noActiveAccount, reason) }
 
     /// No signed-in account has this handle or DID.
     public static func noSuchAccount(_ handleOrDID: String) -> AccountError {
-        AccountError(.noSuchAccount, "no signed-in account is \(handleOrDID)")
+        AccountError(.noSuchAccount, handleOrDID, account: handleOrDID)
     }
 
     /// The PDS refused the access token even right after a refresh.
-    public static func sessionRejected(_ reason: String) -> AccountError { AccountError(.sessionRejected, reason) }
+    public static func sessionRejected(_ reason: String, account: String? = nil) -> AccountError {
+        AccountError(.sessionRejected, reason, account: account)
+    }
 
     /// The request cannot be formed, such as a path that makes no URL.
     public static func invalidRequest(_ reason: String) -> AccountError { AccountError(.invalidRequest, reason) }
+
+    /// The authorization server refused to refresh the session of `account` (`invalid_grant`: revoked, expired, or
+    /// ended there), so atoauth deleted it (atproto.com/specs/oauth, Tokens and Session Lifetime).
+    public static func signedOutByServer(
+        _ account: String,
+        requestedScope: String?,
+        reason: String
+    ) -> AccountError {
+        AccountError(.signedOutByServer, reason, account: account, requestedScope: requestedScope)
+    }
+
+    /// The session of `account` cannot be used any more and was deleted here, for example because a refresh was cut
+    /// off and its refresh token may be spent.
+    public static func sessionEnded(_ account: String, requestedScope: String?, reason: String) -> AccountError {
+        AccountError(.sessionEnded, reason, account: account, requestedScope: requestedScope)
+    }
+
+    /// The active account, `did`, has no session here any more: the server or another process ended it.
+    public static func activeAccountSignedOut(_ did: String) -> AccountError {
+        AccountError(
+            .activeAccountSignedOut,
+            "its session was ended by the server or by another atoauth process",
+            account: did
+        )
+    }
 
     /// A client bound to one account was asked to act as another.
     public static func accountMismatch(_ reason: String) -> AccountError { AccountError(.accountMismatch, reason) }

@@ -22,21 +22,24 @@ extension AccountManager {
         return AccountListing(accounts: accounts, unreadable: stored.unreadable)
     }
 
-    /// Deletes the session and DPoP key of the account `did` when its session cannot be read, without decrypting
-    /// them; nothing is revoked, since the tokens cannot be read.
+    /// Deletes the session and DPoP key of the account `did` when its session cannot be read.
+    ///
+    /// They are deleted without decrypting them; nothing is revoked, since the tokens cannot be read. If it was the
+    /// active account, another one becomes active, as ``remove(_:)`` describes.
     ///
     /// - Returns: The report of the removed session, or `nil` when `did` names no unreadable session.
     public func removeUnreadable(_ did: String) async throws -> UnreadableSession? {
+        try await discardUnreadable(did)?.session
+    }
+
+    func discardUnreadable(_ did: String) async throws -> (session: UnreadableSession, active: ActiveAccountChange)? {
         guard let match = try await accountListing().unreadable.first(where: { $0.did.rawValue == did }) else {
             return nil
         }
         try await sessions.discardSession(did: match.did)
         connections[match.did] = nil
         directory.forget()
-        try await keystore.withLock(Self.activeEntry) {
-            if try await activeDID() == match.did { try await keystore.delete(Self.activeEntry) }
-        }
-        return match
+        return (match, try await handOverActive(from: match.did))
     }
 
     /// The active account, or `nil` when none is.
@@ -52,12 +55,14 @@ extension AccountManager {
     public func account(_ handleOrDID: String?) async throws -> Account {
         guard let handleOrDID else {
             if let active = try await activeAccount() { return active }
+            // The active entry still names an account whose session is gone: say so rather than pick another.
+            if let did = try await activeDID() { throw AccountError.activeAccountSignedOut(did.rawValue) }
             let all = try await accounts()
             throw all.isEmpty ? AccountError.noAccounts : .noActiveAccount("\(all.count) accounts are signed in")
         }
         let all = try await accounts()
         guard let match = all.first(where: { $0.matches(handleOrDID) }) else {
-            throw all.isEmpty ? AccountError.noAccounts : .noSuchAccount(handleOrDID)
+            throw AccountError.noSuchAccount(handleOrDID)
         }
         return match
     }
@@ -77,18 +82,24 @@ extension AccountManager {
     }
 
     /// Signs an account out: revokes its tokens at the authorization server (best effort), deletes its session and
-    /// DPoP key, and clears the active account if it was this one.
+    /// DPoP key, and, if it was the active account, makes another one active, as ``remove(_:)`` describes.
     ///
     /// - Returns: the account as it was, and whether the server confirmed the revocation.
     public func revoke(_ handleOrDID: String) async throws -> (Account, OAuthSessionManager.RevocationResult) {
+        let removal = try await signOut(handleOrDID)
+        return (removal.account, removal.revocation)
+    }
+
+    func signOut(
+        _ handleOrDID: String
+    ) async throws -> (
+        account: Account, revocation: OAuthSessionManager.RevocationResult, active: ActiveAccountChange
+    ) {
         let account = try await account(handleOrDID)
         let result = try await sessions.signOut(did: account.did)
         connections[account.did] = nil
         directory.forget()
-        try await keystore.withLock(Self.activeEntry) {
-            if try await activeDID() == account.did { try await keystore.delete(Self.activeEntry) }
-        }
-        return (account, result)
+        return (account, result, try await handOverActive(from: account.did))
     }
 
     func setActive(_ did: DID) async throws {

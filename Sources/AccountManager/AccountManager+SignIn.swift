@@ -16,14 +16,26 @@ extension AccountManager {
 
     /// Completes a sign-in from the redirect URL, stores the session and makes the account active.
     ///
-    /// If the account already had a session here, it is replaced. Nothing is stored when a check fails.
+    /// If the account already had a session here, it is replaced and its grant revoked, as
+    /// ``completeSignIn(callbackURL:)`` reports. Nothing is stored when a check fails.
     /// - Returns: the signed-in account.
     public func callback(_ url: URL) async throws -> Account {
-        let session = try await sessions.completeSignIn(callbackURL: url)
+        try await completeSignIn(callbackURL: url).account
+    }
+
+    /// Completes a sign-in as ``callback(_:)`` does, and says what became of the account's previous session.
+    ///
+    /// When the account already had a session here, the new one replaces it, and the old grant's tokens are
+    /// revoked at its authorization server once the new session is stored (best effort, RFC 7009 §2); its DPoP key
+    /// is replaced by the new one.
+    /// - Returns: the signed-in account, and the old grant's revocation when there was one.
+    public func completeSignIn(callbackURL url: URL) async throws -> AccountSignIn {
+        let completion = try await sessions.finishSignIn(callbackURL: url)
+        let session = completion.session
         connections[session.did] = nil
         directory.forget()
         try await setActive(session.did)
-        return Account(session: session, active: true)
+        return AccountSignIn(account: Account(session: session, active: true), previousGrant: completion.previousGrant)
     }
 
     /// Forgets a started sign-in (cancelled, timed out), so its `state` can never complete.
@@ -42,4 +54,12 @@ extension AccountManager {
     public func hostedClient(clientID: URL, redirectURI: URL, scope: String? = nil) async throws -> OAuthClient {
         try await sessions.hostedClient(clientID: clientID, redirectURI: redirectURI, scope: scope)
     }
+}
+
+/// A completed sign-in: the account, now active, and what became of the session it had here before.
+public struct AccountSignIn: Sendable, Hashable {
+    /// The signed-in account.
+    public var account: Account
+    /// The revocation of the previous session's grant when the account had one here; `nil` when it had none.
+    public var previousGrant: OAuthSessionManager.RevocationResult?
 }

@@ -47,6 +47,16 @@ struct EntryName: Hashable, Sendable {
         }
     }
 
+    /// Whether `stem` has the form of a hashed stem: ``hashedPrefix`` and 64 lowercase hexadecimal digits.
+    static func isHashedStem(_ stem: String) -> Bool {
+        let digits = stem.utf8.dropFirst(hashedPrefix.utf8.count)
+        return stem.hasPrefix(hashedPrefix) && digits.count == 64
+            && digits.allSatisfy {
+                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+                    || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0)
+            }
+    }
+
     /// Returns the name a percent-encoded stem stands for, or `nil` when `stem` is hashed, malformed, or not the
     /// canonical encoding of a valid name (such as a file someone else put in the directory).
     static func decode(stem: String) -> String? {

@@ -14,8 +14,39 @@ final class CallbackGate: Sendable {
     enum Decision: Equatable, Sendable {
         /// Hand the callback URL to the waiting sign-in, and answer later with its page.
         case deliver(URL, state: String?)
-        /// Answer at once with this status and page.
-        case refuse(status: Int, CallbackPage)
+        /// Answer at once with the refusal's status and page.
+        case refuse(Refusal)
+    }
+
+    /// Why a request is not delivered; each reason has its HTTP status and page.
+    enum Refusal: Equatable, Sendable {
+        /// The sign-in already finished.
+        case finished
+        /// The `Host` is not this listener.
+        case foreignHost
+        /// Not a `GET` of the callback path.
+        case notFound
+        /// The callback's `state` is missing or is not the one the sign-in under way expects.
+        case foreignState
+
+        /// The status to answer with.
+        var status: Int {
+            switch self {
+            case .finished: 410
+            case .foreignHost, .foreignState: 400
+            case .notFound: 404
+            }
+        }
+
+        /// The page to answer with.
+        var page: CallbackPage {
+            switch self {
+            case .finished: CallbackGate.finishedPage
+            case .foreignHost: .failed("The request is not addressed to this listener.")
+            case .notFound: .failed("Nothing here.")
+            case .foreignState: CallbackGate.foreignPage
+            }
+        }
     }
 
     /// The answer to any request after the sign-in finished: it says nothing about the account.
@@ -51,18 +82,15 @@ final class CallbackGate: Sendable {
     /// The decision for a request with this method, target (`/path?query`) and `Host` header.
     func decide(method: String, target: String, host: String?) -> Decision {
         let (expected, finished) = state.withLock { ($0.expected, $0.finished) }
-        if finished { return .refuse(status: 410, Self.finishedPage) }
-        guard let host, isOwnHost(host) else {
-            return .refuse(status: 400, .failed("The request is not addressed to this listener."))
-        }
-        let requestPath = String(target.split(separator: "?", maxSplits: 1).first ?? "")
+        if finished { return .refuse(.finished) }
+        guard let host, isOwnHost(host) else { return .refuse(.foreignHost) }
+        // Everything before the first `?`: splitting would drop an empty path and read `?/callback?…` as the path.
+        let requestPath = target.prefix { $0 != "?" }
         guard method == "GET", requestPath == path, let url = URL(string: "http://127.0.0.1:\(port)\(target)") else {
-            return .refuse(status: 404, .failed("Nothing here."))
+            return .refuse(.notFound)
         }
         let received = Self.state(in: url)
-        if let expected, received != expected {
-            return .refuse(status: 400, Self.foreignPage)
-        }
+        if let expected, received != expected { return .refuse(.foreignState) }
         return .deliver(url, state: received)
     }
 

@@ -59,8 +59,8 @@ final class CallbackHandler: ChannelInboundHandler, Sendable {
             host: head.headers.first(name: "Host")
         )
         switch decision {
-        case .refuse(let status, let refusal):
-            write(status: HTTPResponseStatus(statusCode: status), html: refusal.html, context: context)
+        case .refuse(let refusal):
+            write(status: HTTPResponseStatus(statusCode: refusal.status), html: refusal.page.html, context: context)
         case .deliver(let url, let state):
             progress.withLock { $0.awaitingPage = true }
             callbacks.yield(url)

@@ -14,13 +14,19 @@ import Synchronization
 /// error page and the listener keeps waiting; requests to other paths get 404; silent connections are closed and
 /// only ``Limits/maximumConnections`` are served at once; after the sign-in finished, every request gets a page
 /// that names no account.
+///
+/// When the browser runs on another machine, its redirect cannot reach this listener; the user can paste the address
+/// of the page it ends on instead, and ``submit(pasted:)`` puts it through the same checks and hands it to the same
+/// wait, so whichever arrives first completes the sign-in.
 public final class LoopbackCallbackListener: Sendable {
     /// The redirect URI to register in the sign-in: `http://127.0.0.1:<port><path>`.
     public let redirectURI: URL
     private let serverChannel: any Channel
     private let callbacks: AsyncStream<URL>
+    /// Feeds ``callbacks``: the connections' callbacks and pasted ones.
+    let delivery: AsyncStream<URL>.Continuation
     private let page: PageSlot
-    private let gate: CallbackGate
+    let gate: CallbackGate
 
     /// Binds the listener; `port` 0 picks a free port.
     public static func start(
@@ -65,6 +71,7 @@ public final class LoopbackCallbackListener: Sendable {
             redirectURI: redirectURI,
             channel: channel,
             callbacks: callbacks,
+            delivery: continuation,
             page: page,
             gate: gate
         )
@@ -74,12 +81,14 @@ public final class LoopbackCallbackListener: Sendable {
         redirectURI: URL,
         channel: any Channel,
         callbacks: AsyncStream<URL>,
+        delivery: AsyncStream<URL>.Continuation,
         page: PageSlot,
         gate: CallbackGate
     ) {
         self.redirectURI = redirectURI
         self.serverChannel = channel
         self.callbacks = callbacks
+        self.delivery = delivery
         self.page = page
         self.gate = gate
     }

@@ -87,8 +87,21 @@ extension OAuthSessionManager {
     /// checks the tokens, re-resolves `sub` to confirm the issuer, and stores the session (RFC 6749 §4.1.2, RFC 9207 §2).
     ///
     /// If any check fails after tokens were issued, they are revoked before the error is thrown; nothing is stored
-    /// for a failed sign-in, and the `state` cannot be used again either way.
+    /// for a failed sign-in, and the `state` cannot be used again either way. When the account already had a
+    /// session, it is replaced and its grant revoked, as ``finishSignIn(callbackURL:)`` describes.
     public func completeSignIn(callbackURL: URL) async throws -> OAuthSession {
+        try await finishSignIn(callbackURL: callbackURL).session
+    }
+
+    /// Completes a sign-in as ``completeSignIn(callbackURL:)`` does, and says what became of the session the account
+    /// had before.
+    ///
+    /// A new sign-in to an account that already has a session replaces it: once the new session and its DPoP key
+    /// are stored (the key under the same entry, so the old one is gone), the old grant's refresh and access tokens
+    /// are revoked at the authorization server that issued them, best effort (RFC 7009 §2), so no forgotten grant
+    /// stays usable (atproto.com/specs/oauth, Tokens and Session Lifetime).
+    /// - Returns: the new session, and the old grant's revocation when there was an old session.
+    public func finishSignIn(callbackURL: URL) async throws -> SignInCompletion {
         let parameters = try CallbackParameters(callbackURL: callbackURL)
         guard let state = parameters.state, !state.isEmpty else {
             throw OAuthError.invalidCallback("the callback has no state")
@@ -108,6 +121,8 @@ extension OAuthSessionManager {
             purpose: "token request"
         )
         try Self.requireSuccess(response, of: "the token request")
+        let session: OAuthSession
+        let replaced: SessionStore.Replaced?
         do {
             // The AT Protocol profile makes server-issued DPoP nonces mandatory for authorization servers
             // (atproto.com/specs/oauth, DPoP); one that never sent any is not a conforming server.
@@ -117,14 +132,10 @@ extension OAuthSessionManager {
                         + "OAuth profile requires; the tokens were not used"
                 )
             }
-            let session = try await checkedSession(response.body, pending: pending)
-            try await store.keystore.withLock(OAuthSession.entryName(did: session.did)) {
-                try await store.saveKey(key, for: session.did)
-                try await store.save(session)
+            session = try await checkedSession(response.body, pending: pending)
+            replaced = try await store.keystore.withLock(OAuthSession.entryName(did: session.did)) {
+                try await store.replace(with: session, key: key)
             }
-            broadcaster.publish(.updated(did: session.did))
-            logger.info("signed in as \(session.did)")
-            return session
         } catch {
             await revokeTokens(
                 in: response.body,
@@ -135,6 +146,9 @@ extension OAuthSessionManager {
             )
             throw error
         }
+        broadcaster.publish(.updated(did: session.did))
+        logger.info("signed in as \(session.did)")
+        return SignInCompletion(session: session, previousGrant: await revokeReplaced(replaced))
     }
 
     private func checkedSession(_ body: Data, pending: PendingAuthorization) async throws -> OAuthSession {

@@ -26,7 +26,7 @@ extension OAuthSessionManager {
             guard let session = try await store.session(did) else {
                 throw OAuthError.signInNeeded("no session for \(did)")
             }
-            let result = await revokeTokens(of: session)
+            let result = await revokeTokens(of: session, key: try? await store.key(for: did))
             try await store.delete(did)
             broadcaster.publish(.deleted(did: did, reason: .signedOut))
             return result
@@ -43,10 +43,19 @@ extension OAuthSessionManager {
         }
     }
 
-    private func revokeTokens(of session: OAuthSession) async -> RevocationResult {
+    /// Revokes, best effort, the grant of a session that a new sign-in replaced; `nil` when there was none.
+    func revokeReplaced(_ replaced: SessionStore.Replaced?) async -> RevocationResult? {
+        guard let replaced else { return nil }
+        guard let session = replaced.session else {
+            return .failed(reason: "the previous session could not be read, so its tokens could not be revoked")
+        }
+        return await revokeTokens(of: session, key: replaced.key)
+    }
+
+    private func revokeTokens(of session: OAuthSession, key: DPoPKey?) async -> RevocationResult {
         guard let endpoint = session.revocationEndpoint else { return .notSupported }
+        guard let key else { return .failed(reason: "the DPoP key of \(session.did) could not be read") }
         do {
-            let key = try await store.key(for: session.did)
             if let refreshToken = session.refreshToken {
                 try await revoke(
                     token: refreshToken,
@@ -65,7 +74,8 @@ extension OAuthSessionManager {
             )
             return .revoked
         } catch {
-            logger.warning("revocation failed for \(session.did): \(error)")
+            // The caller gets the reason in the result and reports it; a warning here would say it twice.
+            logger.info("revocation failed for \(session.did): \(error)")
             return .failed(reason: "\(error)")
         }
     }

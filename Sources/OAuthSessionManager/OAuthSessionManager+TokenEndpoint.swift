@@ -29,8 +29,12 @@ extension OAuthSessionManager {
             throw OAuthError.dpopFailed(error.description)
         } catch let error as OAuthError {
             throw error
+        } catch let error as TransportError {
+            throw OAuthError.networkFailure("The \(purpose) failed: \(Sentence.clause(error.description))")
         } catch {
-            throw OAuthError.networkFailure("\(purpose) at \(endpoint.host ?? "the server"): \(error)")
+            throw OAuthError.networkFailure(
+                "The \(purpose) to \(endpoint.host ?? "the server") failed (\(error)) — check the network and try again"
+            )
         }
     }
 

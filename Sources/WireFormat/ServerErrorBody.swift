@@ -40,6 +40,6 @@ public struct ServerErrorBody: Sendable, Hashable {
         guard let error else { return "" }
         var text = " The server answered “\(error)”"
         if let description { text += ": \(description)" }
-        return text + "."
+        return Sentence.ended(text)
     }
 }

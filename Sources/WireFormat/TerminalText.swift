@@ -25,6 +25,11 @@ public enum TerminalText {
         sanitized(text, limit: limit) == String(text)
     }
 
+    /// Whether the text prints as is on a terminal: no control or bidi character but tabs and line breaks.
+    public static func printsAsIs(_ text: some StringProtocol) -> Bool {
+        text.unicodeScalars.allSatisfy { [0x09, 0x0A, 0x0D].contains($0.value) || !isUnsafe($0) }
+    }
+
     /// JSON text with every control and bidi character written as a `\\uXXXX` escape (RFC 8259 §7): the same JSON
     /// value, safe to print.
     ///

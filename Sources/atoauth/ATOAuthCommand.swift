@@ -6,18 +6,24 @@ struct ATOAuthCommand: AsyncParsableCommand {
         commandName: "atoauth",
         abstract: "Sign in to AT Protocol accounts with OAuth and call XRPC with DPoP-bound tokens.",
         discussion: """
-            atoauth keeps several accounts in an encrypted store (keyed by a random key file, or by
-            ATOAUTH_PASSPHRASE) and signs every request with a DPoP proof. Tokens and keys are never printed
+            atoauth keeps several accounts in an encrypted store (keyed by a random key file, or by \
+            ATOAUTH_PASSPHRASE) and signs every request with a DPoP proof. Tokens and keys are never printed \
             or written in plaintext.
+
+            Global options (--home, --account, --plc-directory, --handle-resolver, --allow-http-loopback, \
+            --client-id, --json, -v) may come before or after the command. Each command takes only those it can \
+            use and refuses the others; their ATOAUTH_* variables are read only by the commands that use them.
 
             Examples:
               atoauth accounts add alice.bsky.social
               atoauth accounts list
               atoauth whoami --json
-              atoauth xrpc app.bsky.actor.getProfile actor=alice.bsky.social
+              atoauth xrpc app.bsky.actor.getProfile \\
+                actor=alice.bsky.social
 
-            Exit status: 0 success, 1 failed, 2 usage error, 3 sign-in needed,
-            4 security check failed.
+            Exit status: 0 success, 1 failed, 2 usage error, 3 sign-in needed, 4 security check failed, \
+            130 interrupted.
+
             Shell completion: atoauth --generate-completion-script bash|zsh|fish
             """,
         version: "0.1.0",

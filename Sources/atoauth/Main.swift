@@ -6,6 +6,7 @@ import Foundation
 @main
 enum Main {
     static func main() async {
+        HelpLayout.normalizeColumns()
         let arguments = CommandSuggestion.joiningNegativeNumbers(Array(CommandLine.arguments.dropFirst()))
         let json = arguments.contains("--json")
         let task = Task {
@@ -52,9 +53,12 @@ enum Main {
     }
 
     /// Help and version go to stdout with status 0; any other parse or validation error is a usage error (2).
+    ///
+    /// Both are laid out for the terminal's width (``HelpLayout``).
     private static func exitForParseError(_ error: any Error, suggestion: String? = nil, json: Bool) -> Never {
         let code = ATOAuthCommand.exitCode(for: error)
-        let message = ATOAuthCommand.fullMessage(for: error)
+        let width = HelpLayout.width()
+        let message = HelpLayout.fitted(ATOAuthCommand.fullMessage(for: error, columns: width), width: width)
         if code == .success {
             Output.line(message)
             exit(0)

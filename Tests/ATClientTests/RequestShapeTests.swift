@@ -86,6 +86,30 @@ struct RequestShapeTests {
         }
     }
 
+    @Test("extra headers go out in order, Accept replaces the default, and reserved ones are refused unsent")
+    func extraHeaders() async throws {
+        try await signedIn { recording, client, _ in
+            let session = nsid("com.atproto.server.getSession")
+            _ = try await client.query(
+                session,
+                headers: ["atproto-accept-labelers": "did:plc:labeler", "Accept": "application/cbor", "X-A": "1"]
+            )
+            let sent = try #require(recording.lastXRPC)
+            #expect(sent.headers.values(for: "Accept") == ["application/cbor"])
+            #expect(sent.headers["atproto-accept-labelers"] == "did:plc:labeler")
+            #expect(sent.headers["X-A"] == "1")
+            let before = recording.count
+            for name in ["Authorization", "dpop", "Content-Type", "atproto-proxy", "Host", "content-length"] {
+                let error = await #expect(throws: AccountError.self) {
+                    try await client.query(session, headers: [name: "x"])
+                }
+                #expect(error?.isUsageError == true)
+                #expect(error?.description.contains(name) == true)
+            }
+            #expect(recording.count == before)
+        }
+    }
+
     @Test("a bound client asked to act as another account sends nothing")
     func mismatchSendsNothing() async throws {
         try await SandboxWorld.with { world in

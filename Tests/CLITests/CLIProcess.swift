@@ -7,6 +7,8 @@ struct CLIProcess {
         var status: Int32
         var stdout: String
         var stderr: String
+        /// The bytes written to stdout, exactly.
+        var stdoutBytes = Data()
     }
 
     static let executable: URL? = {
@@ -22,9 +24,18 @@ struct CLIProcess {
             .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }()
 
-    /// Starts `atoauth arguments…` with exactly `environment`; the caller reads and waits.
-    static func start(_ arguments: [String], environment: [String: String], stdin: Data? = nil) throws -> Running {
-        let executable = try #require(Self.executable, "build the atoauth executable first (swift build)")
+    /// Starts `atoauth arguments…` (or another `executable`) with exactly `environment`; the caller reads and waits.
+    ///
+    /// Standard input gets `stdin` and is then closed, unless `keepStdinOpen` is set: then the test writes more with
+    /// ``Running/write(_:)`` and ends it with ``Running/closeInput()``.
+    static func start(
+        _ arguments: [String],
+        environment: [String: String],
+        stdin: Data? = nil,
+        executable: URL? = nil,
+        keepStdinOpen: Bool = false
+    ) throws -> Running {
+        let executable = try #require(executable ?? Self.executable, "build the atoauth executable first (swift build)")
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -37,8 +48,13 @@ struct CLIProcess {
         process.standardInput = input
         try process.run()
         if let stdin { input.fileHandleForWriting.write(stdin) }
-        try? input.fileHandleForWriting.close()
-        return Running(process: process, output: output, errors: errors)
+        if !keepStdinOpen { try? input.fileHandleForWriting.close() }
+        return Running(
+            process: process,
+            output: output.fileHandleForReading,
+            errors: errors.fileHandleForReading,
+            input: keepStdinOpen ? input.fileHandleForWriting : nil
+        )
     }
 
     /// Runs to completion (at most `timeout`) and returns status and output.
@@ -46,30 +62,56 @@ struct CLIProcess {
         _ arguments: [String],
         environment: [String: String],
         stdin: Data? = nil,
+        executable: URL? = nil,
         timeout: Duration = .seconds(60)
     ) async throws -> Result {
-        try await start(arguments, environment: environment, stdin: stdin).finish(timeout: timeout)
+        try await start(arguments, environment: environment, stdin: stdin, executable: executable)
+            .finish(timeout: timeout)
     }
 
-    /// A started process whose pipes are drained in the background, so it never blocks on a full pipe.
+    /// Waits for `process` to exit, polling so no thread blocks; after `timeout` it is killed and an issue recorded.
+    static func waitForExit(_ process: Process, timeout: Duration) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning {
+            if ContinuousClock.now > deadline {
+                process.terminate()
+                Issue.record("atoauth \(process.arguments ?? []) did not exit within \(timeout)")
+                break
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        process.waitUntilExit()
+    }
+
+    /// A started process whose output is drained in the background, so it never blocks on a full pipe; the test can
+    /// look at its standard error while it runs and write to its standard input.
     final class Running: Sendable {
         let process: Process
-        private let stdoutTask: Task<Data, Never>
-        private let stderrTask: Task<Data, Never>
+        private let input: FileHandle?
+        private let stdout = OutputBuffer()
+        private let stderr = OutputBuffer()
+        private let stdoutTask: Task<Void, Never>
+        private let stderrTask: Task<Void, Never>
 
-        init(process: Process, output: Pipe, errors: Pipe) {
+        init(process: Process, output: FileHandle, errors: FileHandle, input: FileHandle? = nil) {
             self.process = process
-            let outputHandle = output.fileHandleForReading
-            let errorHandle = errors.fileHandleForReading
-            stdoutTask = Task { await Self.readToEnd(outputHandle) }
-            stderrTask = Task { await Self.readToEnd(errorHandle) }
+            self.input = input
+            stdoutTask = Task { [stdout] in await Self.drain(output, into: stdout) }
+            stderrTask = Task { [stderr] in await Self.drain(errors, into: stderr) }
         }
 
         /// Reads a pipe to its end on a Dispatch thread: a blocking read must never occupy the small cooperative
         /// thread pool, or the sandbox serving the child processes in this same test process starves.
-        private static func readToEnd(_ handle: FileHandle) async -> Data {
+        private static func drain(_ handle: FileHandle, into buffer: OutputBuffer) async {
             await withCheckedContinuation { continuation in
-                DispatchQueue.global().async { continuation.resume(returning: handle.readDataToEndOfFile()) }
+                DispatchQueue.global().async {
+                    while true {
+                        let chunk = handle.availableData
+                        if chunk.isEmpty { break }
+                        buffer.data.withLock { $0.append(chunk) }
+                    }
+                    continuation.resume()
+                }
             }
         }
 
@@ -78,24 +120,54 @@ struct CLIProcess {
             kill(process.processIdentifier, number)
         }
 
-        /// Waits for the exit (killing the process after `timeout`) and returns what it printed.
-        func finish(timeout: Duration = .seconds(60)) async throws -> Result {
-            let deadline = ContinuousClock.now + timeout
-            while process.isRunning {
-                if ContinuousClock.now > deadline {
-                    process.terminate()
-                    Issue.record("atoauth \(process.arguments ?? []) did not exit within \(timeout)")
-                    break
-                }
-                try await Task.sleep(for: .milliseconds(20))
-            }
-            process.waitUntilExit()
-            let stdout = String(decoding: await stdoutTask.value, as: UTF8.self)
-            let stderr = String(decoding: await stderrTask.value, as: UTF8.self)
-            return Result(status: process.terminationStatus, stdout: stdout, stderr: stderr)
+        /// Writes to the process's standard input (started with `keepStdinOpen`).
+        func write(_ text: String) {
+            input?.write(Data(text.utf8))
         }
 
-        /// Waits until the standard error so far contains `text`; used to time a Ctrl-C.
+        /// Closes the process's standard input: it reads end of file.
+        func closeInput() {
+            try? input?.close()
+        }
+
+        /// What the process has written on standard error so far.
+        var stderrSoFar: String { String(decoding: stderr.data.withLock { $0 }, as: UTF8.self) }
+
+        /// Waits until standard error contains `text` `count` times (the process still running), and returns it.
+        @discardableResult
+        func waitForStderr(
+            containing text: String,
+            count: Int = 1,
+            timeout: Duration = .seconds(30)
+        ) async throws -> String {
+            let deadline = ContinuousClock.now + timeout
+            while true {
+                let sofar = stderrSoFar
+                if sofar.components(separatedBy: text).count > count { return sofar }
+                try #require(
+                    ContinuousClock.now < deadline && process.isRunning,
+                    "atoauth did not print “\(text)” (running: \(process.isRunning)): \(sofar)"
+                )
+                try await Task.sleep(for: .milliseconds(20))
+            }
+        }
+
+        /// Waits for the exit (killing the process after `timeout`) and returns what it printed.
+        func finish(timeout: Duration = .seconds(60)) async throws -> Result {
+            try await CLIProcess.waitForExit(process, timeout: timeout)
+            closeInput()
+            await stdoutTask.value
+            await stderrTask.value
+            let bytes = stdout.data.withLock { $0 }
+            return Result(
+                status: process.terminationStatus,
+                stdout: String(decoding: bytes, as: UTF8.self),
+                stderr: stderrSoFar,
+                stdoutBytes: bytes
+            )
+        }
+
+        /// Whether the process still runs.
         var isRunning: Bool { process.isRunning }
     }
 }

@@ -56,6 +56,15 @@ struct CLIWorld: Sendable {
         extraEnvironment: [String: String] = [:],
         stdin: Data? = nil
     ) async throws -> CLIProcess.Result {
+        try await atoauth(arguments, extraEnvironment: extraEnvironment, stdin: stdin)
+    }
+
+    /// Runs `atoauth arguments…` in this world.
+    func atoauth(
+        _ arguments: [String],
+        extraEnvironment: [String: String] = [:],
+        stdin: Data? = nil
+    ) async throws -> CLIProcess.Result {
         try await CLIProcess.run(arguments, environment: environment.merging(extraEnvironment) { $1 }, stdin: stdin)
     }
 

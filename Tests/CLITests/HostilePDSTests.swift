@@ -1,6 +1,5 @@
 import ATOAuthTesting
 import Foundation
-import Keystore
 import Testing
 
 @Suite("whoami against a PDS that answers for someone else")
@@ -10,23 +9,15 @@ struct HostilePDSTests {
         let answer = ScriptedResponse.json(
             #"{"did":"did:plc:someoneelse2345678abcdef","handle":"evil\u001b[2J\u009b31m.test"}"#
         )
-        try await LoopbackHTTPServer.withServer(handler: LoopbackHTTPServer.always(answer)) { pds in
-            try await CLIWorld.with { world in
-                try await world.signIn("alice.test")
-                let did = try #require(world.did("alice.test"))
-                // Point the stored session at the hostile PDS, as a changed DID document or a bad store would.
-                let store = try EncryptedFileKeystore(directory: world.home, keySource: .keyFile(world.keyFile))
-                var session = try world.storedSession(did)
-                session["pds"] = pds.url("/").absoluteString
-                try store.save(try JSONSerialization.data(withJSONObject: session), as: "session/\(did)")
+        try await CLIWorld.withScriptedPDS(LoopbackHTTPServer.always(answer)) { world, _ in
+            let did = try #require(world.did("alice.test"))
 
-                let result = try await world.atoauth("whoami")
-                #expect(result.status == 4, "\(result.stderr)")
-                #expect(result.stderr.contains("not for the session's \(did)"))
-                #expect(!result.stdout.contains("evil"))
-                for text in [result.stdout, result.stderr] {
-                    #expect(!text.unicodeScalars.contains { $0.value == 0x1B || (0x80...0x9F).contains($0.value) })
-                }
+            let result = try await world.atoauth("whoami")
+            #expect(result.status == 4, "\(result.stderr)")
+            #expect(result.stderr.contains("not for the session's \(did)"))
+            #expect(!result.stdout.contains("evil"))
+            for text in [result.stdout, result.stderr] {
+                #expect(!text.unicodeScalars.contains { $0.value == 0x1B || (0x80...0x9F).contains($0.value) })
             }
         }
     }

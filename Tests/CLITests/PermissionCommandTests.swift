@@ -31,6 +31,8 @@ struct PermissionCommandTests {
             #expect(text.stdout.contains("atproto  — use AT Protocol OAuth (required)"))
             #expect(text.stdout.contains("transition:generic  — broad access"))
             #expect(text.stdout.contains("access token"))
+            #expect(text.stdout.contains("signed in"))
+            #expect(text.stdout.contains("(in 13 d) at the latest") || text.stdout.contains("(in 14 d) at the latest"))
 
             let json = try await world.atoauth("accounts", "status", "alice.test", "--json")
             #expect(json.status == 0, "\(json.stderr)")
@@ -40,6 +42,10 @@ struct PermissionCommandTests {
             #expect(object["permissions"] as? [String] == ["atproto", "transition:generic"])
             #expect(object["notGranted"] as? [String] == [])
             #expect(object["accessTokenExpiresAt"] is String)
+            let formatter = ISO8601DateFormatter()
+            let signedIn = try #require((object["signedInAt"] as? String).flatMap(formatter.date(from:)))
+            let end = try #require((object["sessionEndsAtLatest"] as? String).flatMap(formatter.date(from:)))
+            #expect(end.timeIntervalSince(signedIn) == 14 * 86_400)
             let stored = try world.storedSession(did)
             for secret in ["accessToken", "refreshToken"] {
                 let value = try #require(stored[secret] as? String)

@@ -27,7 +27,9 @@ struct RealBrowserTests {
                     "ATOAUTH_TEST_BROWSER_LOG": browserLog.path,
                 ]
             )
-            let log = (try? String(contentsOf: browserLog, encoding: .utf8)) ?? "(no browser log)"
+            // atoauth exits as soon as the redirect arrives; the browser script logs the page it then shows a moment
+            // later, on its own (its output no longer shares atoauth's pipes).
+            let log = await Self.browserLog(browserLog, containing: "callback page:")
             #expect(result.status == 0, "\(result.stderr)\n\(log)")
             #expect(result.stdout.hasPrefix("Signed in as alice.test"))
             #expect(log.contains("consent page: Authorize"))
@@ -35,6 +37,16 @@ struct RealBrowserTests {
             let png = try Data(contentsOf: screenshot)
             #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
             #expect(try await world.atoauth("whoami").status == 0)
+        }
+    }
+
+    /// The browser script's log once it contains `text`, or as it is after a minute.
+    static func browserLog(_ file: URL, containing text: String) async -> String {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while true {
+            let log = (try? String(contentsOf: file, encoding: .utf8)) ?? "(no browser log)"
+            if log.contains(text) || log.contains("error:") || ContinuousClock.now > deadline { return log }
+            try? await Task.sleep(for: .milliseconds(50))
         }
     }
 }

@@ -19,7 +19,6 @@ final class SandboxProcess: Sendable {
     }
 
     let process: Process
-    private let output = OutputBuffer()
     let environment: [String: String]
     let authorizationServer: URL
     let pds: URL
@@ -27,31 +26,9 @@ final class SandboxProcess: Sendable {
 
     /// Starts the sandbox with extra arguments and waits until it prints its settings.
     init(arguments: [String] = [], autoApprove: Bool = true) async throws {
-        let executable = try #require(CLIProcess.executable, "build the atoauth executable first (swift build)")
-        process = Process()
-        process.executableURL = executable
-        process.arguments = ["sandbox"] + (autoApprove ? ["--auto-approve"] : []) + arguments
-        process.environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let handle = pipe.fileHandleForReading
-        let output = self.output
-        DispatchQueue.global().async {
-            while true {
-                let chunk = handle.availableData
-                if chunk.isEmpty { return }
-                output.data.withLock { $0.append(chunk) }
-            }
-        }
-        let deadline = ContinuousClock.now + .seconds(30)
-        var text = ""
-        while !text.contains("atoauth accounts add") {
-            try #require(ContinuousClock.now < deadline && process.isRunning, "the sandbox did not start: \(text)")
-            try await Task.sleep(for: .milliseconds(20))
-            text = String(decoding: output.data.withLock { $0 }, as: UTF8.self)
-        }
+        let arguments = ["sandbox"] + (autoApprove ? ["--auto-approve"] : []) + arguments
+        let (process, text) = try await Self.launch(arguments, until: "atoauth accounts add")
+        self.process = process
         var environment: [String: String] = [:]
         var accounts: [String: String] = [:]
         var authorizationServer: URL?
@@ -77,6 +54,40 @@ final class SandboxProcess: Sendable {
         self.accounts = accounts
         self.authorizationServer = try #require(authorizationServer)
         self.pds = try #require(pds)
+    }
+
+    /// Starts `atoauth arguments…` with only PATH set, collecting its stdout from a Dispatch thread, and returns
+    /// once the output contains `marker`.
+    static func launch(_ arguments: [String], until marker: String) async throws -> (Process, String) {
+        let executable = try #require(CLIProcess.executable, "build the atoauth executable first (swift build)")
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let handle = pipe.fileHandleForReading
+        let output = OutputBuffer()
+        DispatchQueue.global().async {
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { return }
+                output.data.withLock { $0.append(chunk) }
+            }
+        }
+        let deadline = ContinuousClock.now + .seconds(30)
+        var text = ""
+        while !text.contains(marker) {
+            guard ContinuousClock.now < deadline, process.isRunning else {
+                process.terminate()
+                throw SandboxStartFailure(output: text)
+            }
+            try await Task.sleep(for: .milliseconds(20))
+            text = String(decoding: output.data.withLock { $0 }, as: UTF8.self)
+        }
+        return (process, text)
     }
 
     /// The authorization server's issuer string.
@@ -114,6 +125,12 @@ final class SandboxProcess: Sendable {
         while process.isRunning, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
         if process.isRunning { process.terminate() }
     }
+}
+
+/// The sandbox exited or printed nothing usable within 30 seconds.
+struct SandboxStartFailure: Error, CustomStringConvertible {
+    var output: String
+    var description: String { "the sandbox did not start: \(output)" }
 }
 
 /// Collects a child's output from a Dispatch thread.

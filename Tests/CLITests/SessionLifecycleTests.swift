@@ -92,24 +92,11 @@ struct SessionLifecycleTests {
             try await world.signIn("alice.test")
             let did = try #require(world.did("alice.test"))
             let refreshToken = try #require(try world.storedSession(did)["refreshToken"] as? String)
-            try await AsyncHTTPClientTransport.withTransport { transport in
-                let revoke = world.sandbox.authorizationServer.appendingPathComponent("oauth/revoke")
-                let response = try await transport.send(
-                    HTTPRequest(
-                        method: .post,
-                        url: revoke,
-                        headers: ["Content-Type": "application/x-www-form-urlencoded"],
-                        body: Data(
-                            "token=\(refreshToken.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")&token_type_hint=refresh_token"
-                                .utf8
-                        )
-                    )
-                )
-                #expect(response.status == 200)
-            }
+            try await world.revokeAtServer(refreshToken)
             let whoami = try await world.atoauth("whoami")
             #expect(whoami.status == 3, "\(whoami.stderr)")
-            #expect(whoami.stderr.contains("Sign in again with `atoauth accounts add <handle>`"), "\(whoami.stderr)")
+            #expect(whoami.stderr.contains("alice.test was signed out by the server"), "\(whoami.stderr)")
+            #expect(whoami.stderr.contains("Sign in again with `atoauth accounts add alice.test`."), "\(whoami.stderr)")
             #expect(try world.storedNames().allSatisfy { !$0.hasPrefix("session/") })
         }
     }

@@ -1,13 +1,19 @@
 import Foundation
 import Keystore
 
-/// A child process for the keystore tests: it writes to a key-file store until killed, or increments a counter
-/// under `withLock`.
+/// A child process for the keystore tests: it writes to a key-file store until killed, increments a counter under
+/// `withLock`, or reports how the store key sits in locked memory (a process of its own, so no other test's keys
+/// are counted).
 ///
 /// Usage:
 /// - `alternate <store-dir> <key-file> <progress-file> <value-bytes>`: saves `value` as a run of `A` bytes, then
 ///   alternates runs of `B` and `A`, writing the number of completed saves to the progress file after each.
 /// - `increment <store-dir> <key-file> <count>`: adds 1 to the entry `counter`, `count` times, inside `withLock`.
+/// - `locked-memory <store-dir> <key-file>`: opens the store, uses it and lets it go, writing the process's locked
+///   memory (`VmLck`, in kB) at each step to standard error as `before open after`.
+/// - `unlocked-store`: takes away the right to lock memory (`RLIMIT_MEMLOCK` 0, and the root user's privilege), checks
+///   that `mlock` now fails, then creates, fills and reopens a store in a new directory; exits 3 when `mlock` still
+///   succeeds.
 @main
 struct StressHelper {
     static func main() async {
@@ -22,6 +28,10 @@ struct StressHelper {
                 )
             case "increment" where arguments.count == 4:
                 try await increment(store: try open(arguments[1], keyFile: arguments[2]), times: Int(arguments[3]) ?? 0)
+            case "locked-memory" where arguments.count == 3:
+                try LockedMemoryReport.run(directory: arguments[1], keyFile: arguments[2])
+            case "unlocked-store" where arguments.count == 1:
+                try LockedMemoryReport.runWithoutLocking()
             default:
                 FileHandle.standardError.write(Data("usage: see StressHelper.swift\n".utf8))
                 exit(2)

@@ -24,7 +24,9 @@ struct LockingTests {
     @Test("concurrent tasks doing locked increments on one store lose no update")
     func taskContention() async throws {
         let fixture = try StoreFixture()
-        let store = try fixture.keyFileStore()
+        // 128 locked increments queue behind one another; on a machine kept busy by the parallel suite the last
+        // waits far longer than a person would, so the lock timeout is generous here.
+        let store = try fixture.keyFileStore(lockTimeout: .seconds(600))
 
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<16 {

@@ -111,6 +111,23 @@ struct RoundTripTests {
         #expect(try store.names() == ["real"])
     }
 
+    @Test("ignores a file whose name is not UTF-8, even one that starts like a hashed name (found by FuzzKeystore)")
+    func nonUTF8FileName() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.keyFileStore()
+        try store.save(Data("x".utf8), as: "real")
+        // 107 bytes on disk; read back with each 0xFF as U+FFFD, its name file's path would be 306 bytes long.
+        let name = [UInt8(ascii: "~")] + [UInt8](repeating: 0xFF, count: 100) + Array(".entry".utf8)
+        let path = Array(fixture.directory.path.utf8) + [UInt8(ascii: "/")] + name + [0]
+        let descriptor = path.withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT | O_EXCL, 0o600) }
+        }
+        try #require(descriptor >= 0)
+        close(descriptor)
+
+        #expect(try store.names() == ["real"])
+    }
+
     @Test("ignores temporary files when listing and removes stale ones when opening")
     func temporaryFiles() throws {
         let fixture = try StoreFixture()

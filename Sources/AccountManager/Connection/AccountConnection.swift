@@ -87,7 +87,10 @@ public final class AccountConnection: Sendable {
         let retry = try Self.request(method, current.session.pds, path, percentEncodedQuery, headers, body)
         response = try await current.executor.send(retry, accessToken: current.session.accessToken)
         if InvalidTokenAnswer.matches(response) {
-            throw AccountError.sessionRejected("the PDS refused the refreshed access token of \(displayName)")
+            throw AccountError.sessionRejected(
+                "the PDS refused the refreshed access token of \(displayName)",
+                account: displayName
+            )
         }
         return response
     }
@@ -107,17 +110,39 @@ public final class AccountConnection: Sendable {
     }
 
     /// Refreshes unless another caller (in this process or another) already replaced `accessToken`.
+    ///
+    /// - Throws: ``AccountError`` naming the account and its permissions when the session ended: the server
+    ///   refused the refresh, or the session had to be deleted.
     func refreshed(replacing accessToken: String) async throws -> Snapshot {
         let previous = state.withLock { $0 }
         let revision = try await keystore.revision(of: entryName)
-        let session = try await sessions.refresh(did: did, replacing: accessToken)
+        let session: OAuthSession
+        do {
+            session = try await sessions.refresh(did: did, replacing: accessToken)
+        } catch let error as OAuthError where error.kind == .signInNeeded {
+            throw Self.ended(previous.session, error)
+        }
         return try await adopt(session, revision: revision, over: previous)
+    }
+
+    /// The error for a session that ended during a refresh, with what the user needs to sign in again.
+    static func ended(_ session: OAuthSession, _ error: OAuthError) -> AccountError {
+        let name = session.handle?.description ?? session.did.rawValue
+        let scope = session.requestedScope ?? session.scope
+        guard error.hasSameCode(as: .refreshRefused(serverError: nil, description: nil)) else {
+            return .sessionEnded(name, requestedScope: scope, reason: error.reason)
+        }
+        var reason = "the refresh was refused"
+        if let code = error.serverError {
+            reason += " (\(code)" + (error.serverErrorDescription.map { ": \($0)" } ?? "") + ")"
+        }
+        return .signedOutByServer(name, requestedScope: scope, reason: reason + ", so the session here was deleted")
     }
 
     private func reload(over previous: Snapshot) async throws -> Snapshot {
         let revision = try await keystore.revision(of: entryName)
         guard revision != .absent, let session = try await sessions.storedSession(for: did) else {
-            throw AccountError.noSuchAccount("\(did.rawValue) (it was signed out)")
+            throw AccountError(.noSuchAccount, "\(did.rawValue) (it was signed out)", account: did.rawValue)
         }
         return try await adopt(session, revision: revision, over: previous)
     }

@@ -40,7 +40,7 @@ public struct SystemAddressResolver: AddressResolver {
         let status = getaddrinfo(host, nil, &hints, &list)
         guard status == 0, let first = list else {
             let message = status == 0 ? "no answer" : String(cString: gai_strerror(status))
-            throw FetchError.networkFailure("cannot resolve \(host): \(message)")
+            throw FetchError.cannotResolve(host, message)
         }
         defer { freeaddrinfo(first) }
         var addresses: [IPAddress] = []

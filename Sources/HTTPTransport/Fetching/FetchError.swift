@@ -70,7 +70,7 @@ public struct FetchError: Error, Sendable, Hashable, CustomStringConvertible {
             case .unexpectedStatus: "The server gave an unexpected answer: \(reason)."
             case .unexpectedContentType: "The server did not answer with JSON: \(reason)."
             case .responseTooLarge: "The server's answer is too large: \(reason)."
-            case .networkFailure: "A network request failed: \(reason). Check the connection and try again."
+            case .networkFailure: Sentence.ended(reason)
             }
         return text + ServerErrorBody.sentence(error: serverError, description: serverErrorDescription)
     }
@@ -96,9 +96,11 @@ extension FetchError {
         serverError: String? = nil,
         serverErrorDescription: String? = nil
     ) -> FetchError {
-        FetchError(
+        // "expected exactly 200" explains a refused 2xx; after a 4xx or 5xx it would only be noise.
+        let refusedSuccess = (200..<300).contains(status) ? ", expected \(expected)" : ""
+        return FetchError(
             .unexpectedStatus,
-            "\(url) answered HTTP \(status), expected \(expected)",
+            "\(url) answered HTTP \(status)\(refusedSuccess)",
             status: status,
             serverError: serverError,
             serverErrorDescription: serverErrorDescription
@@ -116,8 +118,14 @@ extension FetchError {
         FetchError(.responseTooLarge, "\(url) sent more than \(limit) bytes")
     }
 
-    /// The request could not be sent or its answer not read (DNS, connection, timeout).
+    /// The request could not be sent or its answer not read (DNS, connection, timeout); `reason` is whole sentences
+    /// that say what to do, such as a ``TransportError``'s description.
     public static func networkFailure(_ reason: String) -> FetchError {
         FetchError(.networkFailure, reason)
+    }
+
+    /// The host name did not resolve to an address; `detail` is the resolver's own words.
+    static func cannotResolve(_ host: String, _ detail: String) -> FetchError {
+        networkFailure("The name \(host) could not be resolved (\(detail)) — check the address and the network")
     }
 }

@@ -87,8 +87,12 @@ public struct SafeFetcher: Sendable {
             }
         } catch let error as FetchError {
             throw error
+        } catch let error as TransportError {
+            throw FetchError.networkFailure(error.description)
         } catch {
-            throw FetchError.networkFailure("request to \(url) failed: \(error)")
+            throw FetchError.networkFailure(
+                "Could not reach \(url.redactedDescription): \(error) — check the address and the network"
+            )
         }
         try check(response, from: url, against: expectation)
         return response
@@ -131,7 +135,7 @@ public struct SafeFetcher: Sendable {
         } catch let error as FetchError {
             throw error
         } catch {
-            throw FetchError.networkFailure("cannot resolve \(host): \(error)")
+            throw FetchError.cannotResolve(host, String(describing: error))
         }
     }
 }

@@ -1,28 +1,24 @@
 #if canImport(CSodium) && !ATOAUTH_WITHOUT_SODIUM
 import CSodium
 
-/// A 32-byte symmetric key held in memory that is zeroed when the last reference goes away.
+/// A 32-byte symmetric key in ``GuardedMemory``: locked in RAM where the system allows, read-only once written,
+/// and zeroed when the last reference goes away.
 ///
 /// It is `@unchecked Sendable` because its bytes are written only inside the initializer, before the key is
-/// shared, and only read afterwards; `deinit` runs once no other reference exists.
+/// shared, and are read-only afterwards; `deinit` runs once no other reference exists.
 final class SecretKey: @unchecked Sendable {
     /// The number of bytes in a store key.
     static let byteCount = Sodium.keyBytes
 
-    private let bytes: UnsafeMutablePointer<UInt8>
+    private let memory: GuardedMemory
 
-    /// Creates a zeroed key and lets `fill` write its ``byteCount`` bytes; the memory is zeroed again if `fill`
+    /// Creates a zeroed key and lets `fill` write its ``byteCount`` bytes; the memory is zeroed and freed if `fill`
     /// throws.
     init(filling fill: (UnsafeMutablePointer<UInt8>) throws -> Void) throws {
-        let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: Self.byteCount)
-        bytes.initialize(repeating: 0, count: Self.byteCount)
-        do {
-            try fill(bytes)
-        } catch {
-            Self.release(bytes)
-            throw error
-        }
-        self.bytes = bytes
+        let memory = try GuardedMemory(count: Self.byteCount)
+        try memory.withUnsafeMutablePointer(fill)
+        memory.makeReadOnly()
+        self.memory = memory
     }
 
     /// Creates a key from fresh random bytes.
@@ -31,18 +27,9 @@ final class SecretKey: @unchecked Sendable {
         return try SecretKey { randombytes_buf($0, byteCount) }
     }
 
-    deinit {
-        Self.release(bytes)
-    }
-
     /// Calls `body` with a pointer to the ``byteCount`` key bytes, which must not escape it.
     func withUnsafeBytes<Result>(_ body: (UnsafePointer<UInt8>) throws -> Result) rethrows -> Result {
-        try body(bytes)
-    }
-
-    private static func release(_ bytes: UnsafeMutablePointer<UInt8>) {
-        sodium_memzero(bytes, byteCount)
-        bytes.deallocate()
+        try memory.withUnsafePointer(body)
     }
 }
 #endif

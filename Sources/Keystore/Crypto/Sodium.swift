@@ -32,24 +32,27 @@ enum Sodium {
     }
 
     /// Encrypts `plaintext` under `key` with a fresh random nonce, returning `nonce ‖ ciphertext ‖ tag`.
+    ///
+    /// The copy of the plaintext the cipher reads is kept in ``GuardedMemory`` and zeroed when done.
     static func seal(_ plaintext: Data, additionalData: [UInt8], key: SecretKey) throws -> [UInt8] {
         let nonce = try randomBytes(nonceBytes)
         var ciphertext = [UInt8](repeating: 0, count: plaintext.count + tagBytes)
         var length: UInt64 = 0
-        var message = [UInt8](plaintext)
-        defer { sodium_memzero(&message, message.count) }
+        let message = try GuardedMemory(copying: plaintext)
         let status = key.withUnsafeBytes { keyBytes in
-            crypto_aead_xchacha20poly1305_ietf_encrypt(
-                &ciphertext,
-                &length,
-                message,
-                UInt64(message.count),
-                additionalData,
-                UInt64(additionalData.count),
-                nil,
-                nonce,
-                keyBytes
-            )
+            message.withUnsafePointer { messageBytes in
+                crypto_aead_xchacha20poly1305_ietf_encrypt(
+                    &ciphertext,
+                    &length,
+                    messageBytes,
+                    UInt64(message.count),
+                    additionalData,
+                    UInt64(additionalData.count),
+                    nil,
+                    nonce,
+                    keyBytes
+                )
+            }
         }
         guard status == 0 else {
             throw KeystoreError.cryptoFailure("Encryption failed")
@@ -58,33 +61,37 @@ enum Sodium {
     }
 
     /// Decrypts `nonce ‖ ciphertext ‖ tag` under `key`, or returns `nil` when authentication fails.
+    ///
+    /// The cipher writes the plaintext into ``GuardedMemory``, zeroed once the returned copy is made.
     static func open(_ sealed: some Collection<UInt8>, additionalData: [UInt8], key: SecretKey) throws -> Data? {
         try initialize()
         let sealed = Array(sealed)
         guard sealed.count >= nonceBytes + tagBytes else { return nil }
         let nonce = Array(sealed[..<nonceBytes])
         let ciphertext = Array(sealed[nonceBytes...])
-        var plaintext = [UInt8](repeating: 0, count: ciphertext.count - tagBytes)
-        defer { sodium_memzero(&plaintext, plaintext.count) }
+        let plaintext = try GuardedMemory(count: ciphertext.count - tagBytes)
         var length: UInt64 = 0
         let status = key.withUnsafeBytes { keyBytes in
-            crypto_aead_xchacha20poly1305_ietf_decrypt(
-                &plaintext,
-                &length,
-                nil,
-                ciphertext,
-                UInt64(ciphertext.count),
-                additionalData,
-                UInt64(additionalData.count),
-                nonce,
-                keyBytes
-            )
+            plaintext.withUnsafeMutablePointer { plaintextBytes in
+                crypto_aead_xchacha20poly1305_ietf_decrypt(
+                    plaintextBytes,
+                    &length,
+                    nil,
+                    ciphertext,
+                    UInt64(ciphertext.count),
+                    additionalData,
+                    UInt64(additionalData.count),
+                    nonce,
+                    keyBytes
+                )
+            }
         }
         guard status == 0 else { return nil }
-        return Data(plaintext.prefix(Int(length)))
+        return plaintext.withUnsafePointer { Data(bytes: $0, count: Int(length)) }
     }
 
-    /// Derives a store key from `passphrase` with Argon2id, zeroing the copy of the passphrase it makes.
+    /// Derives a store key from `passphrase` with Argon2id; the copy of the passphrase it makes is kept in
+    /// ``GuardedMemory`` and zeroed when done.
     static func deriveKey(
         passphrase: String,
         salt: [UInt8],
@@ -95,19 +102,23 @@ enum Sodium {
         guard salt.count == saltBytes else {
             throw KeystoreError.invalidParameters("the salt has \(salt.count) bytes instead of \(saltBytes)")
         }
-        var password = passphrase.utf8.map { CChar(bitPattern: $0) }
-        defer { sodium_memzero(&password, password.count) }
+        let password = try GuardedMemory(copying: passphrase.utf8)
         return try SecretKey { output in
-            let status = crypto_pwhash(
-                output,
-                UInt64(SecretKey.byteCount),
-                password,
-                UInt64(password.count),
-                salt,
-                parameters.operationsLimit,
-                parameters.memoryLimit,
-                crypto_pwhash_argon2id_ALG_ARGON2ID13
-            )
+            let status = password.withUnsafePointer { passwordBytes in
+                passwordBytes.withMemoryRebound(to: CChar.self, capacity: max(password.count, 1)) {
+                    passwordCharacters in
+                    crypto_pwhash(
+                        output,
+                        UInt64(SecretKey.byteCount),
+                        passwordCharacters,
+                        UInt64(password.count),
+                        salt,
+                        parameters.operationsLimit,
+                        parameters.memoryLimit,
+                        crypto_pwhash_argon2id_ALG_ARGON2ID13
+                    )
+                }
+            }
             guard status == 0 else {
                 throw KeystoreError.cryptoFailure("Argon2id key derivation ran out of memory")
             }

@@ -115,7 +115,9 @@ public final class EncryptedFileKeystore: Keystore {
         for fileName in try SecureDirectory.contents(of: layout.directory) where StoreLayout.isEntryFile(fileName) {
             let stem = String(fileName.dropLast(StoreLayout.entrySuffix.count))
             if stem.hasPrefix(EntryName.hashedPrefix) {
-                if let name = try hashedName(stem: stem, fileName: fileName) {
+                // Only a stem of the form the store writes has a name file to read; any other is a stranger's file,
+                // whose name (repaired if it is not UTF-8) may not even make a valid path.
+                if EntryName.isHashedStem(stem), let name = try hashedName(stem: stem, fileName: fileName) {
                     names.append(name)
                 }
             } else if let name = EntryName.decode(stem: stem) {

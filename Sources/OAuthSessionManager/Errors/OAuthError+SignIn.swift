@@ -105,7 +105,7 @@ extension OAuthError {
 
     /// No redirect arrived in time.
     public static func callbackTimedOut(_ seconds: Int) -> OAuthError {
-        OAuthError(.callbackTimedOut, .failed, "no redirect arrived within \(seconds) seconds")
+        OAuthError(.callbackTimedOut, .failed, "no redirect arrived within \(seconds) second\(seconds == 1 ? "" : "s")")
     }
 
     var signInSummary: String {
@@ -114,7 +114,7 @@ extension OAuthError {
         case .invalidCallback, .unknownState, .issuerMismatch:
             "The sign-in callback failed a security check: \(reason). Nothing was stored; start the sign-in again."
         case .authorizationExpired: "The sign-in expired: \(reason). Start it again."
-        case .authorizationFailed: "Sign-in did not complete: \(reason)."
+        case .authorizationFailed: "Sign-in did not complete: \(reason). Nothing was stored."
         case .requestFailed: requestFailedSummary
         case .invalidTokenResponse, .subjectMismatch, .issuerNotConfirmed:
             "The tokens failed a security check: \(reason). They were not used and nothing was stored."
@@ -126,13 +126,25 @@ extension OAuthError {
         }
     }
 
+    /// What to do, said after the server's own words (RFC 6749 §4.1.2.1).
+    var adviceAfterServerWords: String {
+        switch (code, serverError) {
+        case (.authorizationFailed, .some(.accessDenied)):
+            " To sign in, run the command again and approve in the browser."
+        case (.authorizationFailed, _): " Start the sign-in again."
+        case (.requestFailed, .some(.invalidScope)): " Ask for permissions it supports (see --scope)."
+        case (.requestFailed, .some(.invalidClient)), (.requestFailed, .some(.unauthorizedClient)):
+            " Check the client metadata document or --client-id."
+        default: ""
+        }
+    }
+
     /// A failed request's advice depends on who can fix it: the server (5xx: later), the request (4xx: not by retrying).
     private var requestFailedSummary: String {
         switch (status ?? 0, serverError) {
-        case (_, .some(.invalidScope)):
-            "The server refused the requested permissions: \(reason). Ask for permissions it supports (see --scope)."
+        case (_, .some(.invalidScope)): "The server refused the requested permissions: \(reason)."
         case (_, .some(.invalidClient)), (_, .some(.unauthorizedClient)):
-            "The server does not accept this client: \(reason). Check the client metadata document or --client-id."
+            "The server does not accept this client: \(reason)."
         case (500...599, _), (429, _): "The request failed: \(reason). The server had a problem; try again later."
         case (400...499, _): "The server refused the request: \(reason)."
         default: "The request failed: \(reason)."

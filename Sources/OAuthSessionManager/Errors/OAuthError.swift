@@ -120,12 +120,12 @@ public struct OAuthError: Error, Sendable, Hashable, CustomStringConvertible {
             + ServerErrorBody.sentence(
                 error: serverError.map(String.init(describing:)),
                 description: serverErrorDescription
-            )
+            ) + adviceAfterServerWords
     }
 
     private var summary: String {
         switch code {
-        case .networkFailure: "A network request failed: \(reason). Check the connection and try again."
+        case .networkFailure: Sentence.ended(reason)
         case .invalidProtectedResourceMetadata:
             "The server's protected resource metadata failed a check: \(reason). Sign-in stopped; nothing was stored."
         case .invalidAuthorizationServerMetadata:
@@ -141,7 +141,8 @@ public struct OAuthError: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 extension OAuthError {
-    /// The request could not be sent or its answer not read (DNS, connection, timeout).
+    /// The request could not be sent or its answer not read (DNS, connection, timeout); `reason` is whole sentences
+    /// that say what to do.
     public static func networkFailure(_ reason: String) -> OAuthError {
         OAuthError(.networkFailure, .failed, reason)
     }

@@ -60,6 +60,39 @@ struct SessionStore: Sendable {
         try await keystore.save(key.persistedRepresentation, as: OAuthSession.keyEntryName(did: did))
     }
 
+    /// What a new sign-in replaced: the account's previous session and key, each `nil` when it could not be read.
+    struct Replaced: Sendable {
+        var session: OAuthSession?
+        var key: DPoPKey?
+    }
+
+    /// Stores a new sign-in's session and DPoP key in place of the account's previous ones, and clears any refresh
+    /// note of the previous session; call it under the session entry's lock.
+    ///
+    /// When the session cannot be saved, the previous key is put back, so the previous session stays usable.
+    /// - Returns: the previous session and key, or `nil` when the account had no session here.
+    func replace(with session: OAuthSession, key: DPoPKey) async throws -> Replaced? {
+        let replaced: Replaced?
+        do {
+            if let previous = try await self.session(session.did) {
+                replaced = Replaced(session: previous, key: try? await self.key(for: previous.did))
+            } else {
+                replaced = nil
+            }
+        } catch {
+            replaced = Replaced(session: nil, key: try? await self.key(for: session.did))
+        }
+        try await saveKey(key, for: session.did)
+        do {
+            try await save(session)
+        } catch {
+            if let previousKey = replaced?.key { try? await saveKey(previousKey, for: session.did) }
+            throw error
+        }
+        await RefreshJournal(keystore: keystore).end(session.did)
+        return replaced
+    }
+
     /// Deletes the session, its key and any refresh note.
     func delete(_ did: DID) async throws {
         try await keystore.delete(OAuthSession.entryName(did: did))

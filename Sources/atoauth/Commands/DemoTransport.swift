@@ -4,6 +4,7 @@ import HTTPTransport
 /// Prints each exchange of the demo in one readable line, with secrets left out.
 struct DemoTransport: HTTPTransport {
     let base: any HTTPTransport
+    let log: DemoLog
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         let path = request.url.path.isEmpty ? "/" : request.url.path
@@ -20,7 +21,7 @@ struct DemoTransport: HTTPTransport {
         }
         let proof = request.headers["DPoP"] == nil ? "" : " [DPoP proof]"
         let token = request.headers["Authorization"] == nil ? "" : " [DPoP-bound token]"
-        Output.line("      \(request.method) \(host)\(path)\(proof)\(token) → \(response.status)\(note)")
+        log.detail("\(request.method) \(host)\(path)\(proof)\(token) → \(response.status)\(note)")
         return response
     }
 }

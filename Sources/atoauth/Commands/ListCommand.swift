@@ -3,25 +3,28 @@ import ArgumentParser
 import OAuthSessionManager
 
 /// `atoauth accounts list`.
-struct ListCommand: AsyncParsableCommand {
+struct ListCommand: AsyncParsableCommand, GlobalOptionUser {
     static let configuration = CommandConfiguration(
         commandName: "list",
         abstract: "List the signed-in accounts; * marks the active one.",
         discussion: """
-            One line per account: `* <handle> <did> <pds>`. With --json, an array of objects with did, handle,
+            One line per account: `* <handle> <did> <pds>`. With --json, an array of objects with did, handle, \
             pds, issuer, scope, permissions (the granted ones, one each), notGranted, active and kind.
 
-            A stored session that cannot be read is named on stderr as `! <did> (…)` (with --json, as an object
+            A stored session that cannot be read is named on stderr as `! <did> (…)` (with --json, as an object \
             with did, unreadable: true and reason); remove it with `atoauth accounts remove <did>`.
 
             Examples:
               atoauth accounts list
-              atoauth accounts list --json | jq -r '.[] | select(.active) | .did'
+              atoauth accounts list --json \\
+                | jq -r '.[] | select(.active) | .did'
             """
     )
 
-    @OptionGroup var global: GlobalOptions
+    /// Listing reads the store only.
+    static let globalOptions = GlobalOption.store
 
+    @OptionGroup var global: GlobalOptions<Self>
     func run() async throws {
         let listing = try await CLIContext.run(global) { try await $0.accounts.accountListing() }
         if global.json {
@@ -86,6 +89,9 @@ struct AccountJSON: Encodable {
     var active: Bool
     /// `oauth`; app-password sessions will say `app-password`.
     var kind = "oauth"
+    /// After a sign-in that replaced a session: what became of the old grant (`revoked`, `not supported by the
+    /// server`, `failed`); left out otherwise.
+    var previousSession: String?
 
     init(_ account: Account) {
         did = account.did.rawValue

@@ -1,68 +1,122 @@
 import AccountManager
 import ArgumentParser
 import OAuthSessionManager
+import WireFormat
 
 /// `atoauth accounts remove`.
-struct RemoveCommand: AsyncParsableCommand {
+struct RemoveCommand: AsyncParsableCommand, GlobalOptionUser {
     static let configuration = CommandConfiguration(
         commandName: "remove",
         abstract: "Sign an account out: revoke its tokens, then delete its session and DPoP key.",
         discussion: """
-            Revocation is best effort: when the authorization server cannot be reached, the account is removed
-            here anyway and atoauth says so. A session that cannot be read (see `atoauth accounts list`) is
+            Revocation is best effort: when the authorization server cannot be reached, the account is removed \
+            here anyway and atoauth says so. A session that cannot be read (see `atoauth accounts list`) is \
             deleted with its DPoP key by DID, without revocation.
+
+            Removing the active account makes the remaining account you signed in to most recently the active \
+            one (on a tie, the first by handle), and says which; when no account remains, none is active. With \
+            --json the answer has `did`, `handle`, `revocation`, `active` (the active account afterwards, or \
+            null) and `activeChanged`.
 
             Example:
               atoauth accounts remove alice.bsky.social
             """
     )
 
-    @OptionGroup var global: GlobalOptions
+    /// Revocation goes to the stored revocation endpoint, which may be a development server on loopback.
+    static let globalOptions = GlobalOption.store.union([.allowHTTPLoopback])
 
     @Argument(help: ArgumentHelp("The account's handle or DID.", valueName: "handle-or-did"))
     var account: String
 
+    @OptionGroup var global: GlobalOptions<Self>
+
     func run() async throws {
-        let outcome = try await CLIContext.run(global) { context -> Outcome in
-            if let unreadable = try await context.accounts.removeUnreadable(account) {
-                return .unreadable(unreadable)
+        let (removal, active) = try await CLIContext.run(global) { context in
+            let removal = try await context.accounts.remove(account)
+            switch removal.active {
+            case .switched(let successor): return (removal, Optional(successor))
+            case .noneActive: return (removal, nil)
+            case .unchanged: return (removal, try? await context.accounts.activeAccount())
             }
-            let (removed, revocation) = try await context.accounts.revoke(account)
-            return .revoked(removed, revocation)
         }
-        switch outcome {
-        case .unreadable(let session): try reportUnreadable(session)
-        case .revoked(let removed, let revocation): try report(removed, revocation: revocation)
+        var json: RemovalJSON
+        switch removal.removed {
+        case .account(let removed, let revocation):
+            if case .failed(let reason) = revocation {
+                Output.message(
+                    "Removed here, but the authorization server did not confirm the revocation. "
+                        + Sentence.ended(reason)
+                )
+            }
+            json = RemovalJSON(removed, revocation: RevocationText.word(revocation), active: active)
+            if !global.json {
+                Output.line("Removed \(removed.displayName) (\(removed.did)); revocation: \(json.revocation).")
+            }
+        case .unreadable(let session):
+            json = RemovalJSON(session, active: active)
+            if !global.json {
+                Output.line(
+                    "Removed the unreadable session of \(session.did) and its DPoP key; its tokens could not be "
+                        + "read, so they were not revoked."
+                )
+            }
         }
-    }
-
-    private func report(_ removed: Account, revocation: OAuthSessionManager.RevocationResult) throws {
-        let revoked: String
-        switch revocation {
-        case .revoked: revoked = "revoked"
-        case .notSupported: revoked = "not supported by the server"
-        case .failed(let reason):
-            revoked = "failed"
-            Output.message("Could not revoke the tokens at the authorization server (\(reason)); removed here anyway.")
-        }
+        json.activeChanged = removal.active != .unchanged
         if global.json {
-            try Output.json(["did": removed.did.rawValue, "handle": removed.handle?.description, "revocation": revoked])
-        } else {
-            Output.line("Removed \(removed.displayName) (\(removed.did)); revocation: \(revoked).")
+            try Output.json(json)
+            return
+        }
+        switch removal.active {
+        case .unchanged: break
+        case .switched(let successor):
+            Output.line("\(successor.displayName) (\(successor.did)) is the active account now.")
+        case .noneActive:
+            Output.line("No account is signed in now, so none is active; sign in with `atoauth accounts add <handle>`.")
         }
     }
+}
 
-    private enum Outcome {
-        case revoked(Account, OAuthSessionManager.RevocationResult)
-        case unreadable(UnreadableSession)
+/// The JSON answer of `accounts remove`: the removed account, the revocation, and the active account afterwards.
+struct RemovalJSON: Encodable {
+    /// An account as `active` shows it.
+    struct ActiveJSON: Encodable {
+        var did: String
+        var handle: String?
     }
 
-    private func reportUnreadable(_ session: UnreadableSession) throws {
-        let note = "its tokens could not be read, so they were not revoked"
-        if global.json {
-            try Output.json(["did": session.did.rawValue, "handle": nil, "revocation": "not possible"])
-        } else {
-            Output.line("Removed the unreadable session of \(session.did) and its DPoP key; \(note).")
-        }
+    var did: String
+    var handle: String?
+    /// `revoked`, `not supported by the server`, `failed`, or `not possible` for an unreadable session.
+    var revocation: String
+    /// The active account after the removal; `null` when none is.
+    var active: ActiveJSON?
+    /// Whether the removal changed the active account.
+    var activeChanged = false
+
+    init(_ removed: Account, revocation: String, active: Account?) {
+        did = removed.did.rawValue
+        handle = removed.handle?.description
+        self.revocation = revocation
+        self.active = active.map { ActiveJSON(did: $0.did.rawValue, handle: $0.handle?.description) }
+    }
+
+    init(_ session: UnreadableSession, active: Account?) {
+        did = session.did.rawValue
+        revocation = "not possible"
+        self.active = active.map { ActiveJSON(did: $0.did.rawValue, handle: $0.handle?.description) }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(did, forKey: .did)
+        try container.encode(handle, forKey: .handle)
+        try container.encode(revocation, forKey: .revocation)
+        try container.encode(active, forKey: .active)
+        try container.encode(activeChanged, forKey: .activeChanged)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case did, handle, revocation, active, activeChanged
     }
 }

@@ -1,3 +1,4 @@
+import ATClient
 import ArgumentParser
 import Foundation
 import Sandbox
@@ -8,34 +9,39 @@ struct SandboxCommand: AsyncParsableCommand {
         commandName: "sandbox",
         abstract: "Run a local, strict AT Protocol authorization server, PDS and PLC directory for development.",
         discussion: """
-            Serves three origins on 127.0.0.1 (PLC directory, PDS, authorization
-            server) with test accounts, in memory, until Ctrl-C. Every rejected
-            request is logged with the reason, so a client developer learns what
-            was wrong. Point atoauth at it with the printed settings, for example:
+            Serves three origins on 127.0.0.1 (PLC directory, PDS, authorization server) with test accounts, in \
+            memory, until Ctrl-C. Every rejected request is logged with the reason, so a client developer learns \
+            what was wrong. Point atoauth at it with the printed settings, for example:
 
               atoauth sandbox --auto-approve &
-              export ATOAUTH_PLC_DIRECTORY=... ATOAUTH_HANDLE_RESOLVER=... \\
+              export ATOAUTH_PLC_DIRECTORY=... \\
+                ATOAUTH_HANDLE_RESOLVER=... \\
                 ATOAUTH_ALLOW_HTTP_LOOPBACK=1
               atoauth accounts add alice.test
 
-            Permission scopes (atproto.com/specs/permission): the authorization
-            server grants granular scopes within the client's registered scope,
-            such as repo:app.bsky.feed.post?action=create, blob:image/* or
-            include:app.bsky.authCreatePosts (a permission set the PDS serves
-            from com.atproto.lexicon.resolveLexicon), and the PDS enforces them
-            with 403 ScopeMissingError. To see how a client copes with less than
-            it asked for, withhold permissions:
+            With --json the settings are printed as one line of JSON instead (origins, accounts, and the \
+            environment for atoauth), for scripts.
+
+            Permission scopes (atproto.com/specs/permission): the authorization server grants granular scopes \
+            within the client's registered scope, such as repo:app.bsky.feed.post?action=create, blob:image/* or \
+            include:app.bsky.authCreatePosts (a permission set the PDS serves from \
+            com.atproto.lexicon.resolveLexicon), and the PDS enforces them with 403 ScopeMissingError. To see how \
+            a client copes with less than it asked for, withhold permissions:
 
               atoauth sandbox --withhold-permission 'blob:*/*' \\
-                --withhold-permission 'repo:app.bsky.feed.post?action=create'
+                --withhold-permission \\
+                'repo:app.bsky.feed.post?action=create'
+
+            The PDS serves getSession, createRecord, getRecord, listRecords (paginated with cursor and limit), \
+            deleteRecord, uploadBlob and app.bsky.actor.getProfile.
 
             Test control (loopback only, on the authorization server's origin):
-              GET  /_sandbox/counters   grants, refreshes, replays, nonce
-                                        challenges, rejections
-              POST /_sandbox/settings   JSON: accessTokenLifetime,
-                                        nonceRotationPeriod, refreshServerErrors,
-                                        newNonceOnEveryResponse, slowResponses,
-                                        autoApprove, withheldPermissions
+              GET  /_sandbox/counters
+                grants, refreshes, replays, nonce challenges, rejections
+              POST /_sandbox/settings
+                JSON: accessTokenLifetime, nonceRotationPeriod,
+                refreshServerErrors, newNonceOnEveryResponse,
+                slowResponses, autoApprove, withheldPermissions
             """
     )
 
@@ -89,6 +95,12 @@ struct SandboxCommand: AsyncParsableCommand {
     @Flag(name: [.short, .long], help: "Log every request, not only rejections.")
     var verbose = false
 
+    @Flag(
+        name: .long,
+        help: "Print the settings as one line of JSON (origins, accounts, environment) instead of the banner."
+    )
+    var json = false
+
     func validate() throws {
         for port in [plcPort, pdsPort, authorizationPort] where !(0...65_535).contains(port) {
             throw ValidationError("Ports are 0 (any free port) to 65535.")
@@ -130,6 +142,7 @@ struct SandboxCommand: AsyncParsableCommand {
             configuration.withheldPermissions.isEmpty
             ? "none" : configuration.withheldPermissions.joined(separator: " ")
         try await server.run { endpoints in
+            if json { return Output.line(Self.settingsJSON(endpoints, configuration)) }
             Output.line(
                 """
                 atoauth sandbox is running (in memory; Ctrl-C stops it).
@@ -146,5 +159,20 @@ struct SandboxCommand: AsyncParsableCommand {
                 """
             )
         }
+    }
+
+    /// The settings on one line: `{"plcDirectory", "pds", "authorizationServer", "accounts": [{"handle", "did"}],
+    /// "autoApprove", "withheldPermissions", "environment"}`, where `environment` holds the variables for atoauth.
+    static func settingsJSON(_ endpoints: SandboxEndpoints, _ configuration: SandboxConfiguration) -> String {
+        let settings: [String: Any] = [
+            "plcDirectory": endpoints.plcDirectory.absoluteString,
+            "pds": endpoints.pds.absoluteString,
+            "authorizationServer": endpoints.authorizationServer.absoluteString,
+            "accounts": configuration.accounts.map { ["handle": $0.handle, "did": $0.did] },
+            "autoApprove": configuration.autoApprove,
+            "withheldPermissions": configuration.withheldPermissions,
+            "environment": endpoints.environment,
+        ]
+        return XRPCResponse.jsonText(of: settings, pretty: false) ?? "{}"
     }
 }

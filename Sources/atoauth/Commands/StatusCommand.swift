@@ -5,13 +5,15 @@ import Foundation
 import OAuthSessionManager
 
 /// `atoauth accounts status`.
-struct StatusCommand: AsyncParsableCommand {
+struct StatusCommand: AsyncParsableCommand, GlobalOptionUser {
     static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "Show an account's session: server, permissions, token expiry and age; never a secret.",
         discussion: """
-            Reads the stored session only; nothing is sent. Without an account, shows the active one (or the one
-            --account or ATOAUTH_ACCOUNT names).
+            Reads the stored session only; nothing is sent. Without an account, shows the active one (or the one \
+            --account or ATOAUTH_ACCOUNT names). With --json, one object with kind, did, handle, active, pds, \
+            issuer, scope, permissions, notGranted, accessTokenExpiresAt, signedInAt, refreshedAt and \
+            sessionEndsAtLatest (a public client's session lasts at most two weeks from sign-in).
 
             Examples:
               atoauth accounts status
@@ -19,13 +21,15 @@ struct StatusCommand: AsyncParsableCommand {
             """
     )
 
-    @OptionGroup var global: GlobalOptions
+    /// Reads the stored session only; `--account` picks it when no argument does.
+    static let globalOptions = GlobalOption.store.union([.account])
 
     @Argument(
         help: ArgumentHelp("The account's handle or DID (default: the active account).", valueName: "handle-or-did")
     )
     var account: String?
 
+    @OptionGroup var global: GlobalOptions<Self>
     func run() async throws {
         let (account, session) = try await CLIContext.run(global) { context in
             let account = try await context.accounts.account(self.account ?? context.selectedAccount)
@@ -54,12 +58,17 @@ struct SessionStatus: Encodable {
     var accessTokenExpiresAt: String?
     var signedInAt: String
     var refreshedAt: String
+    var sessionEndsAtLatest: String
     private let tokens: [ScopeSet.Token]
-    private let ages: (expiry: String?, signedIn: String, refreshed: String)
+    private let ages: (expiry: String?, signedIn: String, refreshed: String, end: String)
+
+    /// A public client's session lasts at most two weeks from sign-in, however often it is refreshed
+    /// (atproto.com/specs/oauth, Tokens and Session Lifetime); the server may end it sooner.
+    static let longestPublicClientSession: TimeInterval = 14 * 86_400
 
     private enum CodingKeys: String, CodingKey {
         case kind, did, handle, active, pds, issuer, scope, permissions, notGranted, accessTokenExpiresAt
-        case signedInAt, refreshedAt
+        case signedInAt, refreshedAt, sessionEndsAtLatest
     }
 
     init(account: Account, session: OAuthSession, now: Date) {
@@ -76,9 +85,12 @@ struct SessionStatus: Encodable {
         accessTokenExpiresAt = session.accessTokenExpiresAt.map(timestamp.string)
         signedInAt = timestamp.string(from: session.createdAt)
         refreshedAt = timestamp.string(from: session.updatedAt)
+        let end = session.createdAt.addingTimeInterval(Self.longestPublicClientSession)
+        sessionEndsAtLatest = timestamp.string(from: end)
         ages = (
             session.accessTokenExpiresAt.map { Self.relative($0, now: now) },
-            Self.relative(session.createdAt, now: now), Self.relative(session.updatedAt, now: now)
+            Self.relative(session.createdAt, now: now), Self.relative(session.updatedAt, now: now),
+            Self.relative(end, now: now)
         )
     }
 
@@ -98,6 +110,9 @@ struct SessionStatus: Encodable {
         }
         lines.append(field("signed in", "\(signedInAt) (\(ages.signedIn))"))
         lines.append(field("refreshed", "\(refreshedAt) (\(ages.refreshed))"))
+        lines.append(
+            field("session ends", "\(sessionEndsAtLatest) (\(ages.end)) at the latest; the server may end it sooner")
+        )
         return lines.joined(separator: "\n")
     }
 

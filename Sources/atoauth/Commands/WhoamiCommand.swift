@@ -4,13 +4,13 @@ import ArgumentParser
 import WireFormat
 
 /// `atoauth whoami`.
-struct WhoamiCommand: AsyncParsableCommand {
+struct WhoamiCommand: AsyncParsableCommand, GlobalOptionUser {
     static let configuration = CommandConfiguration(
         commandName: "whoami",
         abstract: "Ask the account's PDS who the session belongs to (com.atproto.server.getSession).",
         discussion: """
-            Refreshes the session first when its access token is about to expire. Exits 3 when no account is
-            signed in or the session was revoked.
+            Refreshes the session first when its access token is about to expire. Exits 3 when no account is \
+            signed in or the session was revoked. With --json, one object with did, handle and pds.
 
             Examples:
               atoauth whoami
@@ -18,8 +18,9 @@ struct WhoamiCommand: AsyncParsableCommand {
             """
     )
 
-    @OptionGroup var global: GlobalOptions
+    static let globalOptions = GlobalOption.signedInRequests
 
+    @OptionGroup var global: GlobalOptions<Self>
     func run() async throws {
         let (info, account) = try await CLIContext.run(global) { context in
             let account = try await context.accounts.account(context.selectedAccount)

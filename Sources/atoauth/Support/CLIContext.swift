@@ -7,7 +7,7 @@ import Logging
 
 /// Everything a command needs, built from the global options and the environment (a flag wins over its variable).
 struct CLIContext {
-    let options: GlobalOptions
+    let settings: GlobalSettings
     let environment: [String: String]
     let logger: Logger
     let home: URL
@@ -17,29 +17,31 @@ struct CLIContext {
     let keystore: any Keystore
 
     /// The account chosen with `--account` or `ATOAUTH_ACCOUNT`, or `nil` for the active one.
-    var selectedAccount: String? { options.account ?? environment["ATOAUTH_ACCOUNT"].nonEmpty }
+    var selectedAccount: String? { settings.account }
 
     /// Builds the context, runs `body`, and shuts the transport down on every path.
-    static func run<T>(
-        _ options: GlobalOptions,
+    static func run<T, Command>(
+        _ options: GlobalOptions<Command>,
         environment: [String: String] = ProcessInfo.processInfo.environment,
         _ body: (CLIContext) async throws -> T
     ) async throws -> T {
-        let verbose = options.verbose || environment["ATOAUTH_VERBOSE"] == "1"
+        let settings = GlobalSettings(options, environment: environment)
         var logger = Logger(label: "atoauth") { StreamLogHandler.standardError(label: $0) }
-        logger.logLevel = verbose ? .debug : .warning
-        let home = try homeDirectory(options, environment)
-        let store = StoreSelection.url(options, environment)
-        return try await StoreSelection.withKeystore(url: store, home: home, environment: environment, logger: logger) {
-            keystore in
-            try await run(options, environment, verbose: verbose, logger: logger, home: home, keystore: keystore, body)
+        logger.logLevel = settings.verbose ? .debug : .warning
+        let home = try homeDirectory(settings, environment)
+        return try await StoreSelection.withKeystore(
+            url: settings.store,
+            home: home,
+            environment: environment,
+            logger: logger
+        ) { keystore in
+            try await run(settings, environment, logger: logger, home: home, keystore: keystore, body)
         }
     }
 
     private static func run<T>(
-        _ options: GlobalOptions,
+        _ settings: GlobalSettings,
         _ environment: [String: String],
-        verbose: Bool,
         logger: Logger,
         home: URL,
         keystore: any Keystore,
@@ -48,19 +50,18 @@ struct CLIContext {
         var transportLogger = logger
         transportLogger.logLevel = .warning  // AsyncHTTPClient's own connection chatter is not what -v shows.
         return try await AsyncHTTPClientTransport.withTransport(logger: transportLogger) { base in
-            let transport: any HTTPTransport = verbose ? LoggingTransport(base, logger: logger) : base
-            let allowLoopback = options.allowHTTPLoopback || environment["ATOAUTH_ALLOW_HTTP_LOOPBACK"] == "1"
+            let transport: any HTTPTransport = settings.verbose ? LoggingTransport(base, logger: logger) : base
             var configuration = AccountManager.Configuration()
-            configuration.identity = try identityConfiguration(options, environment)
-            configuration.allowHTTPLoopback = allowLoopback
+            configuration.identity = try identityConfiguration(settings)
+            configuration.allowHTTPLoopback = settings.allowHTTPLoopback
             configuration.nonceFile = home.appendingPathComponent("dpop-nonces.json")
             configuration.logger = logger
             let context = CLIContext(
-                options: options,
+                settings: settings,
                 environment: environment,
                 logger: logger,
                 home: home,
-                allowHTTPLoopback: allowLoopback,
+                allowHTTPLoopback: settings.allowHTTPLoopback,
                 transport: transport,
                 accounts: AccountManager(keystore: keystore, transport: transport, configuration: configuration),
                 keystore: keystore
@@ -70,8 +71,8 @@ struct CLIContext {
     }
 
     /// `--home`, else `ATOAUTH_HOME`, else `$XDG_DATA_HOME/atoauth`, else `~/.local/share/atoauth`.
-    static func homeDirectory(_ options: GlobalOptions, _ environment: [String: String]) throws -> URL {
-        if let home = options.home ?? environment["ATOAUTH_HOME"].nonEmpty {
+    static func homeDirectory(_ settings: GlobalSettings, _ environment: [String: String]) throws -> URL {
+        if let home = settings.home {
             return URL(fileURLWithPath: home, isDirectory: true)
         }
         if let data = environment["XDG_DATA_HOME"].nonEmpty, data.hasPrefix("/") {
@@ -84,15 +85,12 @@ struct CLIContext {
             .appendingPathComponent(".local/share/atoauth", isDirectory: true)
     }
 
-    static func identityConfiguration(
-        _ options: GlobalOptions,
-        _ environment: [String: String]
-    ) throws -> IdentityResolver.Configuration {
+    static func identityConfiguration(_ settings: GlobalSettings) throws -> IdentityResolver.Configuration {
         var configuration = IdentityResolver.Configuration()
-        if let plc = options.plcDirectory ?? environment["ATOAUTH_PLC_DIRECTORY"].nonEmpty {
+        if let plc = settings.plcDirectory {
             configuration.plcDirectory = try url(plc, option: "--plc-directory")
         }
-        if let resolver = options.handleResolver ?? environment["ATOAUTH_HANDLE_RESOLVER"].nonEmpty {
+        if let resolver = settings.handleResolver {
             configuration.handleResolverService = try url(resolver, option: "--handle-resolver")
         }
         return configuration

@@ -43,11 +43,7 @@ struct CLIFailure: Error {
                 self.init(status: Self.usage, message: error.description)
                 return
             }
-            self.init(
-                status: Self.signInNeeded,
-                message: error.description + " Sign in with `atoauth accounts add <handle>`, or list accounts with "
-                    + "`atoauth accounts list`."
-            )
+            self.init(status: Self.signInNeeded, message: error.description + " " + Self.advice(for: error.remedy))
         case let error as IdentityError:
             let status: Int32 =
                 switch error.kind {
@@ -86,6 +82,23 @@ struct CLIFailure: Error {
             self.init(status: Self.cancelled, message: "Cancelled; nothing was stored.")
         default:
             self.init(status: Self.failed, message: "The operation failed: \(error).")
+        }
+    }
+
+    /// The commands that fix an account failure.
+    static func advice(for remedy: AccountError.Remedy) -> String {
+        switch remedy {
+        case .signIn: "Sign in with `atoauth accounts add <handle>`."
+        case .chooseAccount:
+            "Choose one with `atoauth accounts switch <handle>` (`atoauth accounts list` shows them), or name it "
+                + "with `--account`."
+        case .signInAs(let account):
+            "Sign in with `atoauth accounts add \(account)`, or see the signed-in accounts with `atoauth accounts list`."
+        case .signInAgain(let account, let scope, let orSwitch):
+            // The exact command that signs the same account in with the same permissions.
+            "Sign in again with `\(AddCommand.signInCommand(account: account, scope: scope))`"
+                + (orSwitch ? ", or switch to another account with `atoauth accounts switch <handle>`." : ".")
+        case .none: ""
         }
     }
 

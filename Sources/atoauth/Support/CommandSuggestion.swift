@@ -22,7 +22,10 @@ enum CommandSuggestion {
 
     /// Options whose values are numbers: `--timeout -5` is read as the value -5 (then refused by validation), not as
     /// an unknown option `-5` with the value missing.
-    static let numberOptions: Set<String> = ["--timeout", "--callback-port"]
+    static let numberOptions: Set<String> = [
+        "--timeout", "--callback-port", "--max-pages", "--plc-port", "--pds-port", "--auth-port",
+        "--access-token-lifetime", "--nonce-period", "--fail-refreshes", "--slow-milliseconds",
+    ]
 
     /// Joins a number option and a negative value into one argument (`--timeout=-5`).
     static func joiningNegativeNumbers(_ arguments: [String]) -> [String] {

@@ -1,28 +1,35 @@
-/// Lets the global options come before the subcommand (`atoauth -v whoami`) as well as after it.
-enum GlobalOptionPlacement {
-    static let flags: Set<String> = ["--json", "-v", "--verbose", "--allow-http-loopback"]
-    static let options: Set<String> = [
-        "--home", "--store", "--account", "--plc-directory", "--handle-resolver", "--client-id",
-    ]
+import ArgumentParser
 
-    /// Moves global options found before the first subcommand word to the end of the arguments.
+/// Lets the global options come anywhere before the command's own arguments (`atoauth -v whoami`,
+/// `atoauth accounts --json list`) as well as after them.
+///
+/// The argument parser only reads an option once it knows the command that declares it, so the global options
+/// found among the subcommand words are moved to just after the last of them. Whether the command takes the option
+/// is decided afterwards, by the command (``GlobalOptions``).
+enum GlobalOptionPlacement {
     static func normalize(_ arguments: [String]) -> [String] {
-        var leading: [String] = []
+        var command: any ParsableCommand.Type = ATOAuthCommand.self
+        var words: [String] = []
+        var moved: [String] = []
         var index = arguments.startIndex
         while index < arguments.endIndex {
             let argument = arguments[index]
-            let name = String(argument.split(separator: "=", maxSplits: 1).first ?? "")
-            if flags.contains(argument) || (options.contains(name) && argument.contains("=")) {
-                leading.append(argument)
+            if let option = GlobalOption(spelling: argument) {
+                let joined = !option.takesValue || argument.contains("=")
+                guard joined || index + 1 < arguments.endIndex else { break }
+                moved += joined ? [argument] : [argument, arguments[index + 1]]
+                index += joined ? 1 : 2
+            } else if let subcommand = command.configuration.subcommands.first(where: { $0._commandName == argument }) {
+                words.append(argument)
+                command = subcommand
                 index += 1
-            } else if options.contains(argument), index + 1 < arguments.endIndex {
-                leading += [argument, arguments[index + 1]]
-                index += 2
             } else {
                 break
             }
         }
-        guard !leading.isEmpty, index < arguments.endIndex else { return arguments }
-        return Array(arguments[index...]) + leading
+        let rest = Array(arguments[index...])
+        guard !moved.isEmpty else { return arguments }
+        // Without a subcommand the options stay behind the first word, where the parser reports what is wrong.
+        return words.isEmpty ? rest + moved : words + moved + rest
     }
 }

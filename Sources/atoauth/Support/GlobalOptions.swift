@@ -1,17 +1,21 @@
 import ArgumentParser
 import Foundation
 
-/// The options every command takes; each also reads an environment variable, and a flag given wins.
-struct GlobalOptions: ParsableArguments {
+/// The options the commands share, as `Command` takes them: declare it last (`@OptionGroup var global:
+/// GlobalOptions<Self>`) so that help lists the command's own options first.
+///
+/// An option `Command` cannot use is hidden from its help and refused when given; see ``GlobalOption``.
+struct GlobalOptions<Command: GlobalOptionUser>: ParsableArguments {
     @Option(
         name: .long,
-        help: ArgumentHelp("Where accounts, sessions and DPoP keys are kept (env ATOAUTH_HOME).", valueName: "dir")
+        help: Self.shown(.home, "Where accounts, sessions and DPoP keys are kept (env ATOAUTH_HOME).", valueName: "dir")
     )
     var home: String?
 
     @Option(
         name: .long,
-        help: ArgumentHelp(
+        help: Self.shown(
+            .storeURL,
             "A postgresql:// URL: keep accounts and sessions in that database, shared by several machines, "
                 + "instead of the files under --home (env ATOAUTH_STORE).",
             valueName: "url"
@@ -21,7 +25,8 @@ struct GlobalOptions: ParsableArguments {
 
     @Option(
         name: .long,
-        help: ArgumentHelp(
+        help: Self.shown(
+            .account,
             "Act as this account for one command, without switching (env ATOAUTH_ACCOUNT).",
             valueName: "handle-or-did"
         )
@@ -30,7 +35,8 @@ struct GlobalOptions: ParsableArguments {
 
     @Option(
         name: .long,
-        help: ArgumentHelp(
+        help: Self.shown(
+            .plcDirectory,
             "Where did:plc documents are fetched (env ATOAUTH_PLC_DIRECTORY; default https://plc.directory).",
             valueName: "url"
         )
@@ -39,8 +45,10 @@ struct GlobalOptions: ParsableArguments {
 
     @Option(
         name: .long,
-        help: ArgumentHelp(
-            "Resolve handles with this service's com.atproto.identity.resolveHandle instead of DNS + HTTPS (env ATOAUTH_HANDLE_RESOLVER).",
+        help: Self.shown(
+            .handleResolver,
+            "Resolve handles with this service's com.atproto.identity.resolveHandle instead of DNS + HTTPS (env "
+                + "ATOAUTH_HANDLE_RESOLVER).",
             valueName: "url"
         )
     )
@@ -48,26 +56,66 @@ struct GlobalOptions: ParsableArguments {
 
     @Flag(
         name: .long,
-        help:
-            "Development only: allow http:// and loopback addresses for loopback hosts (env ATOAUTH_ALLOW_HTTP_LOOPBACK=1)."
+        help: Self.shown(
+            .allowHTTPLoopback,
+            "Development only: allow http:// and loopback addresses for loopback hosts (env "
+                + "ATOAUTH_ALLOW_HTTP_LOOPBACK=1)."
+        )
     )
     var allowHTTPLoopback = false
 
     @Option(
         name: .long,
-        help: ArgumentHelp(
+        help: Self.shown(
+            .clientID,
             "A hosted client metadata document (env ATOAUTH_CLIENT_ID; default: the loopback development client).",
             valueName: "url"
         )
     )
     var clientID: String?
 
-    @Flag(name: .long, help: "Machine-readable JSON output on stdout.")
+    @Flag(name: .long, help: Self.shown(.json, "Machine-readable JSON output on stdout, and errors as JSON on stderr."))
     var json = false
 
     @Flag(
         name: [.short, .long],
-        help: "Log each HTTP exchange to stderr, with every token, proof and key redacted (env ATOAUTH_VERBOSE=1)."
+        help: Self.shown(
+            .verbose,
+            "Log each HTTP exchange to stderr, with every token, proof and key redacted (env ATOAUTH_VERBOSE=1)."
+        )
     )
     var verbose = false
+
+    /// Refuses an option `Command` cannot use.
+    func validate() throws {
+        if let refused = given.first(where: { !Command.globalOptions.contains($0) }) {
+            throw ValidationError(refused.refusal(by: Command.self))
+        }
+    }
+
+    /// The options given on the command line.
+    var given: [GlobalOption] {
+        GlobalOption.allCases.filter { option in
+            switch option {
+            case .home: home != nil
+            case .storeURL: store != nil
+            case .account: account != nil
+            case .plcDirectory: plcDirectory != nil
+            case .handleResolver: handleResolver != nil
+            case .allowHTTPLoopback: allowHTTPLoopback
+            case .clientID: clientID != nil
+            case .json: json
+            case .verbose: verbose
+            }
+        }
+    }
+
+    /// The help of an option, hidden from the help of a command that does not take it.
+    private static func shown(_ option: GlobalOption, _ text: String, valueName: String? = nil) -> ArgumentHelp {
+        ArgumentHelp(
+            text,
+            valueName: valueName,
+            visibility: Command.globalOptions.contains(option) ? .default : .private
+        )
+    }
 }

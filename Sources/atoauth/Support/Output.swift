@@ -6,6 +6,14 @@ enum Output {
         FileHandle.standardOutput.write(Data((text + "\n").utf8))
     }
 
+    /// Writes bytes to stdout exactly as given: no newline, no conversion.
+    static func bytes(_ data: Data) {
+        FileHandle.standardOutput.write(data)
+    }
+
+    /// Whether stdout is a terminal, where a person reads and control characters take effect.
+    static var isTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+
     static func message(_ text: String) {
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }

@@ -11,11 +11,6 @@ enum StoreSelection {
     /// The environment variable naming the store.
     static let variable = "ATOAUTH_STORE"
 
-    /// The store URL `--store` or `ATOAUTH_STORE` gives, or `nil` for the file store.
-    static func url(_ options: GlobalOptions, _ environment: [String: String]) -> String? {
-        options.store ?? environment[variable].nonEmpty
-    }
-
     /// Opens the selected store, runs `body` with it, and closes it on every path.
     ///
     /// With a database, `home` still keeps this machine's DPoP nonce cache, so it is created (`0700`) when missing.

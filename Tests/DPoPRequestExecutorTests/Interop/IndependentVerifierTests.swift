@@ -38,7 +38,21 @@ struct IndependentVerifierTests {
         var jkt: String
     }
 
-    static func runScript<Input: Encodable, Output: Decodable>(
+    /// Runs the script on a Dispatch thread: Python's start-up and its blocking pipe reads must not hold one of the
+    /// few cooperative threads that the parallel suite's in-process servers need.
+    static func runScript<Input: Encodable & Sendable, Output: Decodable & Sendable>(
+        _ mode: String,
+        _ input: Input,
+        as output: Output.Type
+    ) async throws -> Output {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try runScriptBlocking(mode, input, as: output) })
+            }
+        }
+    }
+
+    private static func runScriptBlocking<Input: Encodable, Output: Decodable>(
         _ mode: String,
         _ input: Input,
         as: Output.Type
@@ -68,7 +82,7 @@ struct IndependentVerifierTests {
     }
 
     @Test("pydpop and joserfc accept our proofs, with and without nonce and ath, and reject a tampered one")
-    func ourProofsVerifyElsewhere() throws {
+    func ourProofsVerifyElsewhere() async throws {
         let key = DPoPKey()
         let signer = DPoPProofSigner(key: key)
         let now = Int(Date().timeIntervalSince1970)
@@ -100,7 +114,7 @@ struct IndependentVerifierTests {
         forged.proof = [parts[0], parts[1], otherSignature].joined(separator: ".")
         cases.append(forged)
 
-        let results = try Self.runScript("verify", cases, as: [VerifyResult].self)
+        let results = try await Self.runScript("verify", cases, as: [VerifyResult].self)
         try #require(results.count == cases.count)
         for result in results.prefix(4) {
             #expect(result.pydpop && result.joserfc, "rejected: \(result.error ?? "")")
@@ -114,9 +128,9 @@ struct IndependentVerifierTests {
         "our verifier accepts proofs minted by pydpop",
         arguments: [(nil, nil), ("n-7", "tok-7")] as [(String?, String?)]
     )
-    func theirProofsVerifyHere(nonce: String?, token: String?) throws {
+    func theirProofsVerifyHere(nonce: String?, token: String?) async throws {
         let target = "https://as.example.com/oauth/token"
-        let minted = try Self.runScript(
+        let minted = try await Self.runScript(
             "mint",
             MintRequest(htm: "POST", htu: target, accessToken: token, nonce: nonce),
             as: MintResult.self

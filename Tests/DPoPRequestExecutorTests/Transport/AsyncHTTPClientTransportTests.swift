@@ -111,7 +111,8 @@ struct AsyncHTTPClientTransportTests {
             return .text(request.target)
         }
         try await LoopbackHTTPServer.withServer(handler: handler) { server in
-            try await AsyncHTTPClientTransport.withTransport { transport in
+            let patient = AsyncHTTPClientTransportFailureTests.patient()
+            try await AsyncHTTPClientTransport.withTransport(configuration: patient) { transport in
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     for index in 0..<100 {
                         group.addTask {

@@ -33,6 +33,8 @@ struct SystemResolverTests {
         } catch let error as FetchError {
             #expect(error.kind == .failed)
         }
-        #expect(clock.now - start < .seconds(20))
+        // One 1 s try takes seconds at most; the bound only rules out a hang, with room for a machine kept busy by
+        // the parallel suite.
+        #expect(clock.now - start < .seconds(120))
     }
 }

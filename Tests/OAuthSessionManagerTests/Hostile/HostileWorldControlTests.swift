@@ -43,7 +43,9 @@ struct HostileWorldControlTests {
             #expect(bob.pds.absoluteString == scene.otherOrigin)
             #expect(bob.issuer == scene.otherOrigin)
             #expect(try await scene.manager.storedSessions().count == 2)
-            #expect(scene.world.revocations.isEmpty)
+            // alice's second sign-in replaced her first session and revoked its grant; nothing else was revoked.
+            #expect(scene.world.revocations.map(\.hint) == ["refresh_token", "access_token"])
+            #expect(scene.world.revocations.allSatisfy { $0.origin == scene.origin })
         }
     }
 }

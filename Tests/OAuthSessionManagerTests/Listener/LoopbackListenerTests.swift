@@ -7,22 +7,6 @@ import Testing
 /// not end the sign-in, silent or surplus connections are closed, and a finished sign-in names no account.
 @Suite("The loopback listener survives other local processes", .timeLimit(.minutes(1)))
 struct LoopbackListenerTests {
-    /// Starts a listener, runs `body` with it and its port, and closes it.
-    func withListener(
-        _ limits: LoopbackCallbackListener.Limits = .init(),
-        _ body: (LoopbackCallbackListener, Int) async throws -> Void
-    ) async throws {
-        let listener = try await LoopbackCallbackListener.start(limits: limits)
-        let port = try #require(listener.redirectURI.port)
-        do {
-            try await body(listener, port)
-            await listener.close()
-        } catch {
-            await listener.close()
-            throw error
-        }
-    }
-
     @Test("a callback with another state gets an error page, and the right one still completes the sign-in")
     func forgedState() async throws {
         try await withListener { listener, port in

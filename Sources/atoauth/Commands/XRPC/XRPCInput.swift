@@ -1,0 +1,82 @@
+import Foundation
+import WireFormat
+
+/// The body of a procedure from `xrpc --input`, and its content type.
+struct XRPCInput {
+    var body: Data
+    var contentType: String
+
+    /// The largest input read: far above any blob a PDS takes, and still a bound on memory.
+    static let maximumSize = 1 << 30
+
+    /// Reads `--input`: inline text, `@FILE`, or `-` for standard input (read as bytes).
+    ///
+    /// The content type is `contentType` when given; else `application/json` when the bytes are JSON (inline input
+    /// must be); else the type the file's extension implies; else `application/octet-stream`. A body sent as JSON
+    /// must be JSON.
+    static func read(
+        _ argument: String,
+        contentType: String?,
+        standardInput: FileHandle = .standardInput
+    ) throws -> XRPCInput {
+        let body: Data
+        var implied: String?
+        if argument == "-" {
+            body = try readAll(standardInput, name: "standard input")
+        } else if argument.hasPrefix("@") {
+            let path = String(argument.dropFirst())
+            guard !path.isEmpty else { throw usage("--input @ needs a file name after the @, such as @photo.png.") }
+            body = try contents(ofFile: path)
+            implied = MediaType.forExtension(URL(fileURLWithPath: path).pathExtension)
+        } else {
+            body = Data(argument.utf8)
+            implied = contentType == nil ? MediaType.json : nil
+        }
+        let isJSON = (try? JSONSerialization.jsonObject(with: body, options: .fragmentsAllowed)) != nil
+        let type = contentType ?? (isJSON ? MediaType.json : implied ?? MediaType.octetStream)
+        guard isJSON || !MediaType.isJSON(type) else {
+            throw usage(
+                "--input is not valid JSON, but would be sent as \(type). Fix the JSON, or give --content-type for "
+                    + "a body that is not JSON."
+            )
+        }
+        return XRPCInput(body: body, contentType: type)
+    }
+
+    /// The bytes of a file, or a usage error that says why it cannot be read.
+    private static func contents(ofFile path: String) throws -> Data {
+        let shown = TerminalText.sanitized(path, limit: 200)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw usage("Cannot read the input file \(shown): \(String(cString: strerror(errno))).")
+        }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        var status = stat()
+        if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+            throw usage("Cannot read the input file \(shown): it is a directory.")
+        }
+        return try readAll(handle, name: "the input file \(shown)")
+    }
+
+    /// Everything `handle` holds, up to ``maximumSize``.
+    private static func readAll(_ handle: FileHandle, name: String) throws -> Data {
+        var data = Data()
+        do {
+            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+                data.append(chunk)
+                guard data.count <= maximumSize else {
+                    throw usage("Cannot send \(name): it is larger than \(maximumSize >> 30) GiB.")
+                }
+            }
+        } catch let failure as CLIFailure {
+            throw failure
+        } catch {
+            throw usage("Cannot read \(name): \(error.localizedDescription).")
+        }
+        return data
+    }
+
+    private static func usage(_ message: String) -> CLIFailure {
+        CLIFailure(status: CLIFailure.usage, message: message)
+    }
+}

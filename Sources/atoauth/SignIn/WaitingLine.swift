@@ -1,0 +1,77 @@
+import Foundation
+import Synchronization
+
+/// The single line on a terminal's standard error that says the sign-in is waiting and until when, rewritten in
+/// place every second (a carriage return, then "erase to the end of the line"); never used when standard error is
+/// not a terminal, so logs and pipes get no carriage returns.
+final class WaitingLine: Sendable {
+    private let subject: String
+    private let deadline: Date
+    private let drawn = Mutex(false)
+
+    /// A line for a wait on `subject` until `deadline`, or `nil` when standard error is not a terminal.
+    static func onTerminal(waitingFor subject: String, until deadline: Date) -> WaitingLine? {
+        isatty(STDERR_FILENO) == 1 ? WaitingLine(subject: subject, deadline: deadline) : nil
+    }
+
+    private init(subject: String, deadline: Date) {
+        self.subject = subject
+        self.deadline = deadline
+    }
+
+    /// The line's text at `now`: what it waits for, the deadline in local time, and the time left.
+    ///
+    /// For example `Waiting for the browser until 14:05:33 (4:59 left)… Ctrl-C cancels.`; a deadline on another day
+    /// also shows its date.
+    static func text(waitingFor subject: String, until deadline: Date, now: Date, timeZone: TimeZone) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = timeZone
+        formatter.dateFormat = calendar.isDate(deadline, inSameDayAs: now) ? "HH:mm:ss" : "yyyy-MM-dd HH:mm:ss"
+        let seconds = max(0, Int(deadline.timeIntervalSince(now).rounded(.up)))
+        let (hours, minutes, rest) = (seconds / 3_600, seconds / 60 % 60, seconds % 60)
+        let left =
+            hours > 0
+            ? String(format: "%d:%02d:%02d", hours, minutes, rest) : String(format: "%d:%02d", minutes, rest)
+        return "Waiting for \(subject) until \(formatter.string(from: deadline)) (\(left) left)… Ctrl-C cancels."
+    }
+
+    /// Draws the line every second until the task is cancelled.
+    func run() async {
+        while !Task.isCancelled {
+            draw()
+            try? await Task.sleep(for: .seconds(1))
+        }
+    }
+
+    /// Prints a message on a line of its own above the waiting line.
+    func message(_ text: String) {
+        drawn.withLock { drawn in
+            Self.write("\r\u{1B}[K" + text + "\n")
+            drawn = false
+        }
+        draw()
+    }
+
+    /// Erases the line, leaving the cursor at the start of the empty line.
+    func clear() {
+        drawn.withLock { drawn in
+            if drawn { Self.write("\r\u{1B}[K") }
+            drawn = false
+        }
+    }
+
+    private func draw() {
+        let text = Self.text(waitingFor: subject, until: deadline, now: Date(), timeZone: .current)
+        drawn.withLock { drawn in
+            Self.write("\r\u{1B}[K" + text)
+            drawn = true
+        }
+    }
+
+    private static func write(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+}

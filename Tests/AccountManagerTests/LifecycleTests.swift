@@ -1,0 +1,149 @@
+import ATClient
+import ATOAuthTesting
+import AccountManager
+import Foundation
+import HTTPTransport
+import OAuthSessionManager
+import Sandbox
+import Testing
+
+@Suite("Account lifecycle: who is active after a removal, sessions the server ended, signing in again")
+struct LifecycleTests {
+    static let threeAccounts = SandboxConfiguration(
+        accounts: ["alice.test", "bob.test", "carol.test"].map { SandboxAccount(handle: $0) },
+        autoApprove: true
+    )
+
+    @Test("removing the active account makes the one signed in most recently active; then none")
+    func handOver() async throws {
+        try await SandboxWorld.with(Self.threeAccounts) { world in
+            let accounts = world.accounts()
+            let alice = try await world.signIn("alice.test", with: accounts)
+            world.clock.advance(by: 10)
+            let carol = try await world.signIn("carol.test", with: accounts)
+            world.clock.advance(by: 10)
+            let bob = try await world.signIn("bob.test", with: accounts)
+            try await accounts.switchTo("alice.test")
+
+            let first = try await accounts.remove("alice.test")
+            #expect(first.removed == .account(alice.with(active: true), revocation: .revoked))
+            #expect(first.active == .switched(to: bob))
+            #expect(try await accounts.activeAccount()?.did == bob.did)
+
+            #expect(try await accounts.remove("carol.test").active == .unchanged)
+            #expect(try await accounts.activeAccount()?.did == bob.did)
+            _ = carol
+
+            #expect(try await accounts.remove("bob.test").active == .noneActive)
+            #expect(try await accounts.activeAccount() == nil)
+            await #expect(throws: AccountError.noAccounts) { try await accounts.account(nil) }
+        }
+    }
+
+    @Test("accounts signed in at the same moment: the first by handle becomes active")
+    func handOverOnATie() async throws {
+        try await SandboxWorld.with(Self.threeAccounts) { world in
+            var configuration = world.configuration
+            let moment = world.clock.now()
+            configuration.now = { moment }
+            let accounts = world.accounts(configuration: configuration)
+            for handle in ["carol.test", "bob.test", "alice.test"] {
+                _ = try await world.signIn(handle, with: accounts)
+            }
+            let removed = try await accounts.remove("alice.test")
+            guard case .switched(let successor) = removed.active else {
+                Issue.record("no account became active: \(removed.active)")
+                return
+            }
+            #expect(successor.handle?.rawValue == "bob.test")
+        }
+    }
+
+    @Test("signing in again revokes the previous grant and replaces the DPoP key")
+    func signInAgain() async throws {
+        try await SandboxWorld.with { world in
+            let accounts = world.accounts()
+            let first = try await signIn(world, accounts)
+            #expect(first.previousGrant == nil)
+            let did = first.account.did.rawValue
+            let oldKey = try world.keystore.load("dpop-key/\(did)")
+            let second = try await signIn(world, accounts)
+            #expect(second.previousGrant == .revoked)
+            #expect(world.server.counters.revocations == 1)
+            #expect(try world.keystore.load("dpop-key/\(did)") != oldKey)
+            #expect(try await accounts.client(for: did).getSession().did == did)
+        }
+    }
+
+    @Test("a previous grant that cannot be revoked is reported, and the new session is kept")
+    func signInAgainRevocationFails() async throws {
+        try await SandboxWorld.with { world in
+            let accounts = world.accounts()
+            let first = try await signIn(world, accounts)
+            let name = "session/\(first.account.did.rawValue)"
+            let data = try #require(try world.keystore.load(name))
+            var stored = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            let closed = try ClosedPort()
+            stored["revocationEndpoint"] = "http://127.0.0.1:\(closed.port)/oauth/revoke"
+            try world.keystore.save(try JSONSerialization.data(withJSONObject: stored), as: name)
+
+            let second = try await signIn(world, accounts)
+            guard case .failed = second.previousGrant else {
+                Issue.record("expected a failed revocation, got \(String(describing: second.previousGrant))")
+                return
+            }
+            #expect(world.server.counters.revocations == 0)
+            #expect(try await accounts.client().getSession().did == first.account.did.rawValue)
+            _ = closed
+        }
+    }
+
+    @Test("a refresh the server refuses names the account and the permissions to sign in with again")
+    func signedOutByServer() async throws {
+        try await SandboxWorld.with { world in
+            let scope = "atproto repo:app.bsky.feed.post?action=create"
+            let accounts = world.accounts()
+            let request = try await accounts.authorize("alice.test", client: try world.oauthClient(scope: scope))
+            let alice = try await accounts.callback(try await world.approve(request))
+            let session = try #require(try await accounts.sessions.storedSession(for: alice.did))
+            try await revokeAtServer(world, token: try #require(session.refreshToken))
+
+            let error = await #expect(throws: AccountError.self) { try await accounts.client().getSession() }
+            #expect(error?.hasSameCode(as: .signedOutByServer("", requestedScope: nil, reason: "")) == true)
+            #expect(error?.account == "alice.test")
+            #expect(error?.requestedScope == scope)
+            #expect(error?.description.hasPrefix("alice.test was signed out by the server: ") == true)
+            #expect(try await accounts.sessions.storedSession(for: alice.did) == nil)
+
+            let active = await #expect(throws: AccountError.self) { try await accounts.account(nil) }
+            #expect(active?.hasSameCode(as: .activeAccountSignedOut("")) == true)
+            #expect(active?.account == alice.did.rawValue)
+        }
+    }
+
+    private func signIn(_ world: SandboxWorld, _ accounts: AccountManager) async throws -> AccountSignIn {
+        let request = try await accounts.authorize("alice.test", client: try world.oauthClient())
+        return try await accounts.completeSignIn(callbackURL: try await world.approve(request))
+    }
+
+    private func revokeAtServer(_ world: SandboxWorld, token: String) async throws {
+        let encoded = token.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        let response = try await world.transport.send(
+            HTTPRequest(
+                method: .post,
+                url: world.endpoints.authorizationServer.appendingPathComponent("oauth/revoke"),
+                headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                body: Data("token=\(encoded)&token_type_hint=refresh_token".utf8)
+            )
+        )
+        #expect(response.status == 200)
+    }
+}
+
+extension Account {
+    fileprivate func with(active: Bool) -> Account {
+        var copy = self
+        copy.active = active
+        return copy
+    }
+}
