@@ -75,7 +75,7 @@ struct LockingTests {
                 #expect(try await second.load("refreshing/did:plc:aaa") == Data("note".utf8))
                 #expect(try await second.load("session/did:plc:aaa") == nil)
                 #expect(try await second.load("dpop-key/did:plc:aaa") == nil)
-                // The lock timeout is 5 s: a lock still held would make this throw.
+                // A lock still held would make this throw once the lock timeout passed.
                 try await second.withLock("session/did:plc:aaa") {}
             }
         }

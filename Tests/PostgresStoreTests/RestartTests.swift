@@ -20,8 +20,8 @@ struct RestartTests {
             let fixture = try await StoreFixture.make(server: server)
             defer { fixture.cleanUp() }
             var configuration = try fixture.configuration()
-            configuration.operationTimeout = .seconds(2)
-            configuration.connectTimeout = .seconds(2)
+            configuration.operationTimeout = .seconds(10)
+            configuration.connectTimeout = .seconds(10)
             try await fixture.withStore(configuration) { store in
                 try await store.save(Data("kept".utf8), as: "session/did:plc:aaa")
                 let outcomes = Outcomes()
@@ -69,13 +69,13 @@ struct RestartTests {
         }
     }
 
-    /// Waits until `condition` holds, checking every 100 ms for at most a minute (the pool retries with backoff).
+    /// Waits until `condition` holds, checking every 100 ms for at most two minutes (the pool retries with backoff).
     static func eventually(_ condition: () async throws -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(60)
+        let deadline = ContinuousClock.now + .seconds(120)
         while ContinuousClock.now < deadline {
             if (try? await condition()) == true { return }
             try await Task.sleep(for: .milliseconds(100))
         }
-        Issue.record("the condition did not hold within a minute")
+        Issue.record("the condition did not hold within two minutes")
     }
 }

@@ -20,12 +20,14 @@ struct StoreFixture: Sendable {
         return StoreFixture(server: server, database: try await server.createDatabase(), directory: directory)
     }
 
-    /// The configuration of this database through the socket, with short timeouts for tests of failures.
+    /// The configuration of this database through the socket, with patient time limits.
+    ///
+    /// The tests share two cores with the server and with each other; a test of a time limit sets its own.
     func configuration(url: String? = nil) throws -> PostgresStore.Configuration {
         var configuration = try PostgresStore.Configuration(url: url ?? database.url)
-        configuration.operationTimeout = .seconds(5)
-        configuration.lockTimeout = .seconds(5)
-        configuration.connectTimeout = .seconds(5)
+        configuration.operationTimeout = .seconds(60)
+        configuration.lockTimeout = .seconds(60)
+        configuration.connectTimeout = .seconds(30)
         return configuration
     }
 
