@@ -20,8 +20,21 @@ struct RunCommand: AsyncParsableCommand {
     )
     var scenarios: [Scenario] = []
 
+    @Option(help: "Accounts in the shared-store scenario's many-account setups (default: 1,000; 20 with --quick).")
+    var storeAccounts: Int?
+
+    @Option(help: "Rounds of the shared-store scenario (default: 3; 1 with --quick).")
+    var storeRounds: Int?
+
+    func validate() throws {
+        if let storeAccounts, storeAccounts < 2 { throw ValidationError("--store-accounts must be at least 2.") }
+        if let storeRounds, storeRounds < 1 { throw ValidationError("--store-rounds must be at least 1.") }
+    }
+
     func run() async throws {
-        let settings = quick ? BenchSettings.quick : BenchSettings.full
+        var settings = quick ? BenchSettings.quick : BenchSettings.full
+        settings.storeAccounts = storeAccounts ?? settings.storeAccounts
+        settings.storeRounds = storeRounds ?? settings.storeRounds
         let selected = Set(scenarios.isEmpty ? Scenario.allCases : scenarios)
         print("atoauth-bench \(quick ? "--quick" : "(full)"), \(Date().formatted(.iso8601))")
         print("Machine: \(MachineDescription.summary()); load average at start: \(MachineDescription.loadAverage())")
