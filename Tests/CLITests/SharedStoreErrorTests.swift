@@ -59,36 +59,21 @@ struct SharedStoreErrorTests {
         }
     }
 
-    @Test("a database that does not exist, or TLS the server does not offer: what to fix in the URL")
+    @Test("a database that does not exist, or a certificate the URL does not trust: what to fix in the URL")
     func databaseAndTLS() async throws {
         try await SharedStoreWorld.with { shared in
             let server = shared.server
-            let missing = try await shared.atoauth(
-                on: 0,
-                "accounts",
-                "list",
-                extra: ["ATOAUTH_STORE": server.database("atoauth_never_created").url]
-            )
+            func list(store: String) async throws -> CLIProcess.Result {
+                try await shared.atoauth(on: 0, "accounts", "list", extra: ["ATOAUTH_STORE": store])
+            }
+            let missing = try await list(store: server.database("atoauth_never_created").url)
             expectFailure(missing, ["atoauth_never_created", "does not exist", "createdb"], hiding: server.password)
-            let untrusted = try await shared.atoauth(
-                on: 0,
-                "accounts",
-                "list",
-                extra: [
-                    "ATOAUTH_STORE": "postgresql://atoauth:\(server.password)@localhost:\(server.port)/"
-                        + "\(shared.database.name)?sslmode=verify-full"
-                ]
-            )
+            let verified =
+                "postgresql://atoauth:\(server.password)@localhost:\(server.port)/\(shared.database.name)"
+                + "?sslmode=verify-full"
+            let untrusted = try await list(store: verified)
             expectFailure(untrusted, ["TLS", "sslrootcert"], hiding: server.password)
-            let trusted = try await shared.atoauth(
-                on: 0,
-                "accounts",
-                "list",
-                extra: [
-                    "ATOAUTH_STORE": "postgresql://atoauth:\(server.password)@localhost:\(server.port)/"
-                        + "\(shared.database.name)?sslmode=verify-full&sslrootcert=\(server.certificate)"
-                ]
-            )
+            let trusted = try await list(store: verified + "&sslrootcert=\(server.certificate)")
             #expect(trusted.status == 0, "\(trusted.stderr)")
         }
     }
