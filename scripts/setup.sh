@@ -4,7 +4,9 @@
 need_apt_packages() {
     local missing=()
     for package in "$@"; do
-        dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+        # Installed means "install ok installed": `dpkg -s` also succeeds for a package that was removed but left
+        # its configuration files behind (state rc), whose programs and headers are gone.
+        [ "$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null)" = "install ok installed" ] || missing+=("$package")
     done
     ((${#missing[@]})) || return 0
     local sudo=()

@@ -1,3 +1,4 @@
+public import OAuthSessionManager
 import WireFormat
 
 /// A failure to find or use a signed-in account: none is signed in, none is active, no account matches, the session
@@ -16,6 +17,7 @@ public struct AccountError: Error, Sendable, Hashable, CustomStringConvertible {
         case signedOutByServer
         case sessionEnded
         case activeAccountSignedOut
+        case alreadyOAuth
     }
 
     let code: Code
@@ -26,9 +28,19 @@ public struct AccountError: Error, Sendable, Hashable, CustomStringConvertible {
     public let account: String?
     /// The permissions that account had asked for, to ask for again; `nil` when unknown.
     public let requestedScope: String?
+    /// The kind of the session the error is about, when it is about one: an app-password session is signed in
+    /// again with an app password (or moved to OAuth).
+    public let sessionKind: SessionKind?
 
-    init(_ code: Code, _ reason: String, account: String? = nil, requestedScope: String? = nil) {
+    init(
+        _ code: Code,
+        _ reason: String,
+        account: String? = nil,
+        requestedScope: String? = nil,
+        sessionKind: SessionKind? = nil
+    ) {
         self.code = code
+        self.sessionKind = sessionKind
         self.reason = TerminalText.sanitized(reason)
         self.account = account.map { TerminalText.sanitized($0) }
         self.requestedScope = requestedScope.map { TerminalText.sanitized($0) }
@@ -48,6 +60,8 @@ public struct AccountError: Error, Sendable, Hashable, CustomStringConvertible {
         /// Sign the account in again, asking for `scope` again when it had asked for one; `orSwitch` when another
         /// signed-in account may do instead (the active one is gone).
         case signInAgain(account: String, scope: String?, orSwitch: Bool)
+        /// Sign the app-password account in again, with an app password or with OAuth.
+        case signInAgainWithAppPassword(account: String)
         /// Nothing a sign-in fixes: the request itself is wrong.
         case none
     }
@@ -57,21 +71,24 @@ public struct AccountError: Error, Sendable, Hashable, CustomStringConvertible {
         guard let account else {
             return switch code {
             case .noActiveAccount: .chooseAccount
-            case .accountMismatch, .invalidRequest: .none
+            case .accountMismatch, .invalidRequest, .alreadyOAuth: .none
             default: .signIn
             }
+        }
+        if sessionKind == .appPassword, [.signedOutByServer, .sessionEnded, .sessionRejected].contains(code) {
+            return .signInAgainWithAppPassword(account: account)
         }
         return switch code {
         case .noSuchAccount: .signInAs(account)
         case .activeAccountSignedOut: .signInAgain(account: account, scope: requestedScope, orSwitch: true)
-        case .accountMismatch, .invalidRequest: .none
+        case .accountMismatch, .invalidRequest, .alreadyOAuth: .none
         default: .signInAgain(account: account, scope: requestedScope, orSwitch: false)
         }
     }
 
     /// Whether the caller asked for something that cannot be (an account that the client is not bound to), rather
     /// than an account that needs signing in.
-    public var isUsageError: Bool { code == .accountMismatch || code == .invalidRequest }
+    public var isUsageError: Bool { [.accountMismatch, .invalidRequest, .alreadyOAuth].contains(code) }
 
     /// A sentence for people.
     public var description: String {
@@ -85,6 +102,7 @@ public struct AccountError: Error, Sendable, Hashable, CustomStringConvertible {
         case .signedOutByServer: "\(account ?? "The account") was signed out by the server: \(reason)."
         case .sessionEnded: "The session of \(account ?? "the account") ended: \(reason)."
         case .activeAccountSignedOut: "The active account \(account ?? "") is no longer signed in: \(reason)."
+        case .alreadyOAuth: "\(account ?? "The account") already signs in with OAuth: \(reason)."
         }
     }
 
@@ -100,8 +118,12 @@ public struct AccountError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The PDS refused the access token even right after a refresh.
-    public static func sessionRejected(_ reason: String, account: String? = nil) -> AccountError {
-        AccountError(.sessionRejected, reason, account: account)
+    public static func sessionRejected(
+        _ reason: String,
+        account: String? = nil,
+        kind: SessionKind? = nil
+    ) -> AccountError {
+        AccountError(.sessionRejected, reason, account: account, sessionKind: kind)
     }
 
     /// The request cannot be formed, such as a path that makes no URL.
@@ -112,15 +134,31 @@ public struct AccountError: Error, Sendable, Hashable, CustomStringConvertible {
     public static func signedOutByServer(
         _ account: String,
         requestedScope: String?,
-        reason: String
+        reason: String,
+        kind: SessionKind? = nil
     ) -> AccountError {
-        AccountError(.signedOutByServer, reason, account: account, requestedScope: requestedScope)
+        AccountError(.signedOutByServer, reason, account: account, requestedScope: requestedScope, sessionKind: kind)
     }
 
     /// The session of `account` cannot be used any more and was deleted here, for example because a refresh was cut
     /// off and its refresh token may be spent.
-    public static func sessionEnded(_ account: String, requestedScope: String?, reason: String) -> AccountError {
-        AccountError(.sessionEnded, reason, account: account, requestedScope: requestedScope)
+    public static func sessionEnded(
+        _ account: String,
+        requestedScope: String?,
+        reason: String,
+        kind: SessionKind? = nil
+    ) -> AccountError {
+        AccountError(.sessionEnded, reason, account: account, requestedScope: requestedScope, sessionKind: kind)
+    }
+
+    /// `accounts upgrade` was asked to move an account to OAuth that already signs in with it.
+    public static func alreadyOAuth(_ account: String) -> AccountError {
+        AccountError(
+            .alreadyOAuth,
+            "only an app-password session can be upgraded, and nothing was changed",
+            account: account,
+            sessionKind: .oauth
+        )
     }
 
     /// The active account, `did`, has no session here any more: the server or another process ended it.

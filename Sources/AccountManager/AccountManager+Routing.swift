@@ -12,7 +12,7 @@ extension AccountManager {
         }
         let connection = AccountConnection(
             session: session,
-            key: try await sessions.dpopKey(for: did),
+            key: session.kind == .oauth ? try await sessions.dpopKey(for: did) : nil,
             revision: try await keystore.revision(of: OAuthSession.entryName(did: did)),
             manager: self
         )

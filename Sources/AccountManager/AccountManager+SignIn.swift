@@ -30,12 +30,7 @@ extension AccountManager {
     /// is replaced by the new one.
     /// - Returns: the signed-in account, and the old grant's revocation when there was one.
     public func completeSignIn(callbackURL url: URL) async throws -> AccountSignIn {
-        let completion = try await sessions.finishSignIn(callbackURL: url)
-        let session = completion.session
-        connections[session.did] = nil
-        directory.forget()
-        try await setActive(session.did)
-        return AccountSignIn(account: Account(session: session, active: true), previousGrant: completion.previousGrant)
+        try await adopt(try await sessions.finishSignIn(callbackURL: url), activate: true)
     }
 
     /// Forgets a started sign-in (cancelled, timed out), so its `state` can never complete.

@@ -16,6 +16,7 @@ extension OAuthSessionManager {
                 logger.debug("another caller already refreshed \(did)")
                 return current
             }
+            guard current.kind == .oauth else { return try await refreshAppPassword(current) }
             return try await refreshStored(current)
         }
     }
@@ -27,33 +28,20 @@ extension OAuthSessionManager {
             throw OAuthError.signInNeeded("the session of \(current.did) has no refresh token")
         }
         let journal = RefreshJournal(keystore: store.keystore)
-        if await journal.wasInterrupted(current.did, refreshToken: refreshToken) {
-            try await end(
-                current,
-                "an earlier refresh of \(current.did) was cut off after its request was sent and before the new "
-                    + "tokens were saved, so its refresh token may be spent and was not sent again"
-            )
-        }
+        try await endIfInterrupted(current, refreshToken: refreshToken, journal: journal)
         let server = try await confirmIssuer(of: current)
         let key = try await store.key(for: current.did)
-        try await journal.begin(current.did, refreshToken: refreshToken)
-        let response: HTTPResponse
-        do {
-            response = try await postForm(
+        let response = try await sendNoted(current, refreshToken: refreshToken, journal: journal) {
+            try await postForm(
                 [("grant_type", "refresh_token"), ("refresh_token", refreshToken), ("client_id", current.clientID)],
                 to: current.tokenEndpoint,
                 key: key,
                 purpose: "token refresh"
             )
-        } catch {
-            await journal.end(current.did)  // No answer: the server did not say it took the token.
-            throw error
         }
         switch RefreshOutcome.classify(response, error: Self.oauthError(in: response)) {
         case .refused(let code, let description):
-            try await store.delete(current.did)
-            broadcaster.publish(.deleted(did: current.did, reason: .refreshRefused))
-            logger.info("the server refused the refresh of \(current.did); session deleted")
+            try await deleteRefused(current)
             throw OAuthError.refreshRefused(serverError: code, description: description)
         case .transient(let status, let code, let description):
             await journal.end(current.did)
@@ -118,9 +106,48 @@ extension OAuthSessionManager {
         }
     }
 
+    /// Ends the session when an earlier refresh sent `refreshToken` and never settled: it may be spent, and a spent
+    /// refresh token is never sent again.
+    func endIfInterrupted(
+        _ current: OAuthSession,
+        refreshToken: String,
+        journal: RefreshJournal
+    ) async throws {
+        guard await journal.wasInterrupted(current.did, refreshToken: refreshToken) else { return }
+        try await end(
+            current,
+            "an earlier refresh of \(current.did) was cut off after its request was sent and before the new "
+                + "tokens were saved, so its refresh token may be spent and was not sent again"
+        )
+    }
+
+    /// Sends a refresh request under the journal's note that `refreshToken` is on its way; the note is removed when
+    /// no answer came (the server did not say it took the token), and kept otherwise until the outcome is settled.
+    func sendNoted(
+        _ current: OAuthSession,
+        refreshToken: String,
+        journal: RefreshJournal,
+        _ send: () async throws -> HTTPResponse
+    ) async throws -> HTTPResponse {
+        try await journal.begin(current.did, refreshToken: refreshToken)
+        do {
+            return try await send()
+        } catch {
+            await journal.end(current.did)
+            throw error
+        }
+    }
+
+    /// Deletes a session whose refresh the server refused for good, and tells listeners.
+    func deleteRefused(_ current: OAuthSession) async throws {
+        try await store.delete(current.did)
+        broadcaster.publish(.deleted(did: current.did, reason: .refreshRefused))
+        logger.info("the server refused the refresh of \(current.did); session deleted")
+    }
+
     /// Saves the session, trying three times (a full disk can free up, a lock can pass); the last error when all
     /// failed.
-    private func saveRetrying(_ session: OAuthSession) async -> (any Error)? {
+    func saveRetrying(_ session: OAuthSession) async -> (any Error)? {
         var failure: (any Error)?
         for attempt in 0..<3 {
             do {
@@ -135,7 +162,7 @@ extension OAuthSessionManager {
     }
 
     /// Ends a session whose refresh token may be spent: deletes it, tells listeners, and throws `signInNeeded`.
-    private func end(_ session: OAuthSession, _ reason: String) async throws -> Never {
+    func end(_ session: OAuthSession, _ reason: String) async throws -> Never {
         try await store.delete(session.did)
         broadcaster.publish(.deleted(did: session.did, reason: .refreshRefused))
         logger.warning("session of \(session.did) ended: \(reason)")

@@ -19,6 +19,8 @@ extension OAuthSessionManager {
     /// Signs out: revokes the tokens (RFC 7009, with DPoP), then deletes the session and its DPoP key even if the
     /// revocation failed (atproto.com/specs/oauth, Tokens and Session Lifetime).
     ///
+    /// An app-password session is ended with `com.atproto.server.deleteSession` instead, best effort the same way.
+    ///
     /// - Throws: ``OAuthError`` of kind `signInNeeded` when there is no session for `did`.
     @discardableResult
     public func signOut(did: DID) async throws -> RevocationResult {
@@ -43,6 +45,20 @@ extension OAuthSessionManager {
         }
     }
 
+    /// Ends an app-password session at its PDS (`com.atproto.server.deleteSession`), best effort.
+    private func deleteAppPasswordSession(_ session: OAuthSession, endpoint: URL) async -> RevocationResult {
+        guard let refreshJwt = session.refreshToken else {
+            return .failed(reason: "the session of \(session.did) has no refresh token to end it with")
+        }
+        do {
+            try await deleteLegacySession(refreshJwt: refreshJwt, endpoint: endpoint)
+            return .revoked
+        } catch {
+            logger.info("session deletion failed for \(session.did): \(error)")
+            return .failed(reason: "\(error)")
+        }
+    }
+
     /// Revokes, best effort, the grant of a session that a new sign-in replaced; `nil` when there was none.
     func revokeReplaced(_ replaced: SessionStore.Replaced?) async -> RevocationResult? {
         guard let replaced else { return nil }
@@ -54,6 +70,7 @@ extension OAuthSessionManager {
 
     private func revokeTokens(of session: OAuthSession, key: DPoPKey?) async -> RevocationResult {
         guard let endpoint = session.revocationEndpoint else { return .notSupported }
+        guard session.kind == .oauth else { return await deleteAppPasswordSession(session, endpoint: endpoint) }
         guard let key else { return .failed(reason: "the DPoP key of \(session.did) could not be read") }
         do {
             if let refreshToken = session.refreshToken {

@@ -14,17 +14,21 @@ struct AccountCommandTests {
 
             let list = try await world.atoauth("accounts", "list")
             #expect(list.status == 0)
-            #expect(list.stdout == "* alice.test \(did) \(world.sandbox.pds.absoluteString)\n")
+            #expect(list.stdout == "* alice.test \(did) \(world.sandbox.pds.absoluteString) oauth\n")
 
             let whoami = try await world.atoauth("whoami")
             #expect(whoami.status == 0, "\(whoami.stderr)")
-            #expect(whoami.stdout == "alice.test \(did) \(world.sandbox.pds.absoluteString)\n")
+            #expect(whoami.stdout == "alice.test \(did) \(world.sandbox.pds.absoluteString) oauth\n")
 
             let json = try await world.atoauth("whoami", "--json")
             let object = try #require(
                 try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: String]
             )
-            #expect(object == ["did": did, "handle": "alice.test", "pds": world.sandbox.pds.absoluteString])
+            #expect(
+                object == [
+                    "did": did, "handle": "alice.test", "pds": world.sandbox.pds.absoluteString, "kind": "oauth",
+                ]
+            )
         }
     }
 

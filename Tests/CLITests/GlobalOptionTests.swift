@@ -15,11 +15,13 @@ struct GlobalOptionTests {
     }
 
     static let account = "`atoauth accounts status`, `atoauth whoami` and `atoauth xrpc`"
-    static let identity = "`atoauth accounts add`, `atoauth whoami` and `atoauth xrpc`"
-    static let loopback = "`atoauth accounts add`, `atoauth accounts remove`, `atoauth whoami` and `atoauth xrpc`"
+    static let identity = "`atoauth accounts add`, `atoauth accounts upgrade`, `atoauth whoami` and `atoauth xrpc`"
+    static let loopback =
+        "`atoauth accounts add`, `atoauth accounts upgrade`, `atoauth accounts remove`, `atoauth whoami` and "
+        + "`atoauth xrpc`"
     static let store =
         "`atoauth accounts add`, `atoauth accounts list`, `atoauth accounts status`, `atoauth accounts switch`, "
-        + "`atoauth accounts remove`, `atoauth whoami` and `atoauth xrpc`"
+        + "`atoauth accounts upgrade`, `atoauth accounts remove`, `atoauth whoami` and `atoauth xrpc`"
 
     static let refusals: [Refusal] = {
         let account = ["--account", "alice.test"]
@@ -31,8 +33,9 @@ struct GlobalOptionTests {
         func refuse(_ command: [String], _ options: [([String], String)]) {
             refusals += options.map { Refusal(command: command, option: $0.0, takers: $0.1) }
         }
-        let onlyAdd = "`atoauth accounts add`"
+        let onlyAdd = "`atoauth accounts add` and `atoauth accounts upgrade`"
         refuse(["accounts", "add", "alice.test"], [(account, Self.account)])
+        refuse(["accounts", "upgrade", "alice.test"], [(account, Self.account)])
         for command in [["accounts", "list"], ["accounts", "switch", "alice.test"]] {
             refuse(
                 command,
@@ -90,6 +93,11 @@ struct GlobalOptionTests {
             ["accounts", "add"]: [
                 "--home", "--store", "--plc-directory", "--handle-resolver", "--allow-http-loopback", "--client-id",
                 "--json", "--verbose",
+            ],
+            ["accounts", "upgrade"]: [
+                "--home", "--store", "--plc-directory", "--handle-resolver", "--allow-http-loopback", "--client-id",
+                "--json",
+                "--verbose",
             ],
             ["accounts", "list"]: ["--home", "--store", "--json", "--verbose"],
             ["accounts", "status"]: ["--home", "--store", "--account", "--json", "--verbose"],

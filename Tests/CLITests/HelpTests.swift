@@ -7,7 +7,7 @@ struct HelpTests {
     /// Every command, by the words that name it.
     static let commands: [[String]] = [
         [], ["accounts"], ["accounts", "add"], ["accounts", "list"], ["accounts", "status"], ["accounts", "switch"],
-        ["accounts", "remove"], ["whoami"], ["xrpc"], ["sandbox"], ["demo"],
+        ["accounts", "upgrade"], ["accounts", "remove"], ["whoami"], ["xrpc"], ["sandbox"], ["demo"],
     ]
 
     @Test("the command list here is every command atoauth has")
@@ -16,7 +16,7 @@ struct HelpTests {
             let root = HelpText(try await scratch.atoauth(["--help"]).stdout)
             #expect(root.subcommands == ["accounts", "whoami", "xrpc", "sandbox", "demo"])
             let accounts = HelpText(try await scratch.atoauth(["accounts", "--help"]).stdout)
-            #expect(accounts.subcommands == ["add", "list", "status", "switch", "remove"])
+            #expect(accounts.subcommands == ["add", "list", "status", "switch", "upgrade", "remove"])
         }
     }
 

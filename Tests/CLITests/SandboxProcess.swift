@@ -16,6 +16,9 @@ final class SandboxProcess: Sendable {
         var revocations: Int
         var xrpcRequestsReceived: Int
         var totalRejections: Int
+        var legacySessionsCreated: Int
+        var legacyRefreshesSucceeded: Int
+        var legacySessionsDeleted: Int
     }
 
     let process: Process
@@ -23,6 +26,10 @@ final class SandboxProcess: Sendable {
     let authorizationServer: URL
     let pds: URL
     let accounts: [String: String]
+    /// Each test account's app password, by handle, as the sandbox printed them.
+    let appPasswords: [String: String]
+    /// The sign-in code of each two-factor account, by handle.
+    let signInCodes: [String: String]
 
     /// Starts the sandbox with extra arguments and waits until it prints its settings.
     init(arguments: [String] = [], autoApprove: Bool = true) async throws {
@@ -31,6 +38,7 @@ final class SandboxProcess: Sendable {
         self.process = process
         var environment: [String: String] = [:]
         var accounts: [String: String] = [:]
+        var secrets: [String: [String: String]] = [:]
         var authorizationServer: URL?
         var pds: URL?
         for line in text.split(separator: "\n").map({ $0.trimmingCharacters(in: .whitespaces) }) {
@@ -41,6 +49,11 @@ final class SandboxProcess: Sendable {
                 authorizationServer = URL(string: String(line.split(separator: " ").last ?? ""))
             } else if line.hasPrefix("PDS:") {
                 pds = URL(string: String(line.split(separator: " ").last ?? ""))
+            } else if let label = ["App passwords:", "Sign-in codes:"].first(where: { line.hasPrefix($0) }) {
+                for entry in line.dropFirst(label.count).split(separator: ",") {
+                    let parts = entry.split(separator: " ")
+                    if parts.count == 2 { secrets[label, default: [:]][String(parts[0])] = String(parts[1]) }
+                }
             } else if line.hasPrefix("Accounts:") {
                 for entry in line.dropFirst("Accounts:".count).split(separator: ",") {
                     let parts = entry.split(separator: " ")
@@ -52,6 +65,8 @@ final class SandboxProcess: Sendable {
         }
         self.environment = environment
         self.accounts = accounts
+        self.appPasswords = secrets["App passwords:"] ?? [:]
+        self.signInCodes = secrets["Sign-in codes:"] ?? [:]
         self.authorizationServer = try #require(authorizationServer)
         self.pds = try #require(pds)
     }

@@ -19,6 +19,8 @@ public struct Account: Sendable, Hashable, Codable {
     /// The requested permissions the server did not grant, canonical and space-separated; `nil` when it granted
     /// all of them (atproto.com/specs/permission).
     public var missingScope: String?
+    /// How its session authenticates: OAuth, or a legacy app password.
+    public var kind: SessionKind
 
     /// The account of a session.
     public init(session: OAuthSession, active: Bool) {
@@ -30,6 +32,7 @@ public struct Account: Sendable, Hashable, Codable {
         self.active = active
         let missing = session.missingPermissions
         self.missingScope = missing.isEmpty ? nil : missing.description
+        self.kind = session.kind
     }
 
     /// The handle when there is one, else the DID.

@@ -10,7 +10,9 @@ import Synchronization
 /// One signed-in account's long-lived link to its PDS: the DPoP key decoded once, the session kept in memory, one
 /// executor sharing the process's nonce cache.
 ///
-/// Every request goes out with a fresh DPoP proof and the DPoP-bound token (RFC 9449 §7). The session is read
+/// Every request of an OAuth session goes out with a fresh DPoP proof and the DPoP-bound token (RFC 9449 §7); every
+/// request of an app-password session with its access JWT as `Authorization: Bearer` and no proof (RFC 6750 §2.1).
+/// The session is read
 /// from the store again only when the store says it changed (another process refreshed it or signed in again) or
 /// after a refresh; it is refreshed ahead of expiry, and once when the PDS answers `invalid_token`, after which
 /// the request is sent once more (RFC 6750 §3.1).
@@ -26,15 +28,15 @@ public final class AccountConnection: Sendable {
     private let entryName: String
     private let state: Mutex<Snapshot>
 
-    /// The session, the executor holding its key, the store revision they were read at, and this session's jitter.
+    /// The session, the sender holding its key, the store revision they were read at, and this session's jitter.
     struct Snapshot: Sendable {
         var session: OAuthSession
-        var executor: DPoPRequestExecutor
+        var sender: SessionSender
         var revision: EntryRevision?
         var jitterFraction: Double
     }
 
-    init(session: OAuthSession, key: DPoPKey, revision: EntryRevision?, manager: AccountManager) {
+    init(session: OAuthSession, key: DPoPKey?, revision: EntryRevision?, manager: AccountManager) {
         self.did = session.did
         self.sessions = manager.sessions
         self.keystore = manager.keystore
@@ -42,11 +44,11 @@ public final class AccountConnection: Sendable {
         self.nonceCache = manager.nonceCache
         self.configuration = manager.configuration
         self.entryName = OAuthSession.entryName(did: session.did)
-        let executor = Self.executor(key, manager.transport, manager.nonceCache, manager.configuration)
+        let sender = Self.sender(key, manager.transport, manager.nonceCache, manager.configuration)
         self.state = Mutex(
             Snapshot(
                 session: session,
-                executor: executor,
+                sender: sender,
                 revision: revision,
                 jitterFraction: Self.jitter(manager.configuration)
             )
@@ -80,16 +82,17 @@ public final class AccountConnection: Sendable {
         var current = try await ready()
         let request = try Self.request(method, current.session.pds, path, percentEncodedQuery, headers, body)
         configuration.logger.debug("\(method) \(path) as \(displayName) (\(did))")
-        var response = try await current.executor.send(request, accessToken: current.session.accessToken)
-        guard InvalidTokenAnswer.matches(response) else { return response }
+        var response = try await current.sender.send(request, accessToken: current.session.accessToken)
+        guard InvalidTokenAnswer.matches(response, kind: current.session.kind) else { return response }
         configuration.logger.debug("the PDS refused the access token of \(did); refreshing once")
         current = try await refreshed(replacing: current.session.accessToken)
         let retry = try Self.request(method, current.session.pds, path, percentEncodedQuery, headers, body)
-        response = try await current.executor.send(retry, accessToken: current.session.accessToken)
-        if InvalidTokenAnswer.matches(response) {
+        response = try await current.sender.send(retry, accessToken: current.session.accessToken)
+        if InvalidTokenAnswer.matches(response, kind: current.session.kind) {
             throw AccountError.sessionRejected(
                 "the PDS refused the refreshed access token of \(displayName)",
-                account: displayName
+                account: displayName,
+                kind: current.session.kind
             )
         }
         return response
@@ -130,13 +133,18 @@ public final class AccountConnection: Sendable {
         let name = session.handle?.description ?? session.did.rawValue
         let scope = session.requestedScope ?? session.scope
         guard error.hasSameCode(as: .refreshRefused(serverError: nil, description: nil)) else {
-            return .sessionEnded(name, requestedScope: scope, reason: error.reason)
+            return .sessionEnded(name, requestedScope: scope, reason: error.reason, kind: session.kind)
         }
         var reason = "the refresh was refused"
         if let code = error.serverError {
             reason += " (\(code)" + (error.serverErrorDescription.map { ": \($0)" } ?? "") + ")"
         }
-        return .signedOutByServer(name, requestedScope: scope, reason: reason + ", so the session here was deleted")
+        return .signedOutByServer(
+            name,
+            requestedScope: scope,
+            reason: reason + ", so the session here was deleted",
+            kind: session.kind
+        )
     }
 
     private func reload(over previous: Snapshot) async throws -> Snapshot {
@@ -147,7 +155,8 @@ public final class AccountConnection: Sendable {
         return try await adopt(session, revision: revision, over: previous)
     }
 
-    /// Keeps a newly read session; a new sign-in (a different `createdAt`) also brings a new DPoP key.
+    /// Keeps a newly read session; a new sign-in (a different `createdAt` or kind) also brings a new DPoP key, or
+    /// none for an app-password session.
     private func adopt(
         _ session: OAuthSession,
         revision: EntryRevision?,
@@ -156,9 +165,9 @@ public final class AccountConnection: Sendable {
         -> Snapshot
     {
         var next = previous
-        if session.createdAt != previous.session.createdAt {
-            let key = try await sessions.dpopKey(for: did)
-            next.executor = Self.executor(key, transport, nonceCache, configuration)
+        if session.createdAt != previous.session.createdAt || session.kind != previous.session.kind {
+            let key = session.kind == .oauth ? try await sessions.dpopKey(for: did) : nil
+            next.sender = Self.sender(key, transport, nonceCache, configuration)
         }
         if session.accessToken != previous.session.accessToken {
             next.jitterFraction = Self.jitter(configuration)
@@ -171,18 +180,22 @@ public final class AccountConnection: Sendable {
         return adopted
     }
 
-    private static func executor(
-        _ key: DPoPKey,
+    /// A DPoP executor for an OAuth session's key; a Bearer sender for an app-password session (no key).
+    private static func sender(
+        _ key: DPoPKey?,
         _ transport: any HTTPTransport,
         _ nonceCache: DPoPNonceCache,
         _ configuration: AccountManager.Configuration
-    ) -> DPoPRequestExecutor {
-        DPoPRequestExecutor(
-            transport: transport,
-            key: key,
-            nonceCache: nonceCache,
-            random: configuration.random,
-            now: configuration.now
+    ) -> SessionSender {
+        guard let key else { return .bearer(transport) }
+        return .dpop(
+            DPoPRequestExecutor(
+                transport: transport,
+                key: key,
+                nonceCache: nonceCache,
+                random: configuration.random,
+                now: configuration.now
+            )
         )
     }
 

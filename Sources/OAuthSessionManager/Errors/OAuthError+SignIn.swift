@@ -108,6 +108,42 @@ extension OAuthError {
         OAuthError(.callbackTimedOut, .failed, "no redirect arrived within \(seconds) second\(seconds == 1 ? "" : "s")")
     }
 
+    /// The PDS refused an app-password sign-in (`com.atproto.server.createSession`): a wrong identifier, password or
+    /// sign-in code, or an account it does not serve as asked.
+    public static func appPasswordRefused(status: Int, serverError: String?, message: String?) -> OAuthError {
+        OAuthError(
+            .appPasswordRefused,
+            .failed,
+            "the PDS refused the app-password sign-in (HTTP \(status))",
+            status: status,
+            serverError: serverError.map(ServerCode.init(rawValue:)),
+            serverErrorDescription: message
+        )
+    }
+
+    /// The input cannot be used for this kind of sign-in; `reason` is whole sentences.
+    public static func invalidInput(_ reason: String) -> OAuthError {
+        OAuthError(.invalidInput, .usage, reason)
+    }
+
+    /// The PDS asks for a sign-in code (`AuthFactorTokenRequired`) and none was given.
+    public static let authFactorRequired = OAuthError(
+        .authFactorRequired,
+        .usage,
+        "the PDS asks for the sign-in code it sent by email (two-factor sign-in), and none was given"
+    )
+
+    /// The PDS refused to refresh an app-password session (`ExpiredToken`, `InvalidToken`); it was deleted here.
+    public static func appPasswordRefreshRefused(serverError: String?, message: String?) -> OAuthError {
+        OAuthError(
+            .refreshRefused,
+            .signInNeeded,
+            "the PDS no longer accepts this app-password session",
+            serverError: serverError.map(ServerCode.init(rawValue:)),
+            serverErrorDescription: message
+        )
+    }
+
     var signInSummary: String {
         switch code {
         case .invalidClientMetadata: "The client configuration is invalid: \(reason). Fix the client metadata."
@@ -122,6 +158,8 @@ extension OAuthError {
         case .refreshRefused: "Sign-in needed: \(reason). The account must sign in again."
         case .dpopFailed: "DPoP failed: \(reason)."
         case .callbackTimedOut: "Sign-in timed out: \(reason). Start it again and approve in the browser."
+        case .appPasswordRefused: "Sign-in did not complete: \(reason). Nothing was stored."
+        case .authFactorRequired: "Sign-in did not complete: \(reason). Nothing was stored."
         default: reason
         }
     }
@@ -133,6 +171,8 @@ extension OAuthError {
             " To sign in, run the command again and approve in the browser."
         case (.authorizationFailed, _): " Start the sign-in again."
         case (.requestFailed, .some(.invalidScope)): " Ask for permissions it supports (see --scope)."
+        case (.appPasswordRefused, _):
+            " Check the handle and the app password (or sign-in code), and try again."
         case (.requestFailed, .some(.invalidClient)), (.requestFailed, .some(.unauthorizedClient)):
             " Check the client metadata document or --client-id."
         default: ""

@@ -77,6 +77,9 @@ public struct OAuthError: Error, Sendable, Hashable, CustomStringConvertible {
         case storedSessionUnreadable
         case dpopFailed
         case callbackTimedOut
+        case appPasswordRefused
+        case authFactorRequired
+        case invalidInput
     }
 
     let code: Code

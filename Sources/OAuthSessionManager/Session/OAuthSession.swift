@@ -4,9 +4,12 @@ public import Foundation
 import HTTPTransport
 import WireFormat
 
-/// A signed-in account's OAuth session: who, where, and the DPoP-bound tokens (kept encrypted in the keystore).
+/// A signed-in account's session: who, where, and the tokens (kept encrypted in the keystore).
 ///
-/// `description` never shows a token.
+/// Most sessions are OAuth sessions with DPoP-bound tokens; a legacy app-password session (``kind`` is
+/// ``SessionKind/appPassword``) keeps its access JWT in ``accessToken``, its refresh JWT in ``refreshToken``, the PDS
+/// as ``issuer``, and the PDS's `refreshSession` and `deleteSession` URLs as ``tokenEndpoint`` and
+/// ``revocationEndpoint``. `description` never shows a token.
 public struct OAuthSession: Sendable, Hashable, Codable, CustomStringConvertible, CustomDebugStringConvertible,
     CustomReflectable
 {
@@ -38,6 +41,20 @@ public struct OAuthSession: Sendable, Hashable, Codable, CustomStringConvertible
     public var updatedAt: Date
     /// The scope the sign-in asked for, to tell what a grant lacks; `nil` in sessions stored before it was kept.
     public var requestedScope: String? = nil
+    /// The kind as stored; `nil` in sessions stored before app-password sessions existed, which are all OAuth.
+    var storedKind: SessionKind? = nil
+
+    /// How the session authenticates: OAuth with DPoP, or a legacy app password with Bearer JWTs.
+    public var kind: SessionKind {
+        get { storedKind ?? .oauth }
+        set { storedKind = newValue }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case did, handle, pds, issuer, scope, accessToken, accessTokenExpiresAt, refreshToken, clientID
+        case tokenEndpoint, revocationEndpoint, createdAt, updatedAt, requestedScope
+        case storedKind = "kind"
+    }
 
     /// The keystore entry holding this account's session.
     public static func entryName(did: DID) -> String { "session/\(did.rawValue)" }
@@ -47,7 +64,7 @@ public struct OAuthSession: Sendable, Hashable, Codable, CustomStringConvertible
 
     /// Names the account and its server only.
     public var description: String {
-        "OAuthSession(\(handle?.description ?? "-") \(did), pds: \(pds.absoluteString), scope: \(scope))"
+        "OAuthSession(\(kind.rawValue) \(handle?.description ?? "-") \(did), pds: \(pds.absoluteString), scope: \(scope))"
     }
 
     /// The same as ``description``: no token.
@@ -58,7 +75,7 @@ public struct OAuthSession: Sendable, Hashable, Codable, CustomStringConvertible
         Mirror(
             self,
             children: [
-                "did": did, "handle": handle as Any, "pds": pds, "issuer": issuer, "scope": scope,
+                "kind": kind, "did": did, "handle": handle as Any, "pds": pds, "issuer": issuer, "scope": scope,
                 "accessTokenExpiresAt": accessTokenExpiresAt as Any, "accessToken": "<redacted>",
                 "refreshToken": "<redacted>",
             ],

@@ -5,7 +5,7 @@ import HTTPTransport
 import WireFormat
 
 /// What a token endpoint's answer to a refresh means for the stored session (atproto.com/specs/oauth, Tokens and Session Lifetime); pure.
-enum RefreshOutcome {
+enum RefreshOutcome: Equatable {
     /// New tokens: store them, then use them.
     case refreshed
     /// The refresh token is gone for good (`invalid_grant` and the like): delete the session.

@@ -69,9 +69,10 @@ struct SessionStore: Sendable {
     /// Stores a new sign-in's session and DPoP key in place of the account's previous ones, and clears any refresh
     /// note of the previous session; call it under the session entry's lock.
     ///
-    /// When the session cannot be saved, the previous key is put back, so the previous session stays usable.
+    /// When the session cannot be saved, the previous key is put back, so the previous session stays usable. An
+    /// app-password session has no key (`nil`): the previous session's key is deleted once the session is saved.
     /// - Returns: the previous session and key, or `nil` when the account had no session here.
-    func replace(with session: OAuthSession, key: DPoPKey) async throws -> Replaced? {
+    func replace(with session: OAuthSession, key: DPoPKey?) async throws -> Replaced? {
         let replaced: Replaced?
         do {
             if let previous = try await self.session(session.did) {
@@ -81,6 +82,12 @@ struct SessionStore: Sendable {
             }
         } catch {
             replaced = Replaced(session: nil, key: try? await self.key(for: session.did))
+        }
+        guard let key else {
+            try await save(session)
+            try? await keystore.delete(OAuthSession.keyEntryName(did: session.did))
+            await RefreshJournal(keystore: keystore).end(session.did)
+            return replaced
         }
         try await saveKey(key, for: session.did)
         do {

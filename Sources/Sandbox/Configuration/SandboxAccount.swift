@@ -9,18 +9,41 @@ public struct SandboxAccount: Sendable, Hashable {
     public var did: String
     /// The display name `app.bsky.actor.getProfile` returns, if any.
     public var displayName: String?
+    /// The app password `com.atproto.server.createSession` accepts, such as `abcd-efgh-ijkl-mnop`.
+    public var appPassword: String
+    /// The sign-in code a two-factor sign-in asks for (`AuthFactorTokenRequired`), or `nil` when the account signs
+    /// in without one.
+    public var authFactorToken: String?
 
-    /// Creates an account; without a DID, one is derived from the handle, so it is the same on every run.
+    /// Creates an account; without a DID, one is derived from the handle, so it is the same on every run, and so is
+    /// its app password.
     ///
     /// - Parameters:
     ///   - handle: the handle; it is lowercased.
     ///   - did: a `did:plc` DID, or `nil` to derive one with ``derivedDID(for:)``.
     ///   - displayName: the profile's display name.
-    public init(handle: String, did: String? = nil, displayName: String? = nil) {
+    ///   - twoFactor: whether an app-password sign-in asks for a sign-in code (``derivedAuthFactorToken(for:)``).
+    public init(handle: String, did: String? = nil, displayName: String? = nil, twoFactor: Bool = false) {
         let handle = handle.lowercased()
         self.handle = handle
         self.did = did ?? Self.derivedDID(for: handle)
         self.displayName = displayName
+        self.appPassword = Self.derivedAppPassword(for: handle)
+        self.authFactorToken = twoFactor ? Self.derivedAuthFactorToken(for: handle) : nil
+    }
+
+    /// The app password the sandbox gives a handle: four groups of four base32 characters, as Bluesky's look.
+    public static func derivedAppPassword(for handle: String) -> String {
+        let digest = SHA256.hash(data: Data("atoauth-sandbox-app-password:\(handle.lowercased())".utf8))
+        let text = Array(Base32.encode(digest).prefix(16))
+        return stride(from: 0, to: 16, by: 4).map { String(text[$0..<$0 + 4]) }.joined(separator: "-")
+    }
+
+    /// The sign-in code the sandbox asks of a two-factor account: two groups of five uppercase characters.
+    public static func derivedAuthFactorToken(for handle: String) -> String {
+        let digest = SHA256.hash(data: Data("atoauth-sandbox-sign-in-code:\(handle.lowercased())".utf8))
+        let text = Array(Base32.encode(digest).uppercased().prefix(10))
+        return String(text[0..<5]) + "-" + String(text[5..<10])
     }
 
     /// The DID the sandbox gives a handle: `did:plc:` and the first 24 base32 characters of a SHA-256 of it.

@@ -14,6 +14,13 @@ public struct SandboxCounters: Sendable, Hashable {
     public var xrpcRequestsReceived = 0
     /// Sessions revoked through the revocation endpoint.
     public var revocations = 0
+    /// App-password sessions created by `com.atproto.server.createSession`.
+    public var legacySessionsCreated = 0
+    /// App-password sessions refreshed by `com.atproto.server.refreshSession` (replays are counted in
+    /// ``refreshTokenReplays``).
+    public var legacyRefreshesSucceeded = 0
+    /// App-password sessions ended by `com.atproto.server.deleteSession`.
+    public var legacySessionsDeleted = 0
     /// Rejected requests, by reason.
     public var rejections: [SandboxRejectionReason: Int] = [:]
 

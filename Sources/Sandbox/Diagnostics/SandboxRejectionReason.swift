@@ -72,6 +72,13 @@ public struct SandboxRejectionReason: RawRepresentable, Sendable, Hashable, Cust
     public static let invalidXRPCInput = Self(rawValue: "invalid_xrpc_input")
     /// The path or method is not served.
     public static let notFound = Self(rawValue: "not_found")
+    /// A legacy session JWT sent with a DPoP proof or as `Authorization: DPoP`: app-password sessions are Bearer
+    /// only.
+    public static let dpopWithLegacyToken = Self(rawValue: "dpop_legacy_token")
+    /// `createSession` with an unknown account or a wrong app password.
+    public static let invalidCredentials = Self(rawValue: "invalid_credentials")
+    /// `createSession` for a two-factor account without its sign-in code (or with a wrong one).
+    public static let authFactorRequired = Self(rawValue: "auth_factor_required")
     /// A fault was injected on purpose (``SandboxFaults``).
     public static let injectedFault = Self(rawValue: "injected_fault")
 }

@@ -4,7 +4,7 @@ import Foundation
 /// change lifetimes and faults of the running server from another process (a test script, a CI job).
 ///
 /// - `GET /_sandbox/counters`: what the server counted (grants, refreshes, replays, nonce challenges,
-///   XRPC requests, rejections).
+///   XRPC requests, rejections, app-password sessions created, refreshed and deleted).
 /// - `POST /_sandbox/settings` with a JSON object of any of `accessTokenLifetime` (seconds), `nonceRotationPeriod`
 ///   (seconds), `refreshServerErrors` (how many refreshes to fail with 500; 0 turns it off),
 ///   `newNonceOnEveryResponse`, `slowResponses` (seconds; 0 turns it off), `autoApprove`, and
@@ -73,6 +73,9 @@ extension AuthorizationServerHandler {
             "revocations": counters.revocations,
             "xrpcRequestsReceived": counters.xrpcRequestsReceived,
             "totalRejections": counters.totalRejections,
+            "legacySessionsCreated": counters.legacySessionsCreated,
+            "legacyRefreshesSucceeded": counters.legacyRefreshesSucceeded,
+            "legacySessionsDeleted": counters.legacySessionsDeleted,
         ]
     }
 }

@@ -13,6 +13,9 @@ struct AuthenticatedCaller: Sendable {
 extension PDSHandler {
     /// Checks `Authorization: DPoP <token>` and the `DPoP` proof (RFC 9449 §7): the proof with `ath`, the nonce,
     /// the `jti`, then the token and its `cnf.jkt`.
+    ///
+    /// A legacy app-password JWT goes to ``authenticateLegacy(_:scheme:_:)`` instead; an OAuth token sent as
+    /// `Bearer` is refused.
     func authenticate(_ request: SandboxRequest) async throws(SandboxResponseError) -> AuthenticatedCaller {
         let authorizations = request.headerValues("authorization")
         guard let authorization = authorizations.first else {
@@ -29,6 +32,9 @@ extension PDSHandler {
         }
         let parts = authorization.split(separator: " ", maxSplits: 1)
         let scheme = parts.first.map { $0.lowercased() } ?? ""
+        if parts.count == 2, let claims = core.legacyJWT.verify(String(parts[1])) {
+            return try await authenticateLegacy(request, scheme: scheme, claims)
+        }
         guard scheme != "bearer" else {
             throw unauthorized(
                 request,

@@ -2,7 +2,8 @@ import DPoPRequestExecutor
 import Foundation
 import HTTPTransport
 
-/// The PDS origin: protected resource metadata, the handle resolver, and DPoP-authenticated XRPC methods.
+/// The PDS origin: protected resource metadata, the handle resolver, DPoP-authenticated XRPC methods, and the
+/// legacy app-password sessions (Bearer JWTs) beside them.
 ///
 /// Every authenticated XRPC answer, success or error, carries the PDS's current `DPoP-Nonce`.
 struct PDSHandler: OriginHandler {
@@ -66,6 +67,9 @@ struct PDSHandler: OriginHandler {
         if name == "com.atproto.lexicon.resolveLexicon" {
             guard request.method == .get else { return methodNotAllowed(request) }
             return resolveLexicon(request)
+        }
+        if Self.legacySessionMethods.contains(name) {
+            return await legacySession(name, request)
         }
         guard let method = Self.methods[name] else {
             core.monitor.rejected(request, .notFound, "the sandbox PDS does not implement \(name)")

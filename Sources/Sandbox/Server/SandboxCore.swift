@@ -18,6 +18,10 @@ final class SandboxCore: Sendable {
     let repositories = RepositoryStore()
     /// The `jti` of accepted proofs, shared by every origin.
     let replays = JTIReplayCache()
+    /// The PDS's legacy app-password sessions.
+    let legacySessions = LegacySessionStore()
+    /// Signs and checks the legacy session JWTs, with a key made for this run.
+    let legacyJWT: LegacyJWT
     private let configurationState: Mutex<SandboxConfiguration>
     private let originState = Mutex<[OriginRole: String]>([:])
 
@@ -32,6 +36,7 @@ final class SandboxCore: Sendable {
         self.monitor = monitor
         self.now = now
         self.random = random
+        self.legacyJWT = LegacyJWT(keyBytes: random.bytes(count: 32), audience: "did:web:pds.sandbox.test")
     }
 
     /// A copy of the current configuration.

@@ -4,8 +4,11 @@ import ArgumentParser
 struct AccountsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "accounts",
-        abstract: "Sign in to accounts, list them, switch between them, and remove them.",
-        subcommands: [AddCommand.self, ListCommand.self, StatusCommand.self, SwitchCommand.self, RemoveCommand.self],
+        abstract: "Sign in to accounts, list them, switch between them, move them to OAuth, and remove them.",
+        subcommands: [
+            AddCommand.self, ListCommand.self, StatusCommand.self, SwitchCommand.self, UpgradeCommand.self,
+            RemoveCommand.self,
+        ],
         defaultSubcommand: ListCommand.self
     )
 }

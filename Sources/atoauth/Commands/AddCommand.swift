@@ -1,15 +1,12 @@
-import ATProtoPermissions
 import AccountManager
 import ArgumentParser
-import Foundation
-import OAuthLoopbackListener
 import OAuthSessionManager
 
 /// `atoauth accounts add`.
 struct AddCommand: AsyncParsableCommand, GlobalOptionUser {
     static let configuration = CommandConfiguration(
         commandName: "add",
-        abstract: "Sign in to an account with OAuth in the browser and make it active.",
+        abstract: "Sign in to an account with OAuth in the browser (or an app password) and make it active.",
         discussion: """
             Starts a listener on http://127.0.0.1:<port>/callback, sends a pushed authorization request, and opens \
             the authorization page: with `$BROWSER <url>` when BROWSER is set, else xdg-open (or open on macOS). \
@@ -27,6 +24,13 @@ struct AddCommand: AsyncParsableCommand, GlobalOptionUser {
             Signing in to an account that already has a session here replaces it and revokes the old grant at \
             its authorization server (best effort; reported on stderr, and as previousSession with --json).
 
+            With --app-password, signs in the legacy way instead (com.atproto.server.createSession), for a handle \
+            or DID: the password comes from ATOAUTH_APP_PASSWORD or one line on stdin (not echoed on a terminal), \
+            never from the command line. When the server asks for a two-factor sign-in code \
+            (AuthFactorTokenRequired), it comes from ATOAUTH_AUTH_FACTOR or the next line on stdin. The account \
+            is checked as for OAuth, the password is not stored, and the session's JWTs are stored encrypted; \
+            `atoauth accounts upgrade` moves it to OAuth later.
+
             Examples:
               atoauth accounts add alice.bsky.social
               atoauth accounts add did:plc:ewvi7nxzyoun6zhxrhs64oiz \\
@@ -34,6 +38,8 @@ struct AddCommand: AsyncParsableCommand, GlobalOptionUser {
               atoauth accounts add https://bsky.social --no-browser
               atoauth accounts add alice.bsky.social --scope \\
                 "atproto repo:app.bsky.feed.post blob:image/*"
+              ATOAUTH_APP_PASSWORD=xxxx-xxxx-xxxx-xxxx \\
+                atoauth accounts add alice.bsky.social --app-password
 
             Ask for exactly the permissions the work needs (atproto.com/specs/permission): repo:<collection> \
             with ?action=create|update|delete, blob:<mime pattern>, rpc:<method>?aud=<did>#<service>, \
@@ -48,91 +54,52 @@ struct AddCommand: AsyncParsableCommand, GlobalOptionUser {
     @Argument(help: ArgumentHelp("A handle, a DID, or a PDS or entryway URL.", valueName: "handle | did | https://pds"))
     var identifier: String
 
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "The permissions to request, space-separated; atproto is always included.",
-            valueName: "permissions"
-        )
-    )
-    var scope = Self.defaultScope
-
-    @Option(
-        name: .long,
-        help: "Listen for the redirect on this port, also registered in the loopback client_id (default: a free port)."
-    )
-    var callbackPort: Int?
+    @OptionGroup var signIn: BrowserSignInOptions
 
     @Flag(
         name: .long,
-        help: "Do not open a browser: print the URL, and also take the redirect address pasted on stdin."
+        help: ArgumentHelp(
+            "Sign in with an app password instead (com.atproto.server.createSession), from ATOAUTH_APP_PASSWORD or "
+                + "one line on stdin; a 2FA code from ATOAUTH_AUTH_FACTOR or the next line."
+        )
     )
-    var noBrowser = false
-
-    @Option(name: .long, help: "Seconds to wait for the browser's redirect, at most a day (86400).")
-    var timeout = 300
+    var appPassword = false
 
     @OptionGroup var global: GlobalOptions<Self>
 
-    /// The longest `--timeout`: a day is more than any sign-in needs, and far from where a `Duration` overflows.
-    static let maximumTimeout = 86_400
-
     func validate() throws {
-        if let callbackPort, !(1...65_535).contains(callbackPort) {
-            throw ValidationError("--callback-port must be between 1 and 65535.")
-        }
-        guard (1...Self.maximumTimeout).contains(timeout) else {
-            throw ValidationError("--timeout must be a number of seconds from 1 to \(Self.maximumTimeout).")
-        }
-        do {
-            _ = try ScopeSet(requested: scope)
-        } catch {
-            throw ValidationError("--scope: \(error.description) \(PermissionHelp.examples)")
+        if appPassword, signIn.isCustomized || global.clientID != nil {
+            throw ValidationError(
+                "--app-password signs in without a browser: --scope, --callback-port, --no-browser, --timeout and "
+                    + "--client-id do not apply to it."
+            )
         }
     }
 
     func run() async throws {
         let signIn = try await CLIContext.run(global) { context in
-            let listener = try await LoopbackCallbackListener.start(port: callbackPort ?? 0)
-            var pendingState: String?
-            do {
-                let client = try await client(context, redirectURI: listener.redirectURI)
-                let request = try await context.accounts.authorize(identifier, client: client)
-                pendingState = request.state
-                listener.expect(state: request.state)
-                Output.message("Open this URL to sign in:\n\(request.url.absoluteString)")
-                let wait = RedirectWait(
-                    listener: listener,
-                    state: request.state,
-                    timeout: timeout,
-                    launch: noBrowser ? nil : BrowserOpener.open(request.url, environment: context.environment)
-                )
-                let callback = try await wait.callback()
-                pendingState = nil
-                let signIn = try await context.accounts.completeSignIn(callbackURL: callback)
-                await listener.finish(with: .signedIn(as: signIn.account.displayName))
-                return signIn
-            } catch {
-                // Clean up outside this (possibly cancelled) task, so Ctrl-C still forgets the pending sign-in.
-                let accounts = context.accounts
-                let message = CLIFailure(error).message
-                await Task {
-                    await listener.finish(with: .failed(message))
-                    if let pendingState { try? await accounts.cancelAuthorization(state: pendingState) }
-                }
-                .value
-                throw error
-            }
+            if appPassword { return try await AppPasswordSignIn(account: identifier).run(context) }
+            return try await BrowserSignIn(options: self.signIn, clientID: global.clientID).run(
+                context,
+                start: { try await context.accounts.authorize(identifier, client: $0) },
+                complete: { try await context.accounts.completeSignIn(callbackURL: $0) }
+            )
         }
+        try Self.report(signIn, json: global.json)
+    }
+
+    /// Prints a completed sign-in: the account (as JSON with `--json`), what became of its previous session, and a
+    /// warning naming permissions the server did not grant.
+    static func report(_ signIn: AccountSignIn, json: Bool) throws {
         let account = signIn.account
-        if global.json {
-            var json = AccountJSON(account)
-            json.previousSession = signIn.previousGrant.map(RevocationText.word)
-            try Output.json(json)
+        if json {
+            var object = AccountJSON(account)
+            object.previousSession = signIn.previousGrant.map(RevocationText.word)
+            try Output.json(object)
         } else {
             Output.line("Signed in as \(account.displayName) (\(account.did))")
         }
-        if let previous = signIn.previousGrant { Output.message(Self.replacedMessage(account, previous)) }
+        if let previous = signIn.previousGrant { Output.message(replacedMessage(account, previous)) }
         if let missing = account.missingScope {
             Output.message(
                 "Warning: the server did not grant \(missing). Calls that need it will be refused; "
@@ -165,19 +132,5 @@ struct AddCommand: AsyncParsableCommand, GlobalOptionUser {
             return command
         }
         return command + " --scope \"\(scope)\""
-    }
-
-    /// The loopback development client, or the hosted client named by `--client-id` / `ATOAUTH_CLIENT_ID`.
-    private func client(_ context: CLIContext, redirectURI: URL) async throws -> OAuthClient {
-        guard let clientID = global.clientID ?? context.environment["ATOAUTH_CLIENT_ID"].nonEmpty else {
-            // A fixed port is registered in the client_id too, for servers that compare redirect URIs exactly.
-            return try OAuthClient.loopback(
-                redirectURI: redirectURI,
-                scope: scope,
-                registeringPort: callbackPort != nil
-            )
-        }
-        let url = try CLIContext.url(clientID, option: "--client-id")
-        return try await context.accounts.hostedClient(clientID: url, redirectURI: redirectURI, scope: scope)
     }
 }

@@ -8,7 +8,7 @@ struct ListCommand: AsyncParsableCommand, GlobalOptionUser {
         commandName: "list",
         abstract: "List the signed-in accounts; * marks the active one.",
         discussion: """
-            One line per account: `* <handle> <did> <pds>`. With --json, an array of objects with did, handle, \
+            One line per account: `* <handle> <did> <pds> <kind>`, where kind is oauth or app-password. With --json, an array of objects with did, handle, \
             pds, issuer, scope, permissions (the granted ones, one each), notGranted, active and kind.
 
             A stored session that cannot be read is named on stderr as `! <did> (…)` (with --json, as an object \
@@ -37,7 +37,7 @@ struct ListCommand: AsyncParsableCommand, GlobalOptionUser {
         } else {
             for account in listing.accounts {
                 Output.line(
-                    "\(account.active ? "*" : " ") \(account.handle?.description ?? "-") \(account.did) \(account.pds.absoluteString)"
+                    "\(account.active ? "*" : " ") \(account.handle?.description ?? "-") \(account.did) \(account.pds.absoluteString) \(account.kind.rawValue)"
                 )
             }
             for session in listing.unreadable {
@@ -87,8 +87,8 @@ struct AccountJSON: Encodable {
     /// Requested permissions the server did not grant.
     var notGranted: [String]
     var active: Bool
-    /// `oauth`; app-password sessions will say `app-password`.
-    var kind = "oauth"
+    /// `oauth`, or `app-password` for a legacy app-password session.
+    var kind: String
     /// After a sign-in that replaced a session: what became of the old grant (`revoked`, `not supported by the
     /// server`, `failed`); left out otherwise.
     var previousSession: String?
@@ -102,5 +102,6 @@ struct AccountJSON: Encodable {
         permissions = account.scope.split(separator: " ").map(String.init)
         notGranted = account.missingScope?.split(separator: " ").map(String.init) ?? []
         active = account.active
+        kind = account.kind.rawValue
     }
 }

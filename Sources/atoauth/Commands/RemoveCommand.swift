@@ -10,7 +10,8 @@ struct RemoveCommand: AsyncParsableCommand, GlobalOptionUser {
         abstract: "Sign an account out: revoke its tokens, then delete its session and DPoP key.",
         discussion: """
             Revocation is best effort: when the authorization server cannot be reached, the account is removed \
-            here anyway and atoauth says so. A session that cannot be read (see `atoauth accounts list`) is \
+            here anyway and atoauth says so. An app-password session is ended at its PDS instead \
+            (com.atproto.server.deleteSession), best effort the same way. A session that cannot be read (see `atoauth accounts list`) is \
             deleted with its DPoP key by DID, without revocation.
 
             Removing the active account makes the remaining account you signed in to most recently the active \
@@ -44,10 +45,11 @@ struct RemoveCommand: AsyncParsableCommand, GlobalOptionUser {
         switch removal.removed {
         case .account(let removed, let revocation):
             if case .failed(let reason) = revocation {
-                Output.message(
-                    "Removed here, but the authorization server did not confirm the revocation. "
-                        + Sentence.ended(reason)
-                )
+                let server =
+                    removed.kind == .appPassword
+                    ? "the PDS did not confirm ending the app-password session (com.atproto.server.deleteSession)"
+                    : "the authorization server did not confirm the revocation"
+                Output.message("Removed here, but \(server). " + Sentence.ended(reason))
             }
             json = RemovalJSON(removed, revocation: RevocationText.word(revocation), active: active)
             if !global.json {

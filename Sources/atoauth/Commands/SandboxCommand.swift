@@ -35,9 +35,17 @@ struct SandboxCommand: AsyncParsableCommand {
             The PDS serves getSession, createRecord, getRecord, listRecords (paginated with cursor and limit), \
             deleteRecord, uploadBlob and app.bsky.actor.getProfile.
 
+            Legacy app-password sessions beside OAuth: com.atproto.server.createSession takes each test account's \
+            app password (printed at start), and answers with HS256 access and refresh JWTs that are sent as \
+            Authorization: Bearer; refreshSession rotates the refresh JWT (a used one, presented again, ends the \
+            session) and deleteSession ends it. The checks are strict: an OAuth token sent as Bearer, or a legacy \
+            JWT sent with a DPoP proof or as Authorization: DPoP, is refused with the reason logged. With \
+            --two-factor <handle>, that account's sign-in asks for a code (AuthFactorTokenRequired), printed too.
+
             Test control (loopback only, on the authorization server's origin):
               GET  /_sandbox/counters
-                grants, refreshes, replays, nonce challenges, rejections
+                grants, refreshes, replays, nonce challenges, rejections,
+                app-password sessions created, refreshed, deleted
               POST /_sandbox/settings
                 JSON: accessTokenLifetime, nonceRotationPeriod,
                 refreshServerErrors, newNonceOnEveryResponse,
@@ -50,6 +58,15 @@ struct SandboxCommand: AsyncParsableCommand {
         help: "A test account's handle (repeat; default alice.test and bob.test)."
     )
     var accounts: [String] = []
+
+    @Option(
+        name: .customLong("two-factor"),
+        help: ArgumentHelp(
+            "A test account whose app-password sign-in asks for a sign-in code (repeat); the code is printed.",
+            valueName: "handle"
+        )
+    )
+    var twoFactorAccounts: [String] = []
 
     @Option(name: .customLong("plc-port"), help: "Port of the PLC directory (default: a free port).")
     var plcPort = 0
@@ -108,6 +125,12 @@ struct SandboxCommand: AsyncParsableCommand {
         guard accessTokenLifetime > 0, noncePeriod > 0, failRefreshes >= 0, slowMilliseconds >= 0 else {
             throw ValidationError("Lifetimes and periods must be positive; fault counts cannot be negative.")
         }
+        let handles = accounts.isEmpty ? SandboxAccount.defaults.map(\.handle) : accounts.map { $0.lowercased() }
+        for handle in twoFactorAccounts where !handles.contains(handle.lowercased()) {
+            throw ValidationError(
+                "--two-factor: \(handle) is not one of the test accounts (\(handles.joined(separator: ", ")))."
+            )
+        }
         for token in withheldPermissions {
             if let problem = SandboxConfiguration.permissionProblem(token) {
                 throw ValidationError("--withhold-permission: \(problem)")
@@ -116,9 +139,17 @@ struct SandboxCommand: AsyncParsableCommand {
     }
 
     var sandboxConfiguration: SandboxConfiguration {
-        SandboxConfiguration(
-            accounts: accounts.isEmpty
-                ? SandboxAccount.defaults : accounts.map { SandboxAccount(handle: $0.lowercased()) },
+        let twoFactor = Set(twoFactorAccounts.map { $0.lowercased() })
+        let accounts =
+            self.accounts.isEmpty
+            ? SandboxAccount.defaults : self.accounts.map { SandboxAccount(handle: $0.lowercased()) }
+        return SandboxConfiguration(
+            accounts: accounts.map { account in
+                guard twoFactor.contains(account.handle) else { return account }
+                var account = account
+                account.authFactorToken = SandboxAccount.derivedAuthFactorToken(for: account.handle)
+                return account
+            },
             ports: .init(plcDirectory: plcPort, pds: pdsPort, authorizationServer: authorizationPort),
             accessTokenLifetime: accessTokenLifetime,
             nonceRotationPeriod: noncePeriod,
@@ -150,6 +181,8 @@ struct SandboxCommand: AsyncParsableCommand {
                   PDS:                   \(endpoints.pds.absoluteString)
                   Authorization server:  \(endpoints.authorizationServer.absoluteString)
                   Accounts:              \(configuration.accounts.map { "\($0.handle) (\($0.did))" }.joined(separator: ", "))
+                  App passwords:         \(configuration.accounts.map { "\($0.handle) \($0.appPassword)" }.joined(separator: ", "))
+                  Sign-in codes:         \(Self.signInCodes(configuration))
                   Approval:              \(configuration.autoApprove ? "automatic" : "in the browser")
                   Withheld permissions:  \(withheld)
 
@@ -161,14 +194,28 @@ struct SandboxCommand: AsyncParsableCommand {
         }
     }
 
-    /// The settings on one line: `{"plcDirectory", "pds", "authorizationServer", "accounts": [{"handle", "did"}],
+    /// The two-factor accounts and their sign-in codes, or `none`.
+    static func signInCodes(_ configuration: SandboxConfiguration) -> String {
+        let codes = configuration.accounts.compactMap { account in
+            account.authFactorToken.map { "\(account.handle) \($0)" }
+        }
+        return codes.isEmpty
+            ? "none (app-password sign-ins ask for no code; see --two-factor)" : codes.joined(separator: ", ")
+    }
+
+    /// The settings on one line: `{"plcDirectory", "pds", "authorizationServer", "accounts": [{"handle", "did",
+    /// "appPassword", "authFactorToken"}],
     /// "autoApprove", "withheldPermissions", "environment"}`, where `environment` holds the variables for atoauth.
     static func settingsJSON(_ endpoints: SandboxEndpoints, _ configuration: SandboxConfiguration) -> String {
         let settings: [String: Any] = [
             "plcDirectory": endpoints.plcDirectory.absoluteString,
             "pds": endpoints.pds.absoluteString,
             "authorizationServer": endpoints.authorizationServer.absoluteString,
-            "accounts": configuration.accounts.map { ["handle": $0.handle, "did": $0.did] },
+            "accounts": configuration.accounts.map { account in
+                var entry = ["handle": account.handle, "did": account.did, "appPassword": account.appPassword]
+                entry["authFactorToken"] = account.authFactorToken
+                return entry
+            },
             "autoApprove": configuration.autoApprove,
             "withheldPermissions": configuration.withheldPermissions,
             "environment": endpoints.environment,

@@ -13,7 +13,8 @@ struct StatusCommand: AsyncParsableCommand, GlobalOptionUser {
             Reads the stored session only; nothing is sent. Without an account, shows the active one (or the one \
             --account or ATOAUTH_ACCOUNT names). With --json, one object with kind, did, handle, active, pds, \
             issuer, scope, permissions, notGranted, accessTokenExpiresAt, signedInAt, refreshedAt and \
-            sessionEndsAtLatest (a public client's session lasts at most two weeks from sign-in).
+            sessionEndsAtLatest (a public client's session lasts at most two weeks from sign-in; an app-password \
+            session lasts until its refresh token expires, and each refresh renews it).
 
             Examples:
               atoauth accounts status
@@ -46,7 +47,7 @@ struct StatusCommand: AsyncParsableCommand, GlobalOptionUser {
 
 /// What `accounts status` shows; the JSON shape is stable.
 struct SessionStatus: Encodable {
-    var kind = "oauth"
+    var kind: String
     var did: String
     var handle: String?
     var active: Bool
@@ -72,6 +73,7 @@ struct SessionStatus: Encodable {
     }
 
     init(account: Account, session: OAuthSession, now: Date) {
+        kind = session.kind.rawValue
         did = account.did.rawValue
         handle = account.handle?.description
         active = account.active
@@ -85,7 +87,7 @@ struct SessionStatus: Encodable {
         accessTokenExpiresAt = session.accessTokenExpiresAt.map(timestamp.string)
         signedInAt = timestamp.string(from: session.createdAt)
         refreshedAt = timestamp.string(from: session.updatedAt)
-        let end = session.createdAt.addingTimeInterval(Self.longestPublicClientSession)
+        let end = Self.end(of: session)
         sessionEndsAtLatest = timestamp.string(from: end)
         ages = (
             session.accessTokenExpiresAt.map { Self.relative($0, now: now) },
@@ -111,13 +113,29 @@ struct SessionStatus: Encodable {
         lines.append(field("signed in", "\(signedInAt) (\(ages.signedIn))"))
         lines.append(field("refreshed", "\(refreshedAt) (\(ages.refreshed))"))
         lines.append(
-            field("session ends", "\(sessionEndsAtLatest) (\(ages.end)) at the latest; the server may end it sooner")
+            field(
+                "session ends",
+                kind == SessionKind.appPassword.rawValue
+                    ? "\(sessionEndsAtLatest) (\(ages.end)) unless it is refreshed before; the server may end it sooner"
+                    : "\(sessionEndsAtLatest) (\(ages.end)) at the latest; the server may end it sooner"
+            )
         )
         return lines.joined(separator: "\n")
     }
 
     private func field(_ name: String, _ value: String) -> String {
         "  " + name.padding(toLength: 13, withPad: " ", startingAt: 0) + value
+    }
+
+    /// When the session ends at the latest: two weeks after sign-in for OAuth; for an app-password session, when its
+    /// refresh token expires (its `exp`), since a refresh issues a new one.
+    static func end(of session: OAuthSession) -> Date {
+        if session.kind == .appPassword,
+            let expiry = session.refreshToken.flatMap({ LegacyJWTClaims(token: $0) })?.expiresAt
+        {
+            return expiry
+        }
+        return session.createdAt.addingTimeInterval(longestPublicClientSession)
     }
 
     /// "in 4 min", "3 h ago"; a stored date too far away for an `Int` of seconds reads in whole days, never traps.

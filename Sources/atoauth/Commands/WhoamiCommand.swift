@@ -1,6 +1,7 @@
 import ATClient
 import AccountManager
 import ArgumentParser
+import OAuthSessionManager
 import WireFormat
 
 /// `atoauth whoami`.
@@ -10,7 +11,8 @@ struct WhoamiCommand: AsyncParsableCommand, GlobalOptionUser {
         abstract: "Ask the account's PDS who the session belongs to (com.atproto.server.getSession).",
         discussion: """
             Refreshes the session first when its access token is about to expire. Exits 3 when no account is \
-            signed in or the session was revoked. With --json, one object with did, handle and pds.
+            signed in or the session was revoked. Prints handle, DID, PDS and the session's kind (oauth or \
+            app-password); with --json, one object with did, handle, pds and kind.
 
             Examples:
               atoauth whoami
@@ -39,10 +41,16 @@ struct WhoamiCommand: AsyncParsableCommand, GlobalOptionUser {
             return (info, account)
         }
         if global.json {
-            try Output.json(["did": info.did, "handle": info.handle, "pds": account.pds.absoluteString])
+            try Output.json([
+                "did": info.did, "handle": info.handle, "pds": account.pds.absoluteString,
+                "kind": account.kind.rawValue,
+            ])
         } else {
             // The handle is the server's word: made safe for the terminal.
-            Output.line("\(TerminalText.sanitized(info.handle, limit: 253)) \(info.did) \(account.pds.absoluteString)")
+            Output.line(
+                "\(TerminalText.sanitized(info.handle, limit: 253)) \(info.did) \(account.pds.absoluteString) "
+                    + account.kind.rawValue
+            )
         }
     }
 }

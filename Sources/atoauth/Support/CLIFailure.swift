@@ -36,7 +36,12 @@ struct CLIFailure: Error {
                 case .securityCheckFailed: Self.securityCheck
                 case .failed: Self.failed
                 }
-            let hint = error.kind == .signInNeeded ? " Sign in again with `atoauth accounts add <handle>`." : ""
+            var hint = error.kind == .signInNeeded ? " Sign in again with `atoauth accounts add <handle>`." : ""
+            if error.hasSameCode(as: .authFactorRequired) {
+                hint =
+                    " Set \(AppPasswordSignIn.authFactorVariable) to the code, or type it on standard input after "
+                    + "the app password."
+            }
             self.init(status: status, message: error.description + hint)
         case let error as AccountError:
             guard !error.isUsageError else {
@@ -98,6 +103,9 @@ struct CLIFailure: Error {
             // The exact command that signs the same account in with the same permissions.
             "Sign in again with `\(AddCommand.signInCommand(account: account, scope: scope))`"
                 + (orSwitch ? ", or switch to another account with `atoauth accounts switch <handle>`." : ".")
+        case .signInAgainWithAppPassword(let account):
+            "Sign in again with `atoauth accounts add \(account) --app-password`, or move it to OAuth with "
+                + "`atoauth accounts add \(account)`."
         case .none: ""
         }
     }

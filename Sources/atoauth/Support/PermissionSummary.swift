@@ -2,8 +2,18 @@ import ATProtoPermissions
 
 /// One line in words for a granted permission, for `accounts status` (atproto.com/specs/permission).
 enum PermissionSummary {
+    /// The scopes of legacy app-password session JWTs, which are not permission scopes: the PDS decides by them.
+    static let legacyScopes = [
+        "com.atproto.appPass": "an app password: everything but account settings and direct messages (legacy)",
+        "com.atproto.appPassPrivileged": "a privileged app password: everything but account settings (legacy)",
+        "com.atproto.access": "the account's main password: everything (legacy)",
+    ]
+
     static func text(_ token: ScopeSet.Token) -> String {
-        guard case .permission(let permission) = token else { return "not known to this version; grants nothing here" }
+        guard case .permission(let permission) = token else {
+            if case .unrecognized(let text) = token, let legacy = legacyScopes[text] { return legacy }
+            return "not known to this version; grants nothing here"
+        }
         if permission == .atproto { return "use AT Protocol OAuth (required)" }
         if permission == .transitionGeneric { return "broad access: every record, blob and service call but chat" }
         if permission == .transitionEmail { return "read the account's email address" }

@@ -1,0 +1,63 @@
+public import Foundation
+public import OAuthSessionManager
+
+extension AccountManager {
+    /// Signs in with an app password (`com.atproto.server.createSession`), stores the session and makes the account
+    /// active; the legacy way, beside OAuth.
+    ///
+    /// The account is checked as for OAuth, and the PDS must answer for its DID; see
+    /// `OAuthSessionManager.signInWithAppPassword(_:password:authFactor:)`. A session the account had here before is
+    /// replaced and ended at its server, as ``completeSignIn(callbackURL:)`` reports.
+    /// - Parameters:
+    ///   - handleOrDID: the account's handle or DID.
+    ///   - password: the app password; it is sent once and never stored.
+    ///   - authFactor: returns the sign-in code when the PDS asks for one (two-factor sign-in), or `nil`.
+    /// - Returns: the signed-in account, and the previous session's revocation when there was one.
+    /// - Throws: `OAuthError`, `IdentityError` or `FetchError` naming the failed check; nothing is stored then.
+    public func signInWithAppPassword(
+        _ handleOrDID: String,
+        password: String,
+        authFactor: @Sendable () async throws -> String? = { nil }
+    ) async throws -> AccountSignIn {
+        let completion = try await sessions.signInWithAppPassword(
+            handleOrDID,
+            password: password,
+            authFactor: authFactor
+        )
+        return try await adopt(completion, activate: true)
+    }
+
+    /// Starts moving an app-password account to OAuth: the same sign-in as ``authorize(_:client:)``, started from
+    /// the account's DID so that only that account's tokens can complete it.
+    ///
+    /// Nothing changes until ``completeUpgrade(callbackURL:)`` stores the OAuth session.
+    /// - Throws: ``AccountError`` when the account is not signed in here, or already signs in with OAuth.
+    public func authorizeUpgrade(_ handleOrDID: String, client: OAuthClient) async throws -> AuthorizationRequest {
+        let account = try await account(handleOrDID)
+        guard account.kind == .appPassword else { throw AccountError.alreadyOAuth(account.displayName) }
+        return try await sessions.startSignIn(account.did.rawValue, client: client)
+    }
+
+    /// Completes an upgrade started with ``authorizeUpgrade(_:client:)``: stores the OAuth session in place of the
+    /// app-password session, ends that one at the PDS (`com.atproto.server.deleteSession`, best effort, reported as
+    /// `previousGrant`), and leaves the account active or not as it was.
+    ///
+    /// When a check fails, nothing is stored and the app-password session stays as it was.
+    public func completeUpgrade(callbackURL url: URL) async throws -> AccountSignIn {
+        try await adopt(try await sessions.finishSignIn(callbackURL: url), activate: false)
+    }
+
+    /// Forgets what this process knew of the signed-in account, and makes it active when asked.
+    func adopt(_ completion: SignInCompletion, activate: Bool) async throws -> AccountSignIn {
+        let session = completion.session
+        connections[session.did] = nil
+        directory.forget()
+        if activate { try await setActive(session.did) }
+        var active = activate
+        if !active { active = try await activeDID() == session.did }
+        return AccountSignIn(
+            account: Account(session: session, active: active),
+            previousGrant: completion.previousGrant
+        )
+    }
+}

@@ -1,0 +1,111 @@
+import ATProtoIdentity
+import ATProtoSyntax
+import Foundation
+import HTTPTransport
+import WireFormat
+
+extension OAuthSessionManager {
+    /// The scope an app-password session is described with when its access JWT names none.
+    static let appPasswordScope = "com.atproto.appPass"
+
+    /// Signs in with an app password (`com.atproto.server.createSession`), the legacy way beside OAuth, and stores
+    /// the session.
+    ///
+    /// The account is resolved and checked as for OAuth (handle and DID both ways, the DID document's PDS); the
+    /// PDS must answer for that DID. When it asks for a sign-in code (`AuthFactorTokenRequired`), `authFactor` is
+    /// asked once and the request sent again with it. Nothing of the password is kept; the JWTs are stored
+    /// encrypted. A session the account had here before is replaced and ended at its server, as
+    /// ``finishSignIn(callbackURL:)`` does.
+    /// - Parameters:
+    ///   - input: the account's handle or DID.
+    ///   - password: the app password.
+    ///   - authFactor: returns the sign-in code when the PDS asks for one, or `nil` when there is none.
+    /// - Returns: the new session, and what became of the previous one.
+    /// - Throws: ``OAuthError``, `IdentityError` or `FetchError` naming the failed check; nothing is stored then.
+    public func signInWithAppPassword(
+        _ input: String,
+        password: String,
+        authFactor: @Sendable () async throws -> String?
+    ) async throws -> SignInCompletion {
+        guard !input.contains("://") else {
+            throw OAuthError.invalidInput(
+                "An app-password sign-in needs the account's handle or DID, not a server address."
+            )
+        }
+        let identity = try await identityResolver.resolve(input, cachePolicy: .reload)
+        guard let did = identity.did else { throw OAuthError.signInNeeded("\(input) names no account") }
+        let endpoint = try Self.xrpcURL(identity.pds, "com.atproto.server.createSession")
+        var request = ["identifier": did.rawValue, "password": password]
+        var response = try await postLegacy(endpoint, bearer: nil, json: request, purpose: "app-password sign-in")
+        if response.status == 401, ServerErrorBody(response.body).error == "AuthFactorTokenRequired" {
+            guard let code = try await authFactor(), !code.isEmpty else { throw OAuthError.authFactorRequired }
+            request["authFactorToken"] = code
+            response = try await postLegacy(endpoint, bearer: nil, json: request, purpose: "app-password sign-in")
+        }
+        guard response.isSuccess else {
+            let body = ServerErrorBody(response.body, limit: nil)
+            throw OAuthError.appPasswordRefused(
+                status: response.status,
+                serverError: body.error,
+                message: body.explanation
+            )
+        }
+        guard let answer = LegacySessionAnswer(response.body) else {
+            throw OAuthError.invalidTokenResponse("the createSession answer has no accessJwt, refreshJwt or did")
+        }
+        let session: OAuthSession
+        let replaced: SessionStore.Replaced?
+        do {
+            guard answer.did == did.rawValue else {
+                throw OAuthError.subjectMismatch("the PDS signed in \(answer.did), but sign-in started for \(did)")
+            }
+            session = try appPasswordSession(answer, identity: identity, did: did)
+            replaced = try await store.keystore.withLock(OAuthSession.entryName(did: did)) {
+                try await store.replace(with: session, key: nil)
+            }
+        } catch {
+            await endUnkeptLegacySession(answer.refreshJwt, pds: identity.pds)
+            throw error
+        }
+        broadcaster.publish(.updated(did: did))
+        logger.info("signed in as \(did) with an app password")
+        return SignInCompletion(session: session, previousGrant: await revokeReplaced(replaced))
+    }
+
+    private func appPasswordSession(
+        _ answer: LegacySessionAnswer,
+        identity: ResolvedIdentity,
+        did: DID
+    ) throws -> OAuthSession {
+        let issuedAt = now()
+        var session = OAuthSession(
+            did: did,
+            handle: identity.handle,
+            pds: identity.pds,
+            issuer: identity.pds.absoluteString,
+            scope: LegacyJWTClaims(token: answer.accessJwt)?.scope ?? Self.appPasswordScope,
+            accessToken: answer.accessJwt,
+            accessTokenExpiresAt: LegacyJWTClaims(token: answer.accessJwt)?.expiresAt,
+            refreshToken: answer.refreshJwt,
+            clientID: "",
+            tokenEndpoint: try Self.xrpcURL(identity.pds, "com.atproto.server.refreshSession"),
+            revocationEndpoint: try Self.xrpcURL(identity.pds, "com.atproto.server.deleteSession"),
+            createdAt: issuedAt,
+            updatedAt: issuedAt
+        )
+        session.kind = .appPassword
+        return session
+    }
+
+    /// Ends, best effort, a legacy session whose JWTs cannot be kept (RFC 7009 §2 in spirit: no forgotten grant).
+    func endUnkeptLegacySession(_ refreshJwt: String, pds: URL) async {
+        do {
+            try await deleteLegacySession(
+                refreshJwt: refreshJwt,
+                endpoint: try Self.xrpcURL(pds, "com.atproto.server.deleteSession")
+            )
+        } catch {
+            logger.warning("could not delete an app-password session that could not be kept: \(error)")
+        }
+    }
+}

@@ -1,0 +1,241 @@
+import Foundation
+import HTTPTransport
+
+extension PDSHandler {
+    /// The legacy session methods: `com.atproto.server.createSession`, `refreshSession` and `deleteSession`.
+    static let legacySessionMethods: Set<String> = [
+        "com.atproto.server.createSession", "com.atproto.server.refreshSession", "com.atproto.server.deleteSession",
+    ]
+
+    /// Answers a legacy session method; Bearer only, so any DPoP proof is refused.
+    func legacySession(_ name: String, _ request: SandboxRequest) async -> SandboxResponse {
+        guard request.method == .post else {
+            return reject(request, .notFound, 405, "InvalidRequest", "method \(request.method.rawValue) is not allowed")
+        }
+        guard request.header("dpop") == nil else {
+            return reject(
+                request,
+                .dpopWithLegacyToken,
+                400,
+                "InvalidRequest",
+                "app-password sessions are Bearer only: \(name) takes no DPoP proof"
+            )
+        }
+        switch name {
+        case "com.atproto.server.createSession": return await createLegacySession(request)
+        case "com.atproto.server.refreshSession": return await refreshLegacySession(request)
+        default: return await deleteLegacySession(request)
+        }
+    }
+
+    /// `createSession`: `{identifier, password, authFactorToken?}` → new JWTs, when the app password (and the
+    /// sign-in code of a two-factor account) is right.
+    private func createLegacySession(_ request: SandboxRequest) async -> SandboxResponse {
+        guard let input = JSONBody.decodeObject(request.body), let identifier = input["identifier"] as? String,
+            let password = input["password"] as? String
+        else {
+            return reject(request, .invalidXRPCInput, 400, "InvalidRequest", "identifier and password are required")
+        }
+        guard let account = core.configuration.account(for: identifier), account.appPassword == password else {
+            return reject(request, .invalidCredentials, 401, "AuthenticationRequired", "Invalid identifier or password")
+        }
+        if let expected = account.authFactorToken {
+            guard let given = input["authFactorToken"] as? String else {
+                return reject(
+                    request,
+                    .authFactorRequired,
+                    401,
+                    "AuthFactorTokenRequired",
+                    "A sign in code has been sent to your email address"
+                )
+            }
+            guard given == expected else {
+                return reject(request, .authFactorRequired, 400, "InvalidToken", "Token is invalid")
+            }
+        }
+        let sessionID = core.randomToken(bytes: 16)
+        let tokens = issueLegacyTokens(for: account.did)
+        await core.legacySessions.create(
+            did: account.did,
+            sessionID: sessionID,
+            accessID: tokens.accessID,
+            refreshID: tokens.refreshID
+        )
+        core.monitor.count { $0.legacySessionsCreated += 1 }
+        core.monitor.note(request, "app-password session created for \(account.handle)")
+        return legacySessionAnswer(account, tokens)
+    }
+
+    /// `refreshSession` with the refresh JWT as Bearer: rotates it; a used one ends the session.
+    private func refreshLegacySession(_ request: SandboxRequest) async -> SandboxResponse {
+        let claims: LegacyJWT.Claims
+        do {
+            claims = try bearerRefreshJWT(request)
+        } catch {
+            return error.response
+        }
+        let tokens = issueLegacyTokens(for: claims.subject)
+        do {
+            _ = try await core.legacySessions.rotate(
+                claims.id,
+                newAccessID: tokens.accessID,
+                newRefreshID: tokens.refreshID
+            )
+        } catch {
+            return refused(request, error)
+        }
+        guard let account = core.configuration.account(for: claims.subject) else {
+            return reject(request, .invalidToken, 400, "InvalidToken", "the token's account no longer exists")
+        }
+        core.monitor.count { $0.legacyRefreshesSucceeded += 1 }
+        return legacySessionAnswer(account, tokens)
+    }
+
+    /// `deleteSession` with the refresh JWT as Bearer: ends the session.
+    private func deleteLegacySession(_ request: SandboxRequest) async -> SandboxResponse {
+        let claims: LegacyJWT.Claims
+        do {
+            claims = try bearerRefreshJWT(request)
+        } catch {
+            return error.response
+        }
+        do {
+            try await core.legacySessions.end(claims.id)
+        } catch {
+            return refused(request, error)
+        }
+        core.monitor.count { $0.legacySessionsDeleted += 1 }
+        core.monitor.note(request, "app-password session of \(claims.subject) deleted")
+        return SandboxResponse(status: 200, headers: [], body: Data())
+    }
+
+    /// The answer to a refresh JWT the store refused: a replay (which ended its session) or a session that is gone.
+    private func refused(_ request: SandboxRequest, _ failure: LegacySessionStore.Failure) -> SandboxResponse {
+        switch failure {
+        case .replayed:
+            core.monitor.count { $0.refreshTokenReplays += 1 }
+            return reject(
+                request,
+                .refreshTokenReplay,
+                400,
+                "ExpiredToken",
+                "the refresh token was used before, so its session was deleted"
+            )
+        case .revoked:
+            return reject(request, .invalidRefreshToken, 400, "ExpiredToken", "Token has been revoked")
+        }
+    }
+
+    /// The refresh JWT of `Authorization: Bearer <refresh JWT>`, signed here and not expired.
+    private func bearerRefreshJWT(_ request: SandboxRequest) throws(SandboxResponseError) -> LegacyJWT.Claims {
+        let values = request.headerValues("authorization")
+        let parts = values.first?.split(separator: " ", maxSplits: 1) ?? []
+        guard values.count == 1, parts.count == 2, parts[0].lowercased() == "bearer" else {
+            throw SandboxResponseError(
+                reject(request, .authorizationMissing, 401, "AuthMissing", "send Authorization: Bearer <refresh JWT>")
+            )
+        }
+        guard let claims = core.legacyJWT.verify(String(parts[1])), claims.kind == .refresh else {
+            throw SandboxResponseError(
+                reject(request, .invalidToken, 400, "InvalidToken", "Token could not be verified")
+            )
+        }
+        guard claims.expiresAt > core.now() else {
+            throw SandboxResponseError(reject(request, .expiredToken, 400, "ExpiredToken", "Token has expired"))
+        }
+        return claims
+    }
+
+    /// New access and refresh JWTs for `did`, with their ids.
+    private func issueLegacyTokens(
+        for did: String
+    ) -> (access: String, accessID: String, refresh: String, refreshID: String) {
+        let now = core.now()
+        let settings = core.configuration
+        let accessID = core.randomToken(bytes: 16)
+        let refreshID = core.randomToken(bytes: 16)
+        let jwt = core.legacyJWT
+        return (
+            jwt.issue(
+                .access,
+                subject: did,
+                id: accessID,
+                issuedAt: now,
+                expiresAt: now.addingTimeInterval(settings.accessTokenLifetime)
+            ),
+            accessID,
+            jwt.issue(
+                .refresh,
+                subject: did,
+                id: refreshID,
+                issuedAt: now,
+                expiresAt: now.addingTimeInterval(settings.sessionLifetime)
+            ),
+            refreshID
+        )
+    }
+
+    private func legacySessionAnswer(
+        _ account: SandboxAccount,
+        _ tokens: (access: String, accessID: String, refresh: String, refreshID: String)
+    ) -> SandboxResponse {
+        .json(
+            200,
+            [
+                "accessJwt": tokens.access, "refreshJwt": tokens.refresh, "did": account.did,
+                "handle": account.handle, "active": true,
+            ]
+        )
+    }
+
+    /// Authenticates a resource request carrying a legacy JWT: `Authorization: Bearer <access JWT>` and no DPoP
+    /// proof; the same JWT as `Authorization: DPoP`, or with a proof, is refused.
+    func authenticateLegacy(
+        _ request: SandboxRequest,
+        scheme: String,
+        _ claims: LegacyJWT.Claims
+    ) async throws(SandboxResponseError) -> AuthenticatedCaller {
+        guard scheme == "bearer", request.header("dpop") == nil else {
+            throw SandboxResponseError(
+                reject(
+                    request,
+                    .dpopWithLegacyToken,
+                    400,
+                    "InvalidToken",
+                    "a legacy app-password JWT is a Bearer token: send it as Authorization: Bearer, with no DPoP proof"
+                )
+            )
+        }
+        guard claims.kind == .access else {
+            throw SandboxResponseError(
+                reject(request, .invalidToken, 400, "InvalidToken", "a refresh JWT is not an access token")
+            )
+        }
+        let now = core.now()
+        guard claims.expiresAt > now else {
+            throw SandboxResponseError(reject(request, .expiredToken, 400, "ExpiredToken", "Token has expired"))
+        }
+        let sessionID: String
+        do {
+            sessionID = try await core.legacySessions.session(ofAccess: claims.id)
+        } catch {
+            throw SandboxResponseError(
+                reject(request, .invalidToken, 400, "InvalidToken", "the app-password session was ended")
+            )
+        }
+        guard let account = core.configuration.account(for: claims.subject) else {
+            throw SandboxResponseError(
+                reject(request, .invalidToken, 400, "InvalidToken", "the token's account no longer exists")
+            )
+        }
+        let token = AccessTokenRecord(
+            sessionID: sessionID,
+            subject: account.did,
+            clientID: "",
+            scope: "atproto transition:generic",
+            dpopKeyThumbprint: "",
+            expiresAt: claims.expiresAt
+        )
+        return AuthenticatedCaller(account: account, token: token)
+    }
+}

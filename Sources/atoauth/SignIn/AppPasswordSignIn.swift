@@ -1,0 +1,42 @@
+import AccountManager
+import Foundation
+
+/// `accounts add <handle | did> --app-password`: a legacy app-password session beside OAuth.
+///
+/// The password comes from `ATOAUTH_APP_PASSWORD` or one line on standard input, never from the command line, and a
+/// two-factor sign-in code from `ATOAUTH_AUTH_FACTOR` or the next line; both variables are removed from this
+/// process's environment once read, so no child process ever inherits them.
+struct AppPasswordSignIn {
+    /// The account's handle or DID.
+    let account: String
+
+    /// The variable holding the app password.
+    static let passwordVariable = "ATOAUTH_APP_PASSWORD"
+    /// The variable holding the sign-in code of a two-factor sign-in.
+    static let authFactorVariable = "ATOAUTH_AUTH_FACTOR"
+
+    func run(_ context: CLIContext) async throws -> AccountSignIn {
+        let input = SecretInput()
+        let environment = context.environment
+        for name in [Self.passwordVariable, Self.authFactorVariable] { unsetenv(name) }
+        let password: String
+        if let fromEnvironment = environment[Self.passwordVariable].nonEmpty {
+            password = fromEnvironment
+        } else if let typed = await input.next(prompt: "App password for \(account)"), !typed.isEmpty {
+            password = typed
+        } else {
+            throw CLIFailure(
+                status: CLIFailure.usage,
+                message: "No app password was given. Set \(Self.passwordVariable), or type it on standard input "
+                    + "(create one in your account's settings under App Passwords)."
+            )
+        }
+        let code = environment[Self.authFactorVariable].nonEmpty
+        let account = account
+        return try await context.accounts.signInWithAppPassword(account, password: password) {
+            if let code { return code }
+            Output.message("The server sent a sign-in code to the account's email address.")
+            return await input.next(prompt: "Sign-in code for \(account)")
+        }
+    }
+}

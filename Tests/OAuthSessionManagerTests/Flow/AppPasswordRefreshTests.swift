@@ -1,0 +1,101 @@
+import ATOAuthTesting
+import Foundation
+import HTTPTransport
+import Keystore
+import Sandbox
+import Testing
+
+@testable import OAuthSessionManager
+
+@Suite("An app-password session's rotated refresh JWT is never lost silently, nor sent twice")
+struct AppPasswordRefreshTests {
+    /// Signs alice in with her app password over a store that can be made to fail.
+    private func signedIn(_ world: SandboxWorld) async throws -> (OAuthSessionManager, FaultyKeystore, OAuthSession) {
+        let store = FaultyKeystore(InMemoryKeystore())
+        let sessions = world.accounts(keystore: store).sessions
+        let completion = try await sessions.signInWithAppPassword(
+            "alice.test",
+            password: SandboxAccount.defaults[0].appPassword,
+            authFactor: { nil }
+        )
+        return (sessions, store, completion.session)
+    }
+
+    @Test("a refresh rotates both JWTs, keeps the kind, and concurrent callers share it")
+    func rotates() async throws {
+        try await SandboxWorld.with { world in
+            let (sessions, _, session) = try await signedIn(world)
+            async let first = sessions.refresh(did: session.did, replacing: session.accessToken)
+            async let second = sessions.refresh(did: session.did, replacing: session.accessToken)
+            let (one, two) = try await (first, second)
+            #expect(one.accessToken == two.accessToken)
+            #expect(one.accessToken != session.accessToken && one.refreshToken != session.refreshToken)
+            #expect(one.kind == .appPassword)
+            #expect(try await sessions.storedSession(for: session.did)?.refreshToken == one.refreshToken)
+            #expect(world.server.counters.legacyRefreshesSucceeded == 1)
+        }
+    }
+
+    @Test("new JWTs that cannot be saved end the session here and at the PDS; the spent one is never sent again")
+    func saveFails() async throws {
+        try await SandboxWorld.with { world in
+            let (sessions, store, session) = try await signedIn(world)
+            store.failSaves(of: "session/", count: 3)
+            let error = await #expect(throws: OAuthError.self) {
+                try await sessions.refresh(did: session.did, replacing: session.accessToken)
+            }
+            #expect(error?.kind == .signInNeeded)
+            #expect(error?.description.contains("could not be saved (No space left on device)") == true)
+            #expect(try await store.names().filter { !$0.hasPrefix("pending/") }.isEmpty)
+            #expect(world.server.counters.legacySessionsDeleted == 1)
+
+            let again = await #expect(throws: OAuthError.self) {
+                try await sessions.refresh(did: session.did, replacing: nil)
+            }
+            #expect(again?.kind == .signInNeeded)
+            #expect(world.server.counters.legacyRefreshesSucceeded == 1)
+            #expect(world.server.counters.refreshTokenReplays == 0)
+        }
+    }
+
+    @Test("a refresh cut off before its JWTs were saved ends the session instead of a replay")
+    func interrupted() async throws {
+        try await SandboxWorld.with { world in
+            let (sessions, store, session) = try await signedIn(world)
+            try await RefreshJournal(keystore: store).begin(
+                session.did,
+                refreshToken: try #require(session.refreshToken)
+            )
+            let error = await #expect(throws: OAuthError.self) {
+                try await sessions.refresh(did: session.did, replacing: session.accessToken)
+            }
+            #expect(error?.description.contains("was not sent again") == true)
+            #expect(world.server.counters.legacyRefreshesSucceeded == 0)
+            #expect(world.server.counters.refreshTokenReplays == 0)
+        }
+    }
+
+    @Test("a refresh the PDS refuses (ExpiredToken) deletes the session: sign-in needed")
+    func refused() async throws {
+        try await SandboxWorld.with { world in
+            let (sessions, store, session) = try await signedIn(world)
+            let spent = try #require(session.refreshToken)
+            _ = try await sessions.refresh(did: session.did, replacing: session.accessToken)
+            // Another client presenting the spent refresh JWT makes the PDS end the whole session.
+            let replay = try await world.transport.send(
+                HTTPRequest(
+                    method: .post,
+                    url: world.endpoints.pds.appending(path: "xrpc/com.atproto.server.refreshSession"),
+                    headers: ["Authorization": "Bearer \(spent)"]
+                )
+            )
+            #expect(replay.status == 400)
+            let error = await #expect(throws: OAuthError.self) {
+                try await sessions.refresh(did: session.did, replacing: nil)
+            }
+            #expect(error?.kind == .signInNeeded)
+            #expect(error?.serverError?.rawValue == "ExpiredToken")
+            #expect(try await store.names().allSatisfy { !$0.hasPrefix("session/") })
+        }
+    }
+}

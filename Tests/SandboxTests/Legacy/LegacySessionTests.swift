@@ -1,0 +1,204 @@
+import DPoPRequestExecutor
+import Foundation
+import HTTPTransport
+import Sandbox
+import Testing
+
+@Suite("Legacy app-password sessions beside OAuth: createSession, refreshSession, deleteSession, Bearer only")
+struct LegacySessionTests {
+    /// A session made with alice's app password: the PDS's answer as JSON.
+    struct LegacyTokens {
+        var access: String
+        var refresh: String
+    }
+
+    static func xrpcURL(_ sandbox: SandboxHarness, _ method: String) -> URL {
+        sandbox.endpoints.pds.appending(path: "xrpc/\(method)")
+    }
+
+    static func post(
+        _ sandbox: SandboxHarness,
+        _ method: String,
+        bearer: String? = nil,
+        json: [String: String]? = nil,
+        proof: String? = nil
+    ) async throws -> HTTPResponse {
+        var headers = HTTPHeaders()
+        if let bearer { headers.add(name: "Authorization", value: "Bearer \(bearer)") }
+        if let proof { headers.add(name: "DPoP", value: proof) }
+        var body: Data?
+        if let json {
+            headers.add(name: "Content-Type", value: "application/json")
+            body = try JSONSerialization.data(withJSONObject: json)
+        }
+        return try await sandbox.transport.send(
+            HTTPRequest(method: .post, url: xrpcURL(sandbox, method), headers: headers, body: body)
+        )
+    }
+
+    static func tokens(_ response: HTTPResponse) throws -> LegacyTokens {
+        #expect(response.status == 200)
+        let object = try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: Any])
+        return LegacyTokens(
+            access: try #require(object["accessJwt"] as? String),
+            refresh: try #require(object["refreshJwt"] as? String)
+        )
+    }
+
+    static func signIn(_ sandbox: SandboxHarness, _ account: SandboxAccount) async throws -> LegacyTokens {
+        try tokens(
+            try await post(
+                sandbox,
+                "com.atproto.server.createSession",
+                json: ["identifier": account.handle, "password": account.appPassword]
+            )
+        )
+    }
+
+    static func getSession(
+        _ sandbox: SandboxHarness,
+        authorization: String,
+        proof: String? = nil
+    ) async throws
+        -> HTTPResponse
+    {
+        var headers: HTTPHeaders = ["Authorization": authorization]
+        if let proof { headers.add(name: "DPoP", value: proof) }
+        return try await sandbox.transport.send(
+            HTTPRequest(url: xrpcURL(sandbox, "com.atproto.server.getSession"), headers: headers)
+        )
+    }
+
+    static func error(_ response: HTTPResponse) -> String? {
+        (try? JSONSerialization.jsonObject(with: response.body) as? [String: Any])?["error"] as? String
+    }
+
+    @Test("an app password makes Bearer JWTs that getSession accepts; refresh rotates them")
+    func signInAndRefresh() async throws {
+        try await withSandbox { sandbox in
+            let alice = SandboxAccount.defaults[0]
+            let first = try await Self.signIn(sandbox, alice)
+            let session = try await Self.getSession(sandbox, authorization: "Bearer \(first.access)")
+            #expect(session.status == 200)
+            #expect(String(decoding: session.body, as: UTF8.self).contains(alice.did))
+            let second = try Self.tokens(
+                try await Self.post(sandbox, "com.atproto.server.refreshSession", bearer: first.refresh)
+            )
+            #expect(second.refresh != first.refresh)
+            #expect(try await Self.getSession(sandbox, authorization: "Bearer \(second.access)").status == 200)
+            let counters = sandbox.server.counters
+            #expect(counters.legacySessionsCreated == 1)
+            #expect(counters.legacyRefreshesSucceeded == 1)
+            #expect(counters.totalRejections == 0)
+        }
+    }
+
+    @Test("a replayed refresh JWT ends the whole session, and the reason is logged")
+    func replayEndsTheSession() async throws {
+        try await withSandbox { sandbox in
+            let first = try await Self.signIn(sandbox, SandboxAccount.defaults[0])
+            let second = try Self.tokens(
+                try await Self.post(sandbox, "com.atproto.server.refreshSession", bearer: first.refresh)
+            )
+            let replay = try await Self.post(sandbox, "com.atproto.server.refreshSession", bearer: first.refresh)
+            #expect(replay.status == 400)
+            #expect(Self.error(replay) == "ExpiredToken")
+            #expect(sandbox.server.counters.refreshTokenReplays == 1)
+            #expect(sandbox.server.counters.rejections(.refreshTokenReplay) == 1)
+            let after = try await Self.post(sandbox, "com.atproto.server.refreshSession", bearer: second.refresh)
+            #expect(Self.error(after) == "ExpiredToken")
+            #expect(try await Self.getSession(sandbox, authorization: "Bearer \(second.access)").status == 400)
+            #expect(sandbox.logMessages.contains { $0.contains("was used before") })
+        }
+    }
+
+    @Test("a legacy JWT with a DPoP proof, or as Authorization: DPoP, is refused; an OAuth token as Bearer too")
+    func neverMixed() async throws {
+        try await withSandbox { sandbox in
+            let legacy = try await Self.signIn(sandbox, SandboxAccount.defaults[0])
+            let client = sandbox.client()
+            let url = Self.xrpcURL(sandbox, "com.atproto.server.getSession")
+            let proof = try client.proof(.get, url, accessToken: legacy.access)
+            let asDPoP = try await Self.getSession(sandbox, authorization: "DPoP \(legacy.access)", proof: proof)
+            #expect(asDPoP.status == 400)
+            let withProof = try await Self.getSession(sandbox, authorization: "Bearer \(legacy.access)", proof: proof)
+            #expect(withProof.status == 400)
+            let refreshProof = try client.proof(.post, Self.xrpcURL(sandbox, "com.atproto.server.refreshSession"))
+            let refresh = try await Self.post(
+                sandbox,
+                "com.atproto.server.refreshSession",
+                bearer: legacy.refresh,
+                proof: refreshProof
+            )
+            #expect(refresh.status == 400)
+            #expect(sandbox.server.counters.rejections(.dpopWithLegacyToken) == 3)
+            #expect(sandbox.logMessages.filter { $0.contains("Bearer") }.count >= 3)
+
+            let signedIn = try await SignedInClient(sandbox)
+            let oauthAsBearer = try await signedIn.getSession(
+                authorization: "Bearer \(signedIn.tokens.accessToken)",
+                proof: nil
+            )
+            #expect(oauthAsBearer.status == 401)
+            #expect(sandbox.server.counters.rejections(.bearerScheme) == 1)
+        }
+    }
+
+    @Test("a wrong app password is refused; a two-factor account asks for its code, then signs in with it")
+    func credentialsAndTwoFactor() async throws {
+        let alice = SandboxAccount(handle: "alice.test", twoFactor: true)
+        try await withSandbox(SandboxConfiguration(accounts: [alice], autoApprove: true)) { sandbox in
+            let wrong = try await Self.post(
+                sandbox,
+                "com.atproto.server.createSession",
+                json: ["identifier": alice.handle, "password": "aaaa-bbbb-cccc-dddd"]
+            )
+            #expect(wrong.status == 401)
+            #expect(Self.error(wrong) == "AuthenticationRequired")
+            #expect(sandbox.server.counters.rejections(.invalidCredentials) == 1)
+            let asked = try await Self.post(
+                sandbox,
+                "com.atproto.server.createSession",
+                json: ["identifier": alice.did, "password": alice.appPassword]
+            )
+            #expect(asked.status == 401)
+            #expect(Self.error(asked) == "AuthFactorTokenRequired")
+            let code = try #require(alice.authFactorToken)
+            _ = try Self.tokens(
+                try await Self.post(
+                    sandbox,
+                    "com.atproto.server.createSession",
+                    json: ["identifier": alice.did, "password": alice.appPassword, "authFactorToken": code]
+                )
+            )
+        }
+    }
+
+    @Test("an expired access JWT is refused with ExpiredToken; deleteSession ends the session")
+    func expiryAndDeletion() async throws {
+        try await withSandbox { sandbox in
+            let tokens = try await Self.signIn(sandbox, SandboxAccount.defaults[0])
+            sandbox.clock.advance(by: 1801)
+            let expired = try await Self.getSession(sandbox, authorization: "Bearer \(tokens.access)")
+            #expect(expired.status == 400)
+            #expect(Self.error(expired) == "ExpiredToken")
+            let fresh = try Self.tokens(
+                try await Self.post(sandbox, "com.atproto.server.refreshSession", bearer: tokens.refresh)
+            )
+            let deleted = try await Self.post(sandbox, "com.atproto.server.deleteSession", bearer: fresh.refresh)
+            #expect(deleted.status == 200)
+            #expect(sandbox.server.counters.legacySessionsDeleted == 1)
+            #expect(try await Self.getSession(sandbox, authorization: "Bearer \(fresh.access)").status == 400)
+            let again = try await Self.post(sandbox, "com.atproto.server.refreshSession", bearer: fresh.refresh)
+            #expect(Self.error(again) == "ExpiredToken")
+        }
+    }
+
+    @Test("each account's app password is derived from its handle, four groups of four")
+    func derivedAppPassword() {
+        let password = SandboxAccount.derivedAppPassword(for: "Alice.Test")
+        #expect(password == SandboxAccount(handle: "alice.test").appPassword)
+        #expect(password.split(separator: "-").map(\.count) == [4, 4, 4, 4])
+        #expect(password != SandboxAccount.derivedAppPassword(for: "bob.test"))
+    }
+}
