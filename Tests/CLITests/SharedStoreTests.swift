@@ -21,7 +21,7 @@ struct SharedStoreTests {
             let did = try #require(shared.world.did("alice.test"))
             let list = try await shared.atoauth(on: 1, "accounts", "list")
             #expect(list.status == 0, "\(list.stderr)")
-            #expect(list.stdout == "* alice.test \(did) \(shared.world.sandbox.pds.absoluteString)\n")
+            #expect(list.stdout == "* alice.test \(did) \(shared.world.sandbox.pds.absoluteString) oauth\n")
             let whoami = try await shared.atoauth(on: 1, "whoami")
             #expect(whoami.status == 0, "\(whoami.stderr)")
             for index in 0..<2 {
