@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "WireFormat", targets: ["WireFormat"]),
         .library(name: "HTTPTransport", targets: ["HTTPTransport"]),
         .library(name: "Keystore", targets: ["Keystore"]),
+        .library(name: "PostgresStore", targets: ["PostgresStore"]),
         .library(name: "DPoPRequestExecutor", targets: ["DPoPRequestExecutor"]),
         .library(name: "ATProtoIdentity", targets: ["ATProtoIdentity"]),
         .library(name: "OAuthSessionManager", targets: ["OAuthSessionManager"]),
@@ -33,6 +34,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
     ],
     targets: [
         // libsodium backs the encrypted file store, which only Linux builds; Apple platforms use the Keychain.
@@ -61,6 +64,20 @@ let package = Package(
             dependencies: [
                 .target(name: "CSodium", condition: .when(platforms: [.linux])),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // The PostgreSQL store is its own module, so that only programs that use it link postgres-nio.
+        .target(
+            name: "PostgresStore",
+            dependencies: [
+                "Keystore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             swiftSettings: strictSettings
         ),
@@ -129,6 +146,7 @@ let package = Package(
                 "ATProtoSyntax", "ATProtoPermissions", "WireFormat", "HTTPTransport", "Keystore",
                 "DPoPRequestExecutor", "ATProtoIdentity",
                 "OAuthSessionManager", "OAuthLoopbackListener", "AccountManager", "ATClient", "Sandbox",
+                "PostgresStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -139,6 +157,7 @@ let package = Package(
             dependencies: [
                 "ATProtoSyntax", "HTTPTransport", "Keystore", "DPoPRequestExecutor", "ATProtoIdentity",
                 "OAuthSessionManager", "AccountManager", "ATClient", "Sandbox", "ATOAuthTesting", "CSodium",
+                "PostgresStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -225,6 +244,14 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "PostgresStoreTests",
+            dependencies: [
+                "PostgresStore", "Keystore", "ATOAuthTesting", "AccountManager", "ATClient", "OAuthSessionManager",
+                "Sandbox", "HTTPTransport",
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "ATClientTests",
             dependencies: [
                 "ATClient", "AccountManager", "ATOAuthTesting", "ATProtoSyntax", "ATProtoPermissions",
@@ -235,7 +262,7 @@ let package = Package(
         .testTarget(
             name: "CLITests",
             dependencies: [
-                "atoauth", "Keystore", "DPoPRequestExecutor", "HTTPTransport", "ATOAuthTesting",
+                "atoauth", "Keystore", "DPoPRequestExecutor", "HTTPTransport", "ATOAuthTesting", "PostgresStore",
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["approve_browser.py", "chromium_approve.py", "deny_browser.py", "pty_run.py"],

@@ -13,12 +13,12 @@ extension AccountManager {
     /// Every account whose session can be read, and the sessions that cannot, so that one damaged entry does not
     /// hide the other accounts.
     public func accountListing() async throws -> AccountListing {
-        let active = try activeDID()
+        let active = try await activeDID()
         let stored = try await sessions.storedSessionsSkippingUnreadable()
         let accounts = stored.sessions
             .map { Account(session: $0, active: $0.did == active) }
             .sorted { $0.displayName < $1.displayName }
-        directory.remember(accounts, names: try keystore.names())
+        directory.remember(accounts, names: try await keystore.names())
         return AccountListing(accounts: accounts, unreadable: stored.unreadable)
     }
 
@@ -44,7 +44,7 @@ extension AccountManager {
 
     /// The active account, or `nil` when none is.
     public func activeAccount() async throws -> Account? {
-        guard let did = try activeDID() else { return nil }
+        guard let did = try await activeDID() else { return nil }
         guard let session = try await sessions.storedSession(for: did) else { return nil }
         return Account(session: session, active: true)
     }
@@ -56,7 +56,7 @@ extension AccountManager {
         guard let handleOrDID else {
             if let active = try await activeAccount() { return active }
             // The active entry still names an account whose session is gone: say so rather than pick another.
-            if let did = try activeDID() { throw AccountError.activeAccountSignedOut(did.rawValue) }
+            if let did = try await activeDID() { throw AccountError.activeAccountSignedOut(did.rawValue) }
             let all = try await accounts()
             throw all.isEmpty ? AccountError.noAccounts : .noActiveAccount("\(all.count) accounts are signed in")
         }
@@ -104,15 +104,15 @@ extension AccountManager {
 
     func setActive(_ did: DID) async throws {
         try await keystore.withLock(Self.activeEntry) {
-            try keystore.save(Data(did.rawValue.utf8), as: Self.activeEntry)
+            try await keystore.save(Data(did.rawValue.utf8), as: Self.activeEntry)
         }
     }
 
     /// The active account's DID; decrypts the entry only when it changed since the last read.
-    func activeDID() throws -> DID? {
-        let revision = try keystore.revision(of: Self.activeEntry)
+    func activeDID() async throws -> DID? {
+        let revision = try await keystore.revision(of: Self.activeEntry)
         if let revision, let cached = directory.active, cached.revision == revision { return cached.did }
-        guard let data = try keystore.load(Self.activeEntry) else {
+        guard let data = try await keystore.load(Self.activeEntry) else {
             directory.active = nil
             return nil
         }

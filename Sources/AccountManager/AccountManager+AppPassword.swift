@@ -54,7 +54,7 @@ extension AccountManager {
         directory.forget()
         if activate { try await setActive(session.did) }
         var active = activate
-        if !active { active = try activeDID() == session.did }
+        if !active { active = try await activeDID() == session.did }
         return AccountSignIn(
             account: Account(session: session, active: active),
             previousGrant: completion.previousGrant

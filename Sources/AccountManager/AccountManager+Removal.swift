@@ -23,13 +23,13 @@ extension AccountManager {
     /// Makes another account active if `did`, just removed, was the active one; under the active entry's lock.
     func handOverActive(from did: DID) async throws -> ActiveAccountChange {
         let change = try await keystore.withLock(Self.activeEntry) { () async throws -> ActiveAccountChange in
-            guard try activeDID() == did else { return .unchanged }
+            guard try await activeDID() == did else { return .unchanged }
             let remaining = try await sessions.storedSessionsSkippingUnreadable().sessions.filter { $0.did != did }
             guard let successor = remaining.max(by: Self.signedInBefore) else {
-                try keystore.delete(Self.activeEntry)
+                try await keystore.delete(Self.activeEntry)
                 return .noneActive
             }
-            try keystore.save(Data(successor.did.rawValue.utf8), as: Self.activeEntry)
+            try await keystore.save(Data(successor.did.rawValue.utf8), as: Self.activeEntry)
             return .switched(to: Account(session: successor, active: true))
         }
         directory.forget()

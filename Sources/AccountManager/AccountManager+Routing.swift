@@ -13,7 +13,7 @@ extension AccountManager {
         let connection = AccountConnection(
             session: session,
             key: session.kind == .oauth ? try await sessions.dpopKey(for: did) : nil,
-            revision: try keystore.revision(of: OAuthSession.entryName(did: did)),
+            revision: try await keystore.revision(of: OAuthSession.entryName(did: did)),
             manager: self
         )
         connections[did] = connection
@@ -38,7 +38,7 @@ extension AccountManager {
     /// changed since the last look.
     func signedInDID(_ handleOrDID: String) async throws -> DID? {
         if let did = directory.lookUp(handleOrDID) { return did }
-        let names = try keystore.names()
+        let names = try await keystore.names()
         if directory.accounts?.names == names { return nil }
         _ = try await accounts()
         return directory.lookUp(handleOrDID)

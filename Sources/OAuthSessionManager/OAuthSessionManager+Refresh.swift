@@ -9,7 +9,7 @@ extension OAuthSessionManager {
     /// Refreshes under the keystore's lock for the session entry, re-reading the stored session first.
     func refreshUnderLock(did: DID, replacing staleAccessToken: String?) async throws -> OAuthSession {
         try await store.keystore.withLock(OAuthSession.entryName(did: did)) {
-            guard let current = try store.session(did) else {
+            guard let current = try await store.session(did) else {
                 throw OAuthError.signInNeeded("no session for \(did)")
             }
             if let staleAccessToken, current.accessToken != staleAccessToken {
@@ -23,14 +23,14 @@ extension OAuthSessionManager {
 
     private func refreshStored(_ current: OAuthSession) async throws -> OAuthSession {
         guard let refreshToken = current.refreshToken else {
-            try store.delete(current.did)
+            try await store.delete(current.did)
             broadcaster.publish(.deleted(did: current.did, reason: .refreshRefused))
             throw OAuthError.signInNeeded("the session of \(current.did) has no refresh token")
         }
         let journal = RefreshJournal(keystore: store.keystore)
-        try endIfInterrupted(current, refreshToken: refreshToken, journal: journal)
+        try await endIfInterrupted(current, refreshToken: refreshToken, journal: journal)
         let server = try await confirmIssuer(of: current)
-        let key = try store.key(for: current.did)
+        let key = try await store.key(for: current.did)
         let response = try await sendNoted(current, refreshToken: refreshToken, journal: journal) {
             try await postForm(
                 [("grant_type", "refresh_token"), ("refresh_token", refreshToken), ("client_id", current.clientID)],
@@ -41,10 +41,10 @@ extension OAuthSessionManager {
         }
         switch RefreshOutcome.classify(response, error: Self.oauthError(in: response)) {
         case .refused(let code, let description):
-            try deleteRefused(current)
+            try await deleteRefused(current)
             throw OAuthError.refreshRefused(serverError: code, description: description)
         case .transient(let status, let code, let description):
-            journal.end(current.did)
+            await journal.end(current.did)
             throw OAuthError.requestFailed(
                 "the token refresh",
                 status: status,
@@ -72,7 +72,7 @@ extension OAuthSessionManager {
                 }
             } catch {
                 await revokeAnswer()
-                try? end(current, "the server's answer to the refresh of \(current.did) failed a check")
+                try? await end(current, "the server's answer to the refresh of \(current.did) failed a check")
                 throw error
             }
             let issuedAt = now()
@@ -93,13 +93,13 @@ extension OAuthSessionManager {
             // The old refresh token is spent: store the new one before anyone uses the new access token.
             if let failure = await saveRetrying(updated) {
                 await revokeAnswer()
-                try end(
+                try await end(
                     current,
                     "the refreshed tokens of \(current.did) could not be saved (\(failure)); they were revoked, since "
                         + "the old refresh token is spent"
                 )
             }
-            journal.end(current.did)
+            await journal.end(current.did)
             broadcaster.publish(.updated(did: current.did))
             logger.debug("refreshed \(current.did)")
             return updated
@@ -108,9 +108,13 @@ extension OAuthSessionManager {
 
     /// Ends the session when an earlier refresh sent `refreshToken` and never settled: it may be spent, and a spent
     /// refresh token is never sent again.
-    func endIfInterrupted(_ current: OAuthSession, refreshToken: String, journal: RefreshJournal) throws {
-        guard journal.wasInterrupted(current.did, refreshToken: refreshToken) else { return }
-        try end(
+    func endIfInterrupted(
+        _ current: OAuthSession,
+        refreshToken: String,
+        journal: RefreshJournal
+    ) async throws {
+        guard await journal.wasInterrupted(current.did, refreshToken: refreshToken) else { return }
+        try await end(
             current,
             "an earlier refresh of \(current.did) was cut off after its request was sent and before the new "
                 + "tokens were saved, so its refresh token may be spent and was not sent again"
@@ -125,18 +129,18 @@ extension OAuthSessionManager {
         journal: RefreshJournal,
         _ send: () async throws -> HTTPResponse
     ) async throws -> HTTPResponse {
-        try journal.begin(current.did, refreshToken: refreshToken)
+        try await journal.begin(current.did, refreshToken: refreshToken)
         do {
             return try await send()
         } catch {
-            journal.end(current.did)
+            await journal.end(current.did)
             throw error
         }
     }
 
     /// Deletes a session whose refresh the server refused for good, and tells listeners.
-    func deleteRefused(_ current: OAuthSession) throws {
-        try store.delete(current.did)
+    func deleteRefused(_ current: OAuthSession) async throws {
+        try await store.delete(current.did)
         broadcaster.publish(.deleted(did: current.did, reason: .refreshRefused))
         logger.info("the server refused the refresh of \(current.did); session deleted")
     }
@@ -147,7 +151,7 @@ extension OAuthSessionManager {
         var failure: (any Error)?
         for attempt in 0..<3 {
             do {
-                try store.save(session)
+                try await store.save(session)
                 return nil
             } catch {
                 failure = error
@@ -158,8 +162,8 @@ extension OAuthSessionManager {
     }
 
     /// Ends a session whose refresh token may be spent: deletes it, tells listeners, and throws `signInNeeded`.
-    func end(_ session: OAuthSession, _ reason: String) throws -> Never {
-        try store.delete(session.did)
+    func end(_ session: OAuthSession, _ reason: String) async throws -> Never {
+        try await store.delete(session.did)
         broadcaster.publish(.deleted(did: session.did, reason: .refreshRefused))
         logger.warning("session of \(session.did) ended: \(reason)")
         throw OAuthError.signInNeeded(reason)

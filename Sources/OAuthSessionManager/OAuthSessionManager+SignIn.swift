@@ -15,7 +15,7 @@ extension OAuthSessionManager {
     /// - Returns: the URL to open in the system browser.
     /// - Throws: ``OAuthError`` naming the failed resolution, metadata check or PAR answer.
     public func startSignIn(_ input: String, client: OAuthClient) async throws -> AuthorizationRequest {
-        try? store.purgeExpiredPending(now: now())
+        try? await store.purgeExpiredPending(now: now())
         let identity = try await identityResolver.resolve(input)
         let server = try await metadataResolver.resolve(pds: identity.pds)
         let metadata = server.authorizationServer
@@ -45,7 +45,7 @@ extension OAuthSessionManager {
             let requestURI = object["request_uri"] as? String, !requestURI.isEmpty
         else { throw OAuthError.invalidTokenResponse("the PAR answer has no request_uri") }
 
-        try store.savePending(
+        try await store.savePending(
             PendingAuthorization(
                 state: state,
                 codeVerifier: pkce.verifier,
@@ -134,7 +134,7 @@ extension OAuthSessionManager {
             }
             session = try await checkedSession(response.body, pending: pending)
             replaced = try await store.keystore.withLock(OAuthSession.entryName(did: session.did)) {
-                try store.replace(with: session, key: key)
+                try await store.replace(with: session, key: key)
             }
         } catch {
             await revokeTokens(

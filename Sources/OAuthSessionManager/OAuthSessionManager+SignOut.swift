@@ -25,11 +25,11 @@ extension OAuthSessionManager {
     @discardableResult
     public func signOut(did: DID) async throws -> RevocationResult {
         try await store.keystore.withLock(OAuthSession.entryName(did: did)) {
-            guard let session = try store.session(did) else {
+            guard let session = try await store.session(did) else {
                 throw OAuthError.signInNeeded("no session for \(did)")
             }
-            let result = await revokeTokens(of: session, key: try? store.key(for: did))
-            try store.delete(did)
+            let result = await revokeTokens(of: session, key: try? await store.key(for: did))
+            try await store.delete(did)
             broadcaster.publish(.deleted(did: did, reason: .signedOut))
             return result
         }
@@ -40,7 +40,7 @@ extension OAuthSessionManager {
     /// Nothing is revoked, since the tokens cannot be read; they expire at the authorization server.
     public func discardSession(did: DID) async throws {
         try await store.keystore.withLock(OAuthSession.entryName(did: did)) {
-            try store.delete(did)
+            try await store.delete(did)
             broadcaster.publish(.deleted(did: did, reason: .signedOut))
         }
     }

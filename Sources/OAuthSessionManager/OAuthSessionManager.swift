@@ -74,36 +74,36 @@ public actor OAuthSessionManager {
     }
 
     /// Every stored session.
-    public func storedSessions() throws -> [OAuthSession] {
-        try store.sessions()
+    public func storedSessions() async throws -> [OAuthSession] {
+        try await store.sessions()
     }
 
     /// Every stored session that can be read, and a report for each one that cannot, so that one damaged entry
     /// does not hide the other accounts.
-    public func storedSessionsSkippingUnreadable() throws -> (
+    public func storedSessionsSkippingUnreadable() async throws -> (
         sessions: [OAuthSession], unreadable: [UnreadableSession]
     ) {
-        try store.sessionsSkippingUnreadable()
+        try await store.sessionsSkippingUnreadable()
     }
 
     /// The stored session of `did` as it is, without refreshing it; `nil` when there is none.
-    public func storedSession(for did: DID) throws -> OAuthSession? {
-        try store.session(did)
+    public func storedSession(for did: DID) async throws -> OAuthSession? {
+        try await store.session(did)
     }
 
     /// The stored session of `did`, refreshed first when its access token is about to expire.
     ///
     /// - Throws: ``OAuthError`` of kind `signInNeeded` when there is no session or the server refused the refresh.
     public func session(for did: DID) async throws -> OAuthSession {
-        guard let session = try store.session(did) else { throw OAuthError.signInNeeded("no session for \(did)") }
+        guard let session = try await store.session(did) else { throw OAuthError.signInNeeded("no session for \(did)") }
         let jitter = Double(random.bytes(count: 1)[0]) / 255
         guard refreshPolicy.needsRefresh(session, now: now(), jitterFraction: jitter) else { return session }
         return try await refresh(did: did, replacing: session.accessToken)
     }
 
     /// The DPoP key of `did`'s session, for resource requests.
-    public func dpopKey(for did: DID) throws -> DPoPKey {
-        try store.key(for: did)
+    public func dpopKey(for did: DID) async throws -> DPoPKey {
+        try await store.key(for: did)
     }
 
     /// Refreshes `did`'s tokens unless another caller already replaced `accessToken`.

@@ -89,15 +89,15 @@ final class CountingKeystore: Keystore {
 
     var loads: Int { counter.value }
 
-    func load(_ name: String) throws -> Data? {
+    func load(_ name: String) async throws -> Data? {
         counter.increment()
-        return try base.load(name)
+        return try await base.load(name)
     }
 
-    func save(_ value: Data, as name: String) throws { try base.save(value, as: name) }
-    func delete(_ name: String) throws { try base.delete(name) }
-    func names() throws -> [String] { try base.names() }
-    func revision(of name: String) throws -> EntryRevision? { try base.revision(of: name) }
+    func save(_ value: Data, as name: String) async throws { try await base.save(value, as: name) }
+    func delete(_ name: String) async throws { try await base.delete(name) }
+    func names() async throws -> [String] { try await base.names() }
+    func revision(of name: String) async throws -> EntryRevision? { try await base.revision(of: name) }
 
     func withLock<T>(
         _ name: String,

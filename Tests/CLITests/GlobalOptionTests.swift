@@ -58,8 +58,9 @@ struct GlobalOptionTests {
         refuse(
             ["demo"],
             [
-                (["--home", "/tmp/elsewhere"], store), (account, Self.account), (plc, identity),
-                (loopback, Self.loopback), (client, onlyAdd), (["-v"], store),
+                (["--home", "/tmp/elsewhere"], store), (["--store", "postgresql://db.example/atoauth"], store),
+                (account, Self.account), (plc, identity), (loopback, Self.loopback),
+                (client, onlyAdd), (["-v"], store),
             ]
         )
         return refusals
@@ -90,29 +91,31 @@ struct GlobalOptionTests {
     func helpShowsTakenOptions() async throws {
         let taken: [[String]: Set<String>] = [
             ["accounts", "add"]: [
-                "--home", "--plc-directory", "--handle-resolver", "--allow-http-loopback", "--client-id", "--json",
-                "--verbose",
+                "--home", "--store", "--plc-directory", "--handle-resolver", "--allow-http-loopback", "--client-id",
+                "--json", "--verbose",
             ],
             ["accounts", "upgrade"]: [
-                "--home", "--plc-directory", "--handle-resolver", "--allow-http-loopback", "--client-id", "--json",
+                "--home", "--store", "--plc-directory", "--handle-resolver", "--allow-http-loopback", "--client-id",
+                "--json",
                 "--verbose",
             ],
-            ["accounts", "list"]: ["--home", "--json", "--verbose"],
-            ["accounts", "status"]: ["--home", "--account", "--json", "--verbose"],
-            ["accounts", "switch"]: ["--home", "--json", "--verbose"],
-            ["accounts", "remove"]: ["--home", "--allow-http-loopback", "--json", "--verbose"],
+            ["accounts", "list"]: ["--home", "--store", "--json", "--verbose"],
+            ["accounts", "status"]: ["--home", "--store", "--account", "--json", "--verbose"],
+            ["accounts", "switch"]: ["--home", "--store", "--json", "--verbose"],
+            ["accounts", "remove"]: ["--home", "--store", "--allow-http-loopback", "--json", "--verbose"],
             ["whoami"]: [
-                "--home", "--account", "--plc-directory", "--handle-resolver", "--allow-http-loopback", "--json",
-                "--verbose",
+                "--home", "--store", "--account", "--plc-directory", "--handle-resolver", "--allow-http-loopback",
+                "--json", "--verbose",
             ],
             ["xrpc"]: [
-                "--home", "--account", "--plc-directory", "--handle-resolver", "--allow-http-loopback", "--json",
-                "--verbose",
+                "--home", "--store", "--account", "--plc-directory", "--handle-resolver", "--allow-http-loopback",
+                "--json", "--verbose",
             ],
             ["demo"]: ["--json"],
         ]
         let global: Set<String> = [
-            "--home", "--account", "--plc-directory", "--handle-resolver", "--allow-http-loopback", "--client-id",
+            "--home", "--store", "--account", "--plc-directory", "--handle-resolver", "--allow-http-loopback",
+            "--client-id",
             "--json", "--verbose",
         ]
         try await ScratchHome.with { scratch in

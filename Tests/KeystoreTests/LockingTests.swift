@@ -98,8 +98,8 @@ struct LockingTests {
 /// Adds 1 to the entry `counter` inside `withLock`, with a suspension between the read and the write.
 func increment(_ store: some Keystore) async throws {
     try await store.withLock("counter") {
-        let current = try store.load("counter").flatMap { Int(String(decoding: $0, as: UTF8.self)) } ?? 0
+        let current = try await store.load("counter").flatMap { Int(String(decoding: $0, as: UTF8.self)) } ?? 0
         await Task.yield()
-        try store.save(Data(String(current + 1).utf8), as: "counter")
+        try await store.save(Data(String(current + 1).utf8), as: "counter")
     }
 }

@@ -15,8 +15,13 @@ struct BenchSettings: Sendable {
     var passphraseRounds: Int
     var writeRounds: Int
     var cliRounds: Int
+    var storeAccounts: Int
+    var storeStormCalls: Int
+    var storeCalls: Int
+    var storeRounds: Int
 
-    /// The full run: about a minute on an idle 2-core machine.
+    /// The full run: a few minutes on an idle 2-core machine, most of them signing in and refreshing 1,000
+    /// accounts for the shared-store figures.
     static let full = BenchSettings(
         proofRounds: 25,
         proofBatch: 400,
@@ -30,7 +35,11 @@ struct BenchSettings: Sendable {
         keyFileRounds: 20,
         passphraseRounds: 5,
         writeRounds: 30,
-        cliRounds: 10
+        cliRounds: 10,
+        storeAccounts: 1000,
+        storeStormCalls: 1000,
+        storeCalls: 200,
+        storeRounds: 3
     )
 
     /// The quick run for CI: every scenario once, small, with the full 1,000-call refresh storm.
@@ -47,6 +56,10 @@ struct BenchSettings: Sendable {
         keyFileRounds: 3,
         passphraseRounds: 1,
         writeRounds: 3,
-        cliRounds: 1
+        cliRounds: 1,
+        storeAccounts: 20,
+        storeStormCalls: 200,
+        storeCalls: 20,
+        storeRounds: 1
     )
 }

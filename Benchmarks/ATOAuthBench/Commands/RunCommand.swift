@@ -16,12 +16,25 @@ struct RunCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("only"),
-        help: "Run only this scenario (repeatable): proofs, overhead, rotation, storm, keystore, cli."
+        help: "Run only this scenario (repeatable): proofs, overhead, rotation, storm, keystore, stores, cli."
     )
     var scenarios: [Scenario] = []
 
+    @Option(help: "Accounts in the shared-store scenario's many-account setups (default: 1,000; 20 with --quick).")
+    var storeAccounts: Int?
+
+    @Option(help: "Rounds of the shared-store scenario (default: 3; 1 with --quick).")
+    var storeRounds: Int?
+
+    func validate() throws {
+        if let storeAccounts, storeAccounts < 2 { throw ValidationError("--store-accounts must be at least 2.") }
+        if let storeRounds, storeRounds < 1 { throw ValidationError("--store-rounds must be at least 1.") }
+    }
+
     func run() async throws {
-        let settings = quick ? BenchSettings.quick : BenchSettings.full
+        var settings = quick ? BenchSettings.quick : BenchSettings.full
+        settings.storeAccounts = storeAccounts ?? settings.storeAccounts
+        settings.storeRounds = storeRounds ?? settings.storeRounds
         let selected = Set(scenarios.isEmpty ? Scenario.allCases : scenarios)
         print("atoauth-bench \(quick ? "--quick" : "(full)"), \(Date().formatted(.iso8601))")
         print("Machine: \(MachineDescription.summary()); load average at start: \(MachineDescription.loadAverage())")
@@ -39,6 +52,7 @@ struct RunCommand: AsyncParsableCommand {
             figures += Figure.rotation(rotation, period: settings.rotationPeriod)
         }
         var refreshCounts: [Int] = []
+        var storeRefreshes: [Double] = []
         if selected.contains(.storm) {
             progress("refresh storm")
             let storm = try await RefreshStorm.run(calls: settings.stormCalls, rounds: settings.stormRounds)
@@ -54,6 +68,19 @@ struct RunCommand: AsyncParsableCommand {
             )
             figures += Figure.keystore(keystore)
         }
+        if selected.contains(.stores) {
+            progress(
+                "PostgreSQL store beside the file store (a throwaway server; signing in \(settings.storeAccounts) accounts)"
+            )
+            let stores = try await SharedStores.run(
+                accounts: settings.storeAccounts,
+                stormCalls: settings.storeStormCalls,
+                perCallCalls: settings.storeCalls,
+                rounds: settings.storeRounds
+            )
+            figures += Figure.sharedStores(stores)
+            storeRefreshes = stores.refreshesPerAccount
+        }
         if selected.contains(.cli) {
             figures += try await commandLine(settings)
         }
@@ -63,6 +90,10 @@ struct RunCommand: AsyncParsableCommand {
         print("Load average at end: \(MachineDescription.loadAverage())")
         guard refreshCounts.allSatisfy({ $0 == 1 }) else {
             progress("FAILED: the refresh storms made \(refreshCounts) refreshes; each must make exactly 1")
+            throw ExitCode.failure
+        }
+        guard storeRefreshes.allSatisfy({ $0 == 1 }) else {
+            progress("FAILED: the shared-store storms made \(storeRefreshes) refreshes per account; each must make 1")
             throw ExitCode.failure
         }
     }

@@ -12,6 +12,8 @@ enum Scenario: String, CaseIterable, ExpressibleByArgument, Sendable {
     case storm
     /// Keystore open, read and write.
     case keystore
+    /// The PostgreSQL store beside the file store: calls and refresh storms, 1 and 4 instances, 1 and many accounts.
+    case stores
     /// `atoauth accounts list` and `atoauth whoami`.
     case cli
 }

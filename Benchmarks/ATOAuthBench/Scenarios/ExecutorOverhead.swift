@@ -115,7 +115,7 @@ enum ExecutorOverhead {
             guard let lastDot = proof.utf8.lastIndex(of: UInt8(ascii: ".")) else { throw BenchError("not a JWS") }
             signingInput = Array(proof.utf8[..<lastDot])
             let keystore = InMemoryKeystore()
-            let did = try StoredSession.save(
+            let did = try await StoredSession.save(
                 pds: origin,
                 accessToken: Workload.accessToken,
                 key: key,

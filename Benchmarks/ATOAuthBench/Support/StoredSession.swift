@@ -18,7 +18,7 @@ enum StoredSession {
         key: DPoPKey,
         now: Date,
         into keystore: any Keystore
-    ) throws -> DID {
+    ) async throws -> DID {
         let did = try DID(validating: did)
         let origin = pds.absoluteString
         let session: [String: Any] = [
@@ -28,11 +28,11 @@ enum StoredSession {
             "clientID": "http://localhost", "tokenEndpoint": origin + "/oauth/token",
             "createdAt": now.timeIntervalSince1970, "updatedAt": now.timeIntervalSince1970,
         ]
-        try keystore.save(
+        try await keystore.save(
             try JSONSerialization.data(withJSONObject: session, options: [.sortedKeys]),
             as: OAuthSession.entryName(did: did)
         )
-        try keystore.save(key.persistedRepresentation, as: OAuthSession.keyEntryName(did: did))
+        try await keystore.save(key.persistedRepresentation, as: OAuthSession.keyEntryName(did: did))
         return did
     }
 }

@@ -100,7 +100,7 @@ public final class AccountConnection: Sendable {
 
     /// The snapshot to send with: re-read when the store's entry changed, refreshed when due.
     func ready() async throws -> Snapshot {
-        let revision = try keystore.revision(of: entryName)
+        let revision = try await keystore.revision(of: entryName)
         var current = state.withLock { $0 }
         if let revision, revision != current.revision {
             current = try await reload(over: current)
@@ -118,7 +118,7 @@ public final class AccountConnection: Sendable {
     ///   refused the refresh, or the session had to be deleted.
     func refreshed(replacing accessToken: String) async throws -> Snapshot {
         let previous = state.withLock { $0 }
-        let revision = try keystore.revision(of: entryName)
+        let revision = try await keystore.revision(of: entryName)
         let session: OAuthSession
         do {
             session = try await sessions.refresh(did: did, replacing: accessToken)
@@ -148,7 +148,7 @@ public final class AccountConnection: Sendable {
     }
 
     private func reload(over previous: Snapshot) async throws -> Snapshot {
-        let revision = try keystore.revision(of: entryName)
+        let revision = try await keystore.revision(of: entryName)
         guard revision != .absent, let session = try await sessions.storedSession(for: did) else {
             throw AccountError(.noSuchAccount, "\(did.rawValue) (it was signed out)", account: did.rawValue)
         }

@@ -23,10 +23,18 @@ enum EntryCodec {
 
     /// Returns the value stored in `file`, throwing ``KeystoreError/corrupted`` or
     /// ``KeystoreError/unsupportedVersion`` when it cannot be read.
-    static func decode(_ file: Data, name: EntryName, path: String, key: SecretKey) throws -> Data {
+    ///
+    /// `corruption`, when given, makes the error for the reason the value cannot be read; by default it names the file.
+    static func decode(
+        _ file: Data,
+        name: EntryName,
+        path: String,
+        key: SecretKey,
+        corruption: ((String) -> KeystoreError)? = nil
+    ) throws -> Data {
         let bytes = [UInt8](file)
         func corrupted(_ reason: String) -> KeystoreError {
-            .corrupted(entry: name.value, path: path, reason: reason)
+            corruption?(reason) ?? .corrupted(entry: name.value, path: path, reason: reason)
         }
         guard bytes.count >= headerBytes else {
             throw corrupted("the file is only \(bytes.count) bytes long")

@@ -15,7 +15,12 @@ enum StoreUnlocker {
     ) throws -> SecretKey {
         if let data = try SecureFile.read(layout.metadata, repairingWith: logger) {
             let metadata = try StoreMetadata.decode(data, path: layout.metadata)
-            return try unlockExisting(layout, metadata: metadata, source: source)
+            return try unlockExisting(
+                metadata: metadata,
+                source: source,
+                directory: layout.directory,
+                metadataPath: layout.metadata
+            )
         }
         let files = try SecureDirectory.contents(of: layout.directory)
         guard !files.contains(where: StoreLayout.isEntryFile) else {
@@ -24,34 +29,37 @@ enum StoreUnlocker {
         return try create(layout, source: source, logger: logger)
     }
 
-    private static func unlockExisting(
-        _ layout: StoreLayout,
+    /// Returns the key of a store described by `metadata`, checked against its key check; `directory` and
+    /// `metadataPath` name the store and its metadata in errors.
+    static func unlockExisting(
         metadata: StoreMetadata,
-        source: EncryptedFileKeystore.KeySource
+        source: EncryptedFileKeystore.KeySource,
+        directory: String,
+        metadataPath: String
     ) throws -> SecretKey {
         switch (metadata.mode, source.kind) {
         case (.passphrase, .keyFile):
-            throw KeystoreError.passphraseRequired(directory: layout.directory)
+            throw KeystoreError.passphraseRequired(directory: directory)
         case (.keyFile, .passphrase):
-            throw KeystoreError.unexpectedPassphrase(directory: layout.directory)
+            throw KeystoreError.unexpectedPassphrase(directory: directory)
         case (.passphrase, .passphrase(let passphrase, _)):
             guard let salt = metadata.salt, let parameters = metadata.parameters else {
                 throw KeystoreError.corruptedMetadata(
-                    layout.metadata,
+                    metadataPath,
                     reason: "the salt or Argon2id limits are missing"
                 )
             }
             let key = try Sodium.deriveKey(passphrase: passphrase, salt: [UInt8](salt), parameters: parameters)
             guard try metadata.accepts(key) else {
-                throw KeystoreError.wrongPassphrase(directory: layout.directory)
+                throw KeystoreError.wrongPassphrase(directory: directory)
             }
             return key
         case (.keyFile, .keyFile(let path)):
             guard let key = try KeyFile.read(path) else {
-                throw KeystoreError.missingKeyFile(path, directory: layout.directory)
+                throw KeystoreError.missingKeyFile(path, directory: directory)
             }
             guard try metadata.accepts(key) else {
-                throw KeystoreError.wrongKeyFile(path, directory: layout.directory)
+                throw KeystoreError.wrongKeyFile(path, directory: directory)
             }
             return key
         }
@@ -62,6 +70,23 @@ enum StoreUnlocker {
         source: EncryptedFileKeystore.KeySource,
         logger: Logger
     ) throws -> SecretKey {
+        let (key, metadata) = try newKey(source: source, logger: logger)
+        try SecureFile.writeAtomically(
+            try metadata.encoded(),
+            to: layout.metadata,
+            temporaryPath: try layout.temporaryFile(),
+            directory: layout.directory
+        )
+        logger.info("Created a new keystore", metadata: ["directory": "\(layout.directory)"])
+        return key
+    }
+
+    /// A key for a new store and the metadata that recognizes it: derived from the passphrase with a new salt, or
+    /// read from the key file, which is created when it does not exist.
+    static func newKey(
+        source: EncryptedFileKeystore.KeySource,
+        logger: Logger
+    ) throws -> (key: SecretKey, metadata: StoreMetadata) {
         let key: SecretKey
         let metadata: StoreMetadata
         switch source.kind {
@@ -78,14 +103,7 @@ enum StoreUnlocker {
             }
             metadata = try StoreMetadata(mode: .keyFile, salt: nil, parameters: nil, key: key)
         }
-        try SecureFile.writeAtomically(
-            try metadata.encoded(),
-            to: layout.metadata,
-            temporaryPath: try layout.temporaryFile(),
-            directory: layout.directory
-        )
-        logger.info("Created a new keystore", metadata: ["directory": "\(layout.directory)"])
-        return key
+        return (key, metadata)
     }
 }
 #endif

@@ -3,8 +3,8 @@ import Synchronization
 /// Serializes async critical sections per name within one process, waking waiters in FIFO order.
 ///
 /// Waiting suspends the task instead of blocking a thread, and a cancelled waiter leaves the queue at once with
-/// `CancellationError`.
-final class NamedAsyncLock: Sendable {
+/// `CancellationError`. With a capacity above one, up to that many callers hold a name at once: a semaphore per name.
+package final class NamedAsyncLock: Sendable {
     private struct Waiter {
         let id: UInt64
         let continuation: CheckedContinuation<Void, any Error>
@@ -13,6 +13,8 @@ final class NamedAsyncLock: Sendable {
     private struct State {
         /// The queue of waiters for every held name; a name is held while it has an entry.
         var queues: [String: [Waiter]] = [:]
+        /// How many callers hold each held name.
+        var holders: [String: Int] = [:]
         var nextID: UInt64 = 0
         /// Waiters whose cancellation arrived before they joined a queue.
         var cancelled: Set<UInt64> = []
@@ -25,11 +27,15 @@ final class NamedAsyncLock: Sendable {
     }
 
     private let state = Mutex(State())
+    private let capacity: Int
 
-    init() {}
+    /// Creates a lock that lets `capacity` callers hold the same name at once; one by default.
+    package init(capacity: Int = 1) {
+        self.capacity = max(1, capacity)
+    }
 
     /// Runs `body` while holding the lock on `name`.
-    func withLock<T>(
+    package func withLock<T>(
         _ name: String,
         isolation: isolated (any Actor)? = #isolation,
         _ body: () async throws -> T
@@ -49,8 +55,13 @@ final class NamedAsyncLock: Sendable {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let admission = state.withLock { state -> Admission in
                     if state.cancelled.contains(id) { return .cancelled }
-                    guard state.queues[name] != nil else {
+                    guard let holders = state.holders[name] else {
                         state.queues[name] = []
+                        state.holders[name] = 1
+                        return .granted
+                    }
+                    if holders < capacity, state.queues[name]?.isEmpty != false {
+                        state.holders[name] = holders + 1
                         return .granted
                     }
                     state.queues[name]?.append(Waiter(id: id, continuation: continuation))
@@ -77,7 +88,9 @@ final class NamedAsyncLock: Sendable {
     private func release(_ name: String) {
         let next = state.withLock { state -> Waiter? in
             guard var queue = state.queues[name], !queue.isEmpty else {
-                state.queues[name] = nil
+                let holders = (state.holders[name] ?? 1) - 1
+                state.holders[name] = holders > 0 ? holders : nil
+                state.queues[name] = holders > 0 ? [] : nil
                 return nil
             }
             let waiter = queue.removeFirst()

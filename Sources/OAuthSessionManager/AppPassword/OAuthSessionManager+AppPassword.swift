@@ -61,7 +61,7 @@ extension OAuthSessionManager {
             }
             session = try appPasswordSession(answer, identity: identity, did: did)
             replaced = try await store.keystore.withLock(OAuthSession.entryName(did: did)) {
-                try store.replace(with: session, key: nil)
+                try await store.replace(with: session, key: nil)
             }
         } catch {
             await endUnkeptLegacySession(answer.refreshJwt, pds: identity.pds)

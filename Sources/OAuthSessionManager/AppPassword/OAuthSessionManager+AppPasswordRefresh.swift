@@ -10,10 +10,10 @@ extension OAuthSessionManager {
     /// twice, the new JWTs are saved before use, and a save that fails ends the session here and at the PDS.
     func refreshAppPassword(_ current: OAuthSession) async throws -> OAuthSession {
         guard let refreshJwt = current.refreshToken else {
-            try end(current, "the app-password session of \(current.did) has no refresh token")
+            try await end(current, "the app-password session of \(current.did) has no refresh token")
         }
         let journal = RefreshJournal(keystore: store.keystore)
-        try endIfInterrupted(current, refreshToken: refreshJwt, journal: journal)
+        try await endIfInterrupted(current, refreshToken: refreshJwt, journal: journal)
         let response = try await sendNoted(current, refreshToken: refreshJwt, journal: journal) {
             try await postLegacy(
                 current.tokenEndpoint,
@@ -24,10 +24,10 @@ extension OAuthSessionManager {
         }
         switch RefreshOutcome.classifyAppPassword(response) {
         case .refused(let code, let message):
-            try deleteRefused(current)
+            try await deleteRefused(current)
             throw OAuthError.appPasswordRefreshRefused(serverError: code, message: message)
         case .transient(let status, let code, let message):
-            journal.end(current.did)
+            await journal.end(current.did)
             throw OAuthError.requestFailed(
                 "the app-password session refresh",
                 status: status,
@@ -40,7 +40,7 @@ extension OAuthSessionManager {
                 if let answer = LegacySessionAnswer(response.body) {
                     await endUnkeptLegacySession(answer.refreshJwt, pds: current.pds)
                 }
-                try end(current, "the PDS's answer to the refresh of \(current.did) failed a check")
+                try await end(current, "the PDS's answer to the refresh of \(current.did) failed a check")
             }
             let issuedAt = now()
             var updated = current
@@ -52,13 +52,13 @@ extension OAuthSessionManager {
             updated.updatedAt = issuedAt
             if let failure = await saveRetrying(updated) {
                 await endUnkeptLegacySession(answer.refreshJwt, pds: current.pds)
-                try end(
+                try await end(
                     current,
                     "the refreshed tokens of \(current.did) could not be saved (\(failure)); the session was ended "
                         + "at the PDS, since the old refresh token is spent"
                 )
             }
-            journal.end(current.did)
+            await journal.end(current.did)
             broadcaster.publish(.updated(did: current.did))
             logger.debug("refreshed the app-password session of \(current.did)")
             return updated

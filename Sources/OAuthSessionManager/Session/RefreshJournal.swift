@@ -15,19 +15,21 @@ struct RefreshJournal: Sendable {
 
     static func entryName(did: DID) -> String { "refreshing/\(did.rawValue)" }
 
-    /// Notes that `refreshToken` is about to be sent.
-    func begin(_ did: DID, refreshToken: String) throws {
-        try keystore.save(Self.digest(refreshToken), as: Self.entryName(did: did))
+    /// Notes that `refreshToken` is about to be sent, durably: a store that holds the critical section's writes in a
+    /// transaction commits the note before the request leaves, so a process killed during the request leaves it.
+    func begin(_ did: DID, refreshToken: String) async throws {
+        try await keystore.save(Self.digest(refreshToken), as: Self.entryName(did: did))
+        try await keystore.checkpoint()
     }
 
     /// Whether an earlier refresh sent `refreshToken` and never settled.
-    func wasInterrupted(_ did: DID, refreshToken: String) -> Bool {
-        (try? keystore.load(Self.entryName(did: did))) == Self.digest(refreshToken)
+    func wasInterrupted(_ did: DID, refreshToken: String) async -> Bool {
+        (try? await keystore.load(Self.entryName(did: did))) == Self.digest(refreshToken)
     }
 
     /// Removes the note; a note left behind by a failed delete is stale once the token changes.
-    func end(_ did: DID) {
-        try? keystore.delete(Self.entryName(did: did))
+    func end(_ did: DID) async {
+        try? await keystore.delete(Self.entryName(did: did))
     }
 
     private static func digest(_ token: String) -> Data {

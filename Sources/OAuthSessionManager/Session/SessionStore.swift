@@ -10,8 +10,8 @@ import WireFormat
 struct SessionStore: Sendable {
     let keystore: any Keystore
 
-    func session(_ did: DID) throws -> OAuthSession? {
-        guard let data = try keystore.load(OAuthSession.entryName(did: did)) else { return nil }
+    func session(_ did: DID) async throws -> OAuthSession? {
+        guard let data = try await keystore.load(OAuthSession.entryName(did: did)) else { return nil }
         do {
             return try Self.decoder.decode(OAuthSession.self, from: data)
         } catch {
@@ -19,21 +19,23 @@ struct SessionStore: Sendable {
         }
     }
 
-    func sessions() throws -> [OAuthSession] {
-        try keystore.names().filter { $0.hasPrefix("session/") }.compactMap { name in
-            guard let did = try? DID(validating: String(name.dropFirst("session/".count))) else { return nil }
-            return try session(did)
+    func sessions() async throws -> [OAuthSession] {
+        var sessions: [OAuthSession] = []
+        for name in try await keystore.names() where name.hasPrefix("session/") {
+            guard let did = try? DID(validating: String(name.dropFirst("session/".count))) else { continue }
+            if let session = try await session(did) { sessions.append(session) }
         }
+        return sessions
     }
 
     /// Every session that can be read, and a report for each one that cannot.
-    func sessionsSkippingUnreadable() throws -> (sessions: [OAuthSession], unreadable: [UnreadableSession]) {
+    func sessionsSkippingUnreadable() async throws -> (sessions: [OAuthSession], unreadable: [UnreadableSession]) {
         var sessions: [OAuthSession] = []
         var unreadable: [UnreadableSession] = []
-        for name in try keystore.names() where name.hasPrefix("session/") {
+        for name in try await keystore.names() where name.hasPrefix("session/") {
             guard let did = try? DID(validating: String(name.dropFirst("session/".count))) else { continue }
             do {
-                if let session = try session(did) { sessions.append(session) }
+                if let session = try await session(did) { sessions.append(session) }
             } catch let error as KeystoreError {
                 unreadable.append(UnreadableSession(did: did, reason: error.description))
             } catch let error as OAuthError {
@@ -43,19 +45,19 @@ struct SessionStore: Sendable {
         return (sessions, unreadable)
     }
 
-    func save(_ session: OAuthSession) throws {
-        try keystore.save(try Self.encoder.encode(session), as: OAuthSession.entryName(did: session.did))
+    func save(_ session: OAuthSession) async throws {
+        try await keystore.save(try Self.encoder.encode(session), as: OAuthSession.entryName(did: session.did))
     }
 
-    func key(for did: DID) throws -> DPoPKey {
-        guard let data = try keystore.load(OAuthSession.keyEntryName(did: did)) else {
+    func key(for did: DID) async throws -> DPoPKey {
+        guard let data = try await keystore.load(OAuthSession.keyEntryName(did: did)) else {
             throw OAuthError.storedSessionUnreadable("the DPoP key of \(did) is missing")
         }
         return try DPoPKey(persistedRepresentation: data)
     }
 
-    func saveKey(_ key: DPoPKey, for did: DID) throws {
-        try keystore.save(key.persistedRepresentation, as: OAuthSession.keyEntryName(did: did))
+    func saveKey(_ key: DPoPKey, for did: DID) async throws {
+        try await keystore.save(key.persistedRepresentation, as: OAuthSession.keyEntryName(did: did))
     }
 
     /// What a new sign-in replaced: the account's previous session and key, each `nil` when it could not be read.
@@ -70,62 +72,69 @@ struct SessionStore: Sendable {
     /// When the session cannot be saved, the previous key is put back, so the previous session stays usable. An
     /// app-password session has no key (`nil`): the previous session's key is deleted once the session is saved.
     /// - Returns: the previous session and key, or `nil` when the account had no session here.
-    func replace(with session: OAuthSession, key: DPoPKey?) throws -> Replaced? {
+    func replace(with session: OAuthSession, key: DPoPKey?) async throws -> Replaced? {
         let replaced: Replaced?
         do {
-            replaced = try self.session(session.did).map { Replaced(session: $0, key: try? self.key(for: $0.did)) }
+            if let previous = try await self.session(session.did) {
+                replaced = Replaced(session: previous, key: try? await self.key(for: previous.did))
+            } else {
+                replaced = nil
+            }
         } catch {
-            replaced = Replaced(session: nil, key: try? self.key(for: session.did))
+            replaced = Replaced(session: nil, key: try? await self.key(for: session.did))
         }
         guard let key else {
-            try save(session)
-            try? keystore.delete(OAuthSession.keyEntryName(did: session.did))
-            RefreshJournal(keystore: keystore).end(session.did)
+            try await save(session)
+            try? await keystore.delete(OAuthSession.keyEntryName(did: session.did))
+            await RefreshJournal(keystore: keystore).end(session.did)
             return replaced
         }
-        try saveKey(key, for: session.did)
+        try await saveKey(key, for: session.did)
         do {
-            try save(session)
+            try await save(session)
         } catch {
-            if let previousKey = replaced?.key { try? saveKey(previousKey, for: session.did) }
+            if let previousKey = replaced?.key { try? await saveKey(previousKey, for: session.did) }
             throw error
         }
-        RefreshJournal(keystore: keystore).end(session.did)
+        await RefreshJournal(keystore: keystore).end(session.did)
         return replaced
     }
 
     /// Deletes the session, its key and any refresh note.
-    func delete(_ did: DID) throws {
-        try keystore.delete(OAuthSession.entryName(did: did))
-        try keystore.delete(OAuthSession.keyEntryName(did: did))
-        RefreshJournal(keystore: keystore).end(did)
+    func delete(_ did: DID) async throws {
+        try await keystore.delete(OAuthSession.entryName(did: did))
+        try await keystore.delete(OAuthSession.keyEntryName(did: did))
+        await RefreshJournal(keystore: keystore).end(did)
     }
 
-    func savePending(_ pending: PendingAuthorization) throws {
-        try keystore.save(try Self.encoder.encode(pending), as: PendingAuthorization.entryName(state: pending.state))
+    func savePending(_ pending: PendingAuthorization) async throws {
+        try await keystore.save(
+            try Self.encoder.encode(pending),
+            as: PendingAuthorization.entryName(state: pending.state)
+        )
     }
 
     /// Loads and deletes the pending sign-in of `state` under its lock, so a state is used at most once.
     func consumePending(state: String) async throws -> PendingAuthorization? {
         let name = PendingAuthorization.entryName(state: state)
         return try await keystore.withLock(name) {
-            guard let data = try keystore.load(name) else { return nil }
-            try keystore.delete(name)
+            guard let data = try await keystore.load(name) else { return nil }
+            try await keystore.delete(name)
             return try? Self.decoder.decode(PendingAuthorization.self, from: data)
         }
     }
 
     /// Deletes pending sign-ins older than their lifetime.
-    func purgeExpiredPending(now: Date) throws {
-        for name in try keystore.names() where name.hasPrefix("pending/") {
+    func purgeExpiredPending(now: Date) async throws {
+        for name in try await keystore.names() where name.hasPrefix("pending/") {
             // An entry that cannot be read now (a keystore error) is left alone; one that decrypts but is not a
             // pending sign-in is garbage.
-            guard let data = try? keystore.load(name) else { continue }
+            guard let data = try? await keystore.load(name) else { continue }
             guard let pending = try? Self.decoder.decode(PendingAuthorization.self, from: data) else {
-                try keystore.delete(name)
+                try await keystore.delete(name)
                 continue
             }
-            if pending.isExpired(now: now) { try keystore.delete(name) }
+            if pending.isExpired(now: now) { try await keystore.delete(name) }
         }
     }
 

@@ -49,16 +49,16 @@ enum BrowserOpener {
 
     /// The `ATOAUTH_*` variables that hold secrets, which the browser never needs.
     static let secretVariables: Set<String> = [
-        "ATOAUTH_PASSPHRASE", "ATOAUTH_APP_PASSWORD", "ATOAUTH_AUTH_FACTOR", "ATOAUTH_KEY_FILE",
+        "ATOAUTH_PASSPHRASE", "ATOAUTH_APP_PASSWORD", "ATOAUTH_AUTH_FACTOR", "ATOAUTH_KEY_FILE", "ATOAUTH_STORE",
     ]
 
-    /// Returns `environment` without the variables in ``secretVariables`` and any other `ATOAUTH_*` variable whose
-    /// name says it holds a secret (a password, passphrase, token, key or factor).
+    /// Returns `environment` without the variables in ``secretVariables``, any other `ATOAUTH_*` variable whose
+    /// name says it holds a secret (a password, passphrase, token, key or factor), and `PGPASSWORD`.
     static func withoutSecrets(_ environment: [String: String]) -> [String: String] {
         let secretWords = ["PASSWORD", "PASSPHRASE", "SECRET", "TOKEN", "KEY", "FACTOR"]
         return environment.filter { name, _ in
             let upper = name.uppercased()
-            guard upper.hasPrefix("ATOAUTH_") else { return true }
+            guard upper.hasPrefix("ATOAUTH_") else { return upper != "PGPASSWORD" }
             return !secretVariables.contains(upper) && !secretWords.contains { upper.contains($0) }
         }
     }

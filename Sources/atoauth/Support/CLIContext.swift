@@ -14,7 +14,7 @@ struct CLIContext {
     let allowHTTPLoopback: Bool
     let transport: any HTTPTransport
     let accounts: AccountManager
-    let keystore: EncryptedFileKeystore
+    let keystore: any Keystore
 
     /// The account chosen with `--account` or `ATOAUTH_ACCOUNT`, or `nil` for the active one.
     var selectedAccount: String? { settings.account }
@@ -29,7 +29,24 @@ struct CLIContext {
         var logger = Logger(label: "atoauth") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = settings.verbose ? .debug : .warning
         let home = try homeDirectory(settings, environment)
-        let keystore = try StoreEnvironment.open(directory: home, environment: environment, logger: logger)
+        return try await StoreSelection.withKeystore(
+            url: settings.store,
+            home: home,
+            environment: environment,
+            logger: logger
+        ) { keystore in
+            try await run(settings, environment, logger: logger, home: home, keystore: keystore, body)
+        }
+    }
+
+    private static func run<T>(
+        _ settings: GlobalSettings,
+        _ environment: [String: String],
+        logger: Logger,
+        home: URL,
+        keystore: any Keystore,
+        _ body: (CLIContext) async throws -> T
+    ) async throws -> T {
         var transportLogger = logger
         transportLogger.logLevel = .warning  // AsyncHTTPClient's own connection chatter is not what -v shows.
         return try await AsyncHTTPClientTransport.withTransport(logger: transportLogger) { base in

@@ -8,6 +8,7 @@ import Foundation
 import HTTPTransport
 import Keystore
 import OAuthSessionManager
+import PostgresStore
 
 /// A failure the tool reports: one or two sentences on stderr and an exit status from the contract.
 struct CLIFailure: Error {
@@ -77,6 +78,8 @@ struct CLIFailure: Error {
             self.init(status: Self.securityCheck, message: error.description)
         case let error as TransportError:
             self.init(status: Self.failed, message: error.description)
+        case let error as PostgresStoreError:
+            self.init(status: error.isUsageError ? Self.usage : Self.failed, message: error.description)
         case let error as KeystoreError:
             let hint = StoreEnvironment.hint(for: error).map { " " + $0 } ?? ""
             self.init(status: Self.failed, message: error.description + hint)

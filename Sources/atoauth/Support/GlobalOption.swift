@@ -7,6 +7,7 @@ import ArgumentParser
 /// is ignored, because variables are ambient: set once for a shell, they reach every command.
 enum GlobalOption: String, CaseIterable, Sendable {
     case home
+    case storeURL
     case account
     case plcDirectory
     case handleResolver
@@ -19,6 +20,7 @@ enum GlobalOption: String, CaseIterable, Sendable {
     var flag: String {
         switch self {
         case .home: "--home"
+        case .storeURL: "--store"
         case .account: "--account"
         case .plcDirectory: "--plc-directory"
         case .handleResolver: "--handle-resolver"
@@ -39,6 +41,7 @@ enum GlobalOption: String, CaseIterable, Sendable {
     var variable: String? {
         switch self {
         case .home: "ATOAUTH_HOME"
+        case .storeURL: "ATOAUTH_STORE"
         case .account: "ATOAUTH_ACCOUNT"
         case .plcDirectory: "ATOAUTH_PLC_DIRECTORY"
         case .handleResolver: "ATOAUTH_HANDLE_RESOLVER"
@@ -59,7 +62,7 @@ enum GlobalOption: String, CaseIterable, Sendable {
     }
 
     /// The options of every command that opens the account store.
-    static let store: Set<GlobalOption> = [.home, .json, .verbose]
+    static let store: Set<GlobalOption> = [.home, .storeURL, .json, .verbose]
     /// What a command sending requests as a signed-in account uses: the store, `--account`, and what a refresh
     /// needs (it resolves the DID again and talks to the authorization server).
     static let signedInRequests: Set<GlobalOption> = store.union([

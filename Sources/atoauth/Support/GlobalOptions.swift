@@ -15,6 +15,17 @@ struct GlobalOptions<Command: GlobalOptionUser>: ParsableArguments {
     @Option(
         name: .long,
         help: Self.shown(
+            .storeURL,
+            "A postgresql:// URL: keep accounts and sessions in that database, shared by several machines, "
+                + "instead of the files under --home (env ATOAUTH_STORE).",
+            valueName: "url"
+        )
+    )
+    var store: String?
+
+    @Option(
+        name: .long,
+        help: Self.shown(
             .account,
             "Act as this account for one command, without switching (env ATOAUTH_ACCOUNT).",
             valueName: "handle-or-did"
@@ -87,6 +98,7 @@ struct GlobalOptions<Command: GlobalOptionUser>: ParsableArguments {
         GlobalOption.allCases.filter { option in
             switch option {
             case .home: home != nil
+            case .storeURL: store != nil
             case .account: account != nil
             case .plcDirectory: plcDirectory != nil
             case .handleResolver: handleResolver != nil

@@ -4,6 +4,7 @@
 /// `ATOAUTH_CLIENT_ID` or a malformed `ATOAUTH_PLC_DIRECTORY` never breaks `accounts list`.
 struct GlobalSettings: Sendable {
     var home: String?
+    var store: String?
     var account: String?
     var plcDirectory: String?
     var handleResolver: String?
@@ -18,6 +19,7 @@ struct GlobalSettings: Sendable {
             return environment[name].nonEmpty
         }
         home = options.home ?? variable(.home)
+        store = options.store ?? variable(.storeURL)
         account = options.account ?? variable(.account)
         plcDirectory = options.plcDirectory ?? variable(.plcDirectory)
         handleResolver = options.handleResolver ?? variable(.handleResolver)

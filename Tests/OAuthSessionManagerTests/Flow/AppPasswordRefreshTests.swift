@@ -46,7 +46,7 @@ struct AppPasswordRefreshTests {
             }
             #expect(error?.kind == .signInNeeded)
             #expect(error?.description.contains("could not be saved (No space left on device)") == true)
-            #expect(try store.names().filter { !$0.hasPrefix("pending/") }.isEmpty)
+            #expect(try await store.names().filter { !$0.hasPrefix("pending/") }.isEmpty)
             #expect(world.server.counters.legacySessionsDeleted == 1)
 
             let again = await #expect(throws: OAuthError.self) {
@@ -62,7 +62,10 @@ struct AppPasswordRefreshTests {
     func interrupted() async throws {
         try await SandboxWorld.with { world in
             let (sessions, store, session) = try await signedIn(world)
-            try RefreshJournal(keystore: store).begin(session.did, refreshToken: try #require(session.refreshToken))
+            try await RefreshJournal(keystore: store).begin(
+                session.did,
+                refreshToken: try #require(session.refreshToken)
+            )
             let error = await #expect(throws: OAuthError.self) {
                 try await sessions.refresh(did: session.did, replacing: session.accessToken)
             }
@@ -92,7 +95,7 @@ struct AppPasswordRefreshTests {
             }
             #expect(error?.kind == .signInNeeded)
             #expect(error?.serverError?.rawValue == "ExpiredToken")
-            #expect(try store.names().allSatisfy { !$0.hasPrefix("session/") })
+            #expect(try await store.names().allSatisfy { !$0.hasPrefix("session/") })
         }
     }
 }

@@ -25,7 +25,7 @@ struct RefreshJournalTests {
             }
             #expect(error?.kind == .signInNeeded)
             #expect(error?.description.contains("could not be saved (No space left on device)") == true)
-            #expect(try store.names().filter { !$0.hasPrefix("pending/") }.isEmpty)
+            #expect(try await store.names().filter { !$0.hasPrefix("pending/") }.isEmpty)
             #expect(world.server.counters.revocations >= 1)
 
             let again = await #expect(throws: OAuthError.self) {
@@ -45,7 +45,7 @@ struct RefreshJournalTests {
             let refreshed = try await sessions.refresh(did: session.did, replacing: session.accessToken)
             #expect(refreshed.accessToken != session.accessToken)
             #expect(try await sessions.storedSession(for: session.did)?.refreshToken == refreshed.refreshToken)
-            #expect(try store.names().allSatisfy { !$0.hasPrefix("refreshing/") })
+            #expect(try await store.names().allSatisfy { !$0.hasPrefix("refreshing/") })
         }
     }
 
@@ -54,7 +54,10 @@ struct RefreshJournalTests {
         try await SandboxWorld.with { world in
             let (sessions, store, session) = try await signedIn(world)
             // What a process killed between the token answer and the save leaves behind.
-            try RefreshJournal(keystore: store).begin(session.did, refreshToken: try #require(session.refreshToken))
+            try await RefreshJournal(keystore: store).begin(
+                session.did,
+                refreshToken: try #require(session.refreshToken)
+            )
             let error = await #expect(throws: OAuthError.self) {
                 try await sessions.refresh(did: session.did, replacing: session.accessToken)
             }
@@ -62,7 +65,7 @@ struct RefreshJournalTests {
             #expect(error?.description.contains("was not sent again") == true)
             #expect(world.server.counters.refreshGrantsSucceeded == 0)
             #expect(world.server.counters.refreshTokenReplays == 0)
-            #expect(try store.names().filter { $0.hasPrefix("session/") || $0.hasPrefix("refreshing/") }.isEmpty)
+            #expect(try await store.names().filter { $0.hasPrefix("session/") || $0.hasPrefix("refreshing/") }.isEmpty)
         }
     }
 
@@ -70,10 +73,10 @@ struct RefreshJournalTests {
     func staleNote() async throws {
         try await SandboxWorld.with { world in
             let (sessions, store, session) = try await signedIn(world)
-            try RefreshJournal(keystore: store).begin(session.did, refreshToken: "an older refresh token")
+            try await RefreshJournal(keystore: store).begin(session.did, refreshToken: "an older refresh token")
             let refreshed = try await sessions.refresh(did: session.did, replacing: session.accessToken)
             #expect(refreshed.accessToken != session.accessToken)
-            #expect(try store.names().allSatisfy { !$0.hasPrefix("refreshing/") })
+            #expect(try await store.names().allSatisfy { !$0.hasPrefix("refreshing/") })
         }
     }
 }

@@ -18,20 +18,20 @@ final class FaultyKeystore: Keystore {
         failures.withLock { $0 = (prefix, count) }
     }
 
-    func save(_ value: Data, as name: String) throws {
+    func save(_ value: Data, as name: String) async throws {
         let fails = failures.withLock { state -> Bool in
             guard state.remaining > 0, name.hasPrefix(state.prefix) else { return false }
             state.remaining -= 1
             return true
         }
         if fails { throw DiskFull() }
-        try base.save(value, as: name)
+        try await base.save(value, as: name)
     }
 
-    func load(_ name: String) throws -> Data? { try base.load(name) }
-    func delete(_ name: String) throws { try base.delete(name) }
-    func names() throws -> [String] { try base.names() }
-    func revision(of name: String) throws -> EntryRevision? { try base.revision(of: name) }
+    func load(_ name: String) async throws -> Data? { try await base.load(name) }
+    func delete(_ name: String) async throws { try await base.delete(name) }
+    func names() async throws -> [String] { try await base.names() }
+    func revision(of name: String) async throws -> EntryRevision? { try await base.revision(of: name) }
 
     func withLock<T>(
         _ name: String,

@@ -1,0 +1,58 @@
+import Foundation
+
+extension ThrowawayPostgres {
+    /// A database of a throwaway server, each test its own so that parallel tests never meet.
+    public struct Database: Sendable {
+        /// Its name.
+        public let name: String
+        /// The URL reaching it through the Unix socket as the superuser, without a password.
+        public let url: String
+        /// The URL reaching it over TCP on 127.0.0.1 as the superuser, with the password, without TLS.
+        public let tcpURL: String
+    }
+
+    /// Creates a new, empty database with a unique name.
+    public func createDatabase() async throws -> Database {
+        let name = "atoauth_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        try await execute("CREATE DATABASE \(name)", database: "postgres")
+        return database(name)
+    }
+
+    /// The URLs of the database `name`.
+    public func database(_ name: String) -> Database {
+        let socket = socketDirectory.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? socketDirectory
+        return Database(
+            name: name,
+            url: "postgresql://\(user)@/\(name)?host=\(socket)&port=\(port)",
+            tcpURL: "postgresql://\(user):\(password)@127.0.0.1:\(port)/\(name)?sslmode=disable"
+        )
+    }
+
+    /// Runs SQL with `psql` as the superuser and returns its unaligned, tuples-only output.
+    @discardableResult
+    public func execute(_ sql: String, database: String) async throws -> String {
+        let result = try await CommandRunner.run(
+            binaries.appendingPathComponent("psql"),
+            [
+                "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", socketDirectory, "-p", "\(port)", "-U", user,
+                "-d", database, "-c", sql,
+            ]
+        )
+        guard result.status == 0 else {
+            throw ThrowawayPostgresError("psql failed: \(result.standardError)")
+        }
+        return result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The whole database as `pg_dump` writes it: schema and data, as SQL text.
+    public func dump(_ database: String) async throws -> String {
+        let result = try await CommandRunner.run(
+            binaries.appendingPathComponent("pg_dump"),
+            ["-h", socketDirectory, "-p", "\(port)", "-U", user, "-d", database]
+        )
+        guard result.status == 0 else {
+            throw ThrowawayPostgresError("pg_dump failed: \(result.standardError)")
+        }
+        return result.standardOutput
+    }
+}

@@ -1,0 +1,133 @@
+import NIOCore
+import NIOSSL
+import PostgresNIO
+
+/// The PostgresNIO settings for the pool and for the dedicated connections of critical sections.
+struct ConnectionSettings: Sendable {
+    let pool: PostgresClient.Configuration
+    let dedicated: PostgresConnection.Configuration
+
+    /// Builds both from `configuration`; reads the root certificate file once.
+    ///
+    /// - Throws: ``PostgresStoreError`` of kind `tlsFailed` when the TLS settings cannot be used.
+    init(_ configuration: PostgresStore.Configuration) throws {
+        let store = configuration.description
+        let tls = Self.tlsConfiguration(configuration)
+        var context: NIOSSLContext?
+        if let tls {
+            do {
+                context = try NIOSSLContext(configuration: tls)
+            } catch {
+                throw PostgresStoreError.tlsFailed(
+                    store,
+                    reason: "the TLS settings cannot be used (is sslrootcert a readable PEM file?)"
+                )
+            }
+        }
+        let parameters = Self.startupParameters(configuration)
+        switch configuration.endpoint {
+        case .tcp(let host, let port):
+            var pool = PostgresClient.Configuration(
+                host: host,
+                port: port,
+                username: configuration.username,
+                password: configuration.password,
+                database: configuration.database,
+                tls: Self.poolTLS(configuration.tls, tls)
+            )
+            pool.options.connectTimeout = configuration.connectTimeout
+            self.pool = Self.finish(pool, configuration, parameters)
+            var dedicated = PostgresConnection.Configuration(
+                host: host,
+                port: port,
+                username: configuration.username,
+                password: configuration.password,
+                database: configuration.database,
+                tls: Self.connectionTLS(configuration.tls, context)
+            )
+            dedicated.options.connectTimeout = .milliseconds(Self.milliseconds(configuration.connectTimeout))
+            dedicated.options.additionalStartupParameters = parameters
+            self.dedicated = dedicated
+        case .unixSocket(let path):
+            var pool = PostgresClient.Configuration(
+                unixSocketPath: path,
+                username: configuration.username,
+                password: configuration.password,
+                database: configuration.database
+            )
+            pool.options.connectTimeout = configuration.connectTimeout
+            self.pool = Self.finish(pool, configuration, parameters)
+            var dedicated = PostgresConnection.Configuration(
+                unixSocketPath: path,
+                username: configuration.username,
+                password: configuration.password,
+                database: configuration.database
+            )
+            dedicated.options.connectTimeout = .milliseconds(Self.milliseconds(configuration.connectTimeout))
+            dedicated.options.additionalStartupParameters = parameters
+            self.dedicated = dedicated
+        }
+    }
+
+    private static func finish(
+        _ pool: PostgresClient.Configuration,
+        _ configuration: PostgresStore.Configuration,
+        _ parameters: [(String, String)]
+    ) -> PostgresClient.Configuration {
+        var pool = pool
+        pool.options.maximumConnections = max(1, configuration.maximumConnections)
+        pool.options.additionalStartupParameters = parameters
+        return pool
+    }
+
+    /// The application name, and the server-side bounds: `lock_timeout` bounds a wait for an advisory lock, and
+    /// `statement_timeout` (the lock timeout plus one operation's) frees the server from any statement left behind.
+    private static func startupParameters(_ configuration: PostgresStore.Configuration) -> [(String, String)] {
+        [
+            ("application_name", configuration.applicationName),
+            ("lock_timeout", "\(milliseconds(configuration.lockTimeout))"),
+            ("statement_timeout", "\(milliseconds(configuration.lockTimeout + configuration.operationTimeout))"),
+        ]
+    }
+
+    /// libpq's meaning of each `sslmode` (postgresql.org/docs/current/libpq-ssl.html, 34.19.1).
+    private static func tlsConfiguration(_ configuration: PostgresStore.Configuration) -> TLSConfiguration? {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        switch configuration.tls {
+        case .disable:
+            return nil
+        case .allow, .prefer:
+            tls.certificateVerification = .none
+        case .require:
+            tls.certificateVerification = configuration.rootCertificatePath == nil ? .none : .noHostnameVerification
+        case .verifyCA:
+            tls.certificateVerification = .noHostnameVerification
+        case .verifyFull:
+            tls.certificateVerification = .fullVerification
+        }
+        if let root = configuration.rootCertificatePath {
+            tls.trustRoots = .file(root)
+        }
+        return tls
+    }
+
+    private static func poolTLS(
+        _ mode: PostgresStore.TLSMode,
+        _ tls: TLSConfiguration?
+    ) -> PostgresClient.Configuration.TLS {
+        guard let tls else { return .disable }
+        return [.allow, .prefer].contains(mode) ? .prefer(tls) : .require(tls)
+    }
+
+    private static func connectionTLS(
+        _ mode: PostgresStore.TLSMode,
+        _ context: NIOSSLContext?
+    ) -> PostgresConnection.Configuration.TLS {
+        guard let context else { return .disable }
+        return [.allow, .prefer].contains(mode) ? .prefer(context) : .require(context)
+    }
+
+    static func milliseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+    }
+}

@@ -1,0 +1,164 @@
+/// An error of a ``PostgresStore``: the database cannot be reached or refused, or its schema does not fit.
+///
+/// Errors are compared by kind only. The ``description`` says what happened and what to do, names the database
+/// as ``PostgresStore/Configuration/description`` does, and never contains a password or a stored value.
+public struct PostgresStoreError: Error, Hashable, Sendable, CustomStringConvertible {
+    private enum Code: Hashable, Sendable {
+        case invalidURL
+        case unreachable
+        case authenticationFailed
+        case databaseMissing
+        case tlsFailed
+        case schemaTooNew
+        case permissionDenied
+        case timedOut
+        case connectionLost
+        case lockTimeout
+        case serverError
+    }
+
+    private let code: Code
+
+    /// Says what happened and what to do about it.
+    public let description: String
+
+    private init(_ code: Code, _ description: String) {
+        self.code = code
+        self.description = description
+    }
+
+    /// Returns whether two errors are of the same kind, ignoring their description.
+    public static func == (lhs: PostgresStoreError, rhs: PostgresStoreError) -> Bool {
+        lhs.code == rhs.code
+    }
+
+    /// Hashes the kind of the error.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(code)
+    }
+
+    /// Whether the mistake is in what was asked (the URL), not in the database or the network.
+    public var isUsageError: Bool { code == .invalidURL }
+
+    /// The store URL cannot be used.
+    public static let invalidURL = PostgresStoreError(.invalidURL, "The PostgreSQL store URL is invalid.")
+    /// Nothing answers at the address, or the name does not resolve.
+    public static let unreachable = PostgresStoreError(.unreachable, "The PostgreSQL server cannot be reached.")
+    /// The server refused the user or the password.
+    public static let authenticationFailed = PostgresStoreError(
+        .authenticationFailed,
+        "The PostgreSQL server refused the credentials."
+    )
+    /// The database does not exist on the server.
+    public static let databaseMissing = PostgresStoreError(.databaseMissing, "The PostgreSQL database does not exist.")
+    /// TLS could not be set up or the server's certificate was refused.
+    public static let tlsFailed = PostgresStoreError(.tlsFailed, "TLS with the PostgreSQL server failed.")
+    /// A newer atoauth has upgraded the store's tables.
+    public static let schemaTooNew = PostgresStoreError(.schemaTooNew, "The store's schema is newer than this atoauth.")
+    /// The database user may not read, write or create the store's tables.
+    public static let permissionDenied = PostgresStoreError(
+        .permissionDenied,
+        "The database user lacks a privilege the store needs."
+    )
+    /// The server did not answer in time.
+    public static let timedOut = PostgresStoreError(.timedOut, "The PostgreSQL server did not answer in time.")
+    /// The connection broke during an operation, such as when the server restarts.
+    public static let connectionLost = PostgresStoreError(.connectionLost, "The connection to PostgreSQL was lost.")
+    /// Another process held a lock for longer than the lock timeout.
+    public static let lockTimeout = PostgresStoreError(.lockTimeout, "Timed out waiting for a store lock.")
+    /// The server refused an operation for another reason.
+    public static let serverError = PostgresStoreError(.serverError, "PostgreSQL refused an operation.")
+}
+
+extension PostgresStoreError {
+    static func invalidURL(_ reason: String) -> PostgresStoreError {
+        PostgresStoreError(
+            .invalidURL,
+            "The PostgreSQL store URL is invalid: \(reason). Give it as "
+                + "postgresql://user[:password]@host[:port]/database[?sslmode=verify-full]."
+        )
+    }
+
+    static func unreachable(_ store: String, reason: String) -> PostgresStoreError {
+        PostgresStoreError(
+            .unreachable,
+            "Could not connect to \(store): \(reason). Check that the server is running and that --store "
+                + "(ATOAUTH_STORE) names it; nothing was changed."
+        )
+    }
+
+    static func authenticationFailed(_ store: String, reason: String) -> PostgresStoreError {
+        PostgresStoreError(
+            .authenticationFailed,
+            "\(store) refused the sign-in: \(reason). Check the user and password in the store URL "
+                + "(or PGPASSWORD)."
+        )
+    }
+
+    static func databaseMissing(_ store: String) -> PostgresStoreError {
+        PostgresStoreError(
+            .databaseMissing,
+            "\(store) does not exist. Create it (createdb) or fix the database name in the store URL."
+        )
+    }
+
+    static func tlsFailed(_ store: String, reason: String) -> PostgresStoreError {
+        PostgresStoreError(
+            .tlsFailed,
+            "TLS with \(store) failed: \(reason). Check sslmode and sslrootcert in the store URL and the server's "
+                + "certificate."
+        )
+    }
+
+    static func schemaTooNew(_ store: String, found: Int, supported: Int) -> PostgresStoreError {
+        PostgresStoreError(
+            .schemaTooNew,
+            "The atoauth tables in \(store) have schema version \(found), but this atoauth knows versions up to "
+                + "\(supported). Upgrade atoauth on this machine; nothing was changed."
+        )
+    }
+
+    static func permissionDenied(_ store: String, reason: String) -> PostgresStoreError {
+        PostgresStoreError(
+            .permissionDenied,
+            "The user may not use the atoauth tables in \(store): \(reason). Grant it the privileges, or let an "
+                + "owner of the database run atoauth once to create them."
+        )
+    }
+
+    /// `timeout` is `nil` when the server itself cancelled the statement (its `statement_timeout`).
+    static func timedOut(_ store: String, after timeout: Duration?, doing what: String) -> PostgresStoreError {
+        let limit = timeout.map { "within \(Self.seconds($0))" } ?? "within its statement timeout"
+        return PostgresStoreError(
+            .timedOut,
+            "\(store) did not answer \(limit) while \(what). Check that it is running and not overloaded, then retry."
+        )
+    }
+
+    static func connectionLost(_ store: String, doing what: String) -> PostgresStoreError {
+        PostgresStoreError(
+            .connectionLost,
+            "The connection to \(store) was lost while \(what) (the server may be restarting). Retry in a moment."
+        )
+    }
+
+    static func lockTimeout(_ store: String, name: String, after timeout: Duration) -> PostgresStoreError {
+        PostgresStoreError(
+            .lockTimeout,
+            "Timed out after \(Self.seconds(timeout)) waiting for the lock '\(name)' in \(store). Another atoauth "
+                + "process may be stuck holding it; it is released when that process ends. Retry later."
+        )
+    }
+
+    static func serverError(_ store: String, message: String, sqlState: String) -> PostgresStoreError {
+        PostgresStoreError(
+            .serverError,
+            "\(store) refused an operation: \(message) (SQLSTATE \(sqlState)). Check the server's log."
+        )
+    }
+
+    private static func seconds(_ duration: Duration) -> String {
+        let value = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        return value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import Keystore
+import Logging
+import PostgresStore
+
+/// Which store a command uses: the database `--store` names, else the encrypted files under `--home`.
+///
+/// `--store` (or `ATOAUTH_STORE`) takes a `postgresql://` URL: a PostgreSQL database shared by several machines.
+/// Both stores seal every value with the key `StoreEnvironment` finds.
+enum StoreSelection {
+    /// The environment variable naming the store.
+    static let variable = "ATOAUTH_STORE"
+
+    /// Opens the selected store, runs `body` with it, and closes it on every path.
+    ///
+    /// With a database, `home` still keeps this machine's DPoP nonce cache, so it is created (`0700`) when missing.
+    static func withKeystore<T>(
+        url: String?,
+        home: URL,
+        environment: [String: String],
+        logger: Logger,
+        _ body: (any Keystore) async throws -> T
+    ) async throws -> T {
+        guard let url else {
+            return try await body(try StoreEnvironment.open(directory: home, environment: environment, logger: logger))
+        }
+        let configuration = try postgresConfiguration(url, environment: environment)
+        let keySource = try StoreEnvironment.keySource(environment: environment)
+        try FileManager.default.createDirectory(
+            at: home,
+            withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700]
+        )
+        var storeLogger = logger
+        storeLogger.logLevel = max(logger.logLevel, .info)  // -v shows HTTP exchanges, not each SQL statement.
+        return try await PostgresStore.withStore(
+            configuration: configuration,
+            keySource: keySource,
+            logger: storeLogger
+        ) {
+            try await body($0)
+        }
+    }
+
+    /// The database a `postgresql://` URL names; the password comes from the URL, else from `PGPASSWORD`.
+    static func postgresConfiguration(
+        _ url: String,
+        environment: [String: String]
+    ) throws -> PostgresStore.Configuration {
+        let scheme = url.prefix { $0 != ":" }.lowercased()
+        guard scheme == "postgresql" || scheme == "postgres" else {
+            throw CLIFailure(
+                status: CLIFailure.usage,
+                message: "--store (\(variable)) takes a postgresql:// URL; leave it unset to keep accounts in the "
+                    + "encrypted files under --home."
+            )
+        }
+        var configuration = try PostgresStore.Configuration(url: url)
+        if configuration.password == nil, let password = environment["PGPASSWORD"].nonEmpty {
+            configuration.password = password
+        }
+        return configuration
+    }
+}
