@@ -22,7 +22,7 @@ struct SeedWriter {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let sessions = SessionStore(keystore: store)
         let session = try self.session()
-        try sessions.save(session)
+        try runBlockingThrowing { try await sessions.save(session) }
         let layout = StoreLayout(directory: storeDirectory.path)
         try seed("entry-session", 0, read(layout.entry(EntryName(OAuthSession.entryName(did: session.did)))))
         try store.save(Data(), as: "accounts")

@@ -48,6 +48,12 @@ if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--write-seeds"
     exit(0)
 }
 
+/// The session stored for `did`, read as the code reads it (the session store is async; this thread waits).
+func storedSession() throws -> OAuthSession? {
+    let (sessions, did) = (sessions, did)
+    return try runBlockingThrowing { try await sessions.session(did) }
+}
+
 /// The secrets a decoded session holds, when long enough that finding them in text is not chance.
 func secrets(of session: OAuthSession) -> [String] {
     let shown = [session.did.rawValue, session.handle?.rawValue ?? "", session.pds.absoluteString, session.scope]
@@ -60,7 +66,7 @@ Fuzzer.run { input in
     guard let (mode, rest) = input.modeAndRest else { return }
     switch mode % 5 {
     case 0:
-        checkRefused(rest.bytes, at: entryFile) { _ = try sessions.session(did) }
+        checkRefused(rest.bytes, at: entryFile) { _ = try storedSession() }
     case 1:
         checkRefused(rest.bytes, at: metadataFile) {
             _ = try EncryptedFileKeystore(directory: reopened, keySource: .keyFile(keyFile))
@@ -68,7 +74,7 @@ Fuzzer.run { input in
     case 2:
         try! store.save(rest.data, as: OAuthSession.entryName(did: did))
         do {
-            if let session = try sessions.session(did) {
+            if let session = try storedSession() {
                 let encoded = try SessionStore.encoder.encode(session)
                 let decoded = try SessionStore.decoder.decode(OAuthSession.self, from: encoded)
                 invariant(decoded == session, "a session round-trips")
@@ -83,9 +89,10 @@ Fuzzer.run { input in
             invariantPrintable(error)
         }
         try! store.save(rest.data, as: OAuthSession.keyEntryName(did: did))
-        do { _ = try sessions.key(for: did) } catch { invariantPrintable(error) }
+        let (sessions, did) = (sessions, did)
+        do { _ = try runBlockingThrowing { try await sessions.key(for: did) } } catch { invariantPrintable(error) }
         try! store.save(rest.data, as: PendingAuthorization.entryName(state: "fuzz"))
-        try! sessions.purgeExpiredPending(now: Date())
+        try! runBlockingThrowing { try await sessions.purgeExpiredPending(now: Date()) }
     case 3:
         let parts = rest.bytes.split(separator: 0, maxSplits: 1, omittingEmptySubsequences: false)
         let stem = Array(parts[0])

@@ -43,3 +43,14 @@ private final class Job<T: Sendable>: @unchecked Sendable {
         finished.signal()
     }
 }
+
+/// ``runBlocking(_:)`` for throwing work: returns its value or throws its error on the calling thread.
+public func runBlockingThrowing<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
+    try runBlocking { () async -> Result<T, any Error> in
+        do {
+            return .success(try await work())
+        } catch {
+            return .failure(error)
+        }
+    }.get()
+}
