@@ -26,6 +26,11 @@ enum Main {
         let interrupt = cancelOnInterrupt(task)
         let result = await task.result
         interrupt.cancel()
+        if task.isCancelled, case .failure = result {
+            // Only Ctrl-C cancels the task: whatever the command then ended with (a request cut off, a prompt left
+            // unanswered) is the interrupt's doing, so every command exits 130.
+            report(CLIFailure(CancellationError()), json: json)
+        }
         switch result {
         case .success: exit(0)
         case .failure(let error as ParseFailure):

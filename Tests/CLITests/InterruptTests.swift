@@ -1,0 +1,65 @@
+import ATOAuthTesting
+import Foundation
+import Testing
+
+@Suite("Ctrl-C ends every command with exit 130, whatever it was waiting for")
+struct InterruptTests {
+    @Test("Ctrl-C while a connection hangs exits 130, not with the cut-off request's error")
+    func connectionHangs() async throws {
+        let blackhole = try await BlackholeListener.start()
+        try await CLIWorld.with { world in
+            let running = try CLIProcess.start(
+                ["accounts", "add", "http://127.0.0.1:\(blackhole.port)", "--no-browser"],
+                environment: world.environment
+            )
+            try await Self.interrupt(running)
+            let result = try await running.finish(timeout: .seconds(30))
+            #expect(result.status == 130, "\(result.stderr)")
+            #expect(result.stderr.contains("Cancelled"))
+            #expect(!result.stderr.contains("Timed out"))
+        }
+        await blackhole.shutdown()
+    }
+
+    @Test("Ctrl-C at the app-password prompt exits 130, not as a missing password")
+    func passwordPrompt() async throws {
+        try await CLIWorld.with { world in
+            let did = try #require(world.did("alice.test"))
+            let running = try CLIProcess.start(
+                ["accounts", "add", did, "--app-password"],
+                environment: world.environment,
+                keepStdinOpen: true
+            )
+            try await Self.interrupt(running)
+            let result = try await running.finish(timeout: .seconds(30))
+            #expect(result.status == 130, "\(result.stderr)")
+            #expect(!result.stderr.contains("No app password was given"))
+            #expect(try world.storedNames().allSatisfy { !$0.hasPrefix("session/") })
+        }
+    }
+
+    /// Sends SIGINT once the process handles it.
+    ///
+    /// atoauth's Dispatch signal source catches SIGINT from the moment it is registered (`SigCgt` in
+    /// `/proc/<pid>/status`); before that the signal would kill the process. Whether the command has reached its
+    /// wait yet does not matter: cancelled earlier, it must end the same way.
+    private static func interrupt(_ running: CLIProcess.Running) async throws {
+        let status = "/proc/\(running.process.processIdentifier)/status"
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !Self.catchesInterrupt(status) {
+            try #require(ContinuousClock.now < deadline && running.process.isRunning, "atoauth never caught SIGINT")
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        running.signal(SIGINT)
+    }
+
+    /// Whether the `SigCgt` (caught signals) mask of a `/proc/<pid>/status` file has SIGINT.
+    private static func catchesInterrupt(_ statusFile: String) -> Bool {
+        guard let text = try? String(contentsOfFile: statusFile, encoding: .utf8),
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("SigCgt:") }),
+            let mask = UInt64(line.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+        else { return false }
+        return mask & (1 << UInt64(SIGINT - 1)) != 0
+    }
+}
