@@ -24,7 +24,9 @@ import NIOHTTP1
 /// ## Shut it down
 /// The transport owns an `HTTPClient` and its connection pool on the shared SwiftNIO event loop group. Call
 /// ``shutdown()`` once when done, or use ``withTransport(configuration:logger:isolation:_:)``, which does it on every
-/// path. A transport dropped without shutdown leaks its connections, and debug builds trap in `deinit`.
+/// path. A transport dropped without shutdown leaks its connections, and debug builds trap in `deinit`. When the
+/// calling task was cancelled, `withTransport` only starts the shutdown, so a Ctrl-C never waits for a hanging
+/// connect.
 public final class AsyncHTTPClientTransport: AddressPinningTransport {
     /// The limits this transport applies.
     public let configuration: Configuration
@@ -58,20 +60,40 @@ public final class AsyncHTTPClientTransport: AddressPinningTransport {
         _ body: (AsyncHTTPClientTransport) async throws -> Value
     ) async throws -> Value {
         let transport = AsyncHTTPClientTransport(configuration: configuration, logger: logger)
-        let result: Value
+        let result: Result<Value, any Error>
         do {
-            result = try await body(transport)
+            result = .success(try await body(transport))
         } catch {
-            try? await transport.shutdown()
-            throw error
+            result = .failure(error)
         }
-        try await transport.shutdown()
-        return result
+        if Task.isCancelled {
+            transport.startShutdown()
+        } else if case .failure = result {
+            try? await transport.shutdown()
+        } else {
+            try await transport.shutdown()
+        }
+        return try result.get()
     }
 
     /// Closes every connection and releases the pool; call it exactly once, after the last ``send(_:)``.
+    ///
+    /// It returns once every connection is closed, and a connection still being opened is waited for until its
+    /// connect succeeds or times out.
     public func shutdown() async throws {
         try await client.shutdown()
+    }
+
+    /// Starts the shutdown without waiting for it.
+    ///
+    /// For a cancelled caller, who must not wait up to the connect timeout for a connection still being opened;
+    /// the pool closes once that connect ends.
+    func startShutdown() {
+        Self.startShutdown(client)
+    }
+
+    private static func startShutdown(_ client: HTTPClient) {
+        let _: EventLoopFuture<Void> = client.shutdown()
     }
 
     /// Sends the request and returns the whole response, or throws a ``TransportError``.
@@ -95,7 +117,11 @@ public final class AsyncHTTPClientTransport: AddressPinningTransport {
             try await pinned.shutdown()
             return response
         } catch {
-            try? await pinned.shutdown()
+            if Task.isCancelled {
+                Self.startShutdown(pinned)
+            } else {
+                try? await pinned.shutdown()
+            }
             throw error
         }
     }

@@ -166,6 +166,30 @@ struct AsyncHTTPClientTransportFailureTests {
         }
     }
 
+    @Test("cancelling while a handshake hangs ends the call and the transport's shutdown at once")
+    func cancellationDuringConnect() async throws {
+        let blackhole = try await BlackholeListener.start()
+        let configuration = AsyncHTTPClientTransport.Configuration(
+            connectTimeout: .seconds(300),
+            totalTimeout: .seconds(600)
+        )
+        let url = try #require(URL(string: "http://127.0.0.1:\(blackhole.port)/"))
+        // As a command runs after Ctrl-C: the task that owns the transport is cancelled mid-request.
+        let command = Task {
+            try await AsyncHTTPClientTransport.withTransport(configuration: configuration) { transport in
+                try await transport.send(HTTPRequest(url: url))
+            }
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        let start = ContinuousClock.now
+        command.cancel()
+        let result = await command.result
+        // The kernel gives up on the handshake after about two minutes; neither the call nor the shutdown waits.
+        #expect(ContinuousClock.now - start < .seconds(60))
+        #expect(throws: TransportError.cancelled) { try result.get() }
+        await blackhole.shutdown()
+    }
+
     @Test("a task cancelled before sending fails with cancelled and sends nothing")
     func cancelledBeforeSending() async throws {
         try await LoopbackHTTPServer.withServer(handler: LoopbackHTTPServer.always(.text("ok"))) { server in
