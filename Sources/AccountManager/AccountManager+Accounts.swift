@@ -77,8 +77,12 @@ extension AccountManager {
     }
 
     /// The connection of a signed-in account, ready for requests (the reference client's `restore`).
+    ///
+    /// Only that account's session is decrypted: the other accounts are read (once) only when the store's entries
+    /// changed since this manager last listed them.
     public func restore(_ handleOrDID: String) async throws -> AccountConnection {
-        try await connection(for: try await account(handleOrDID).did)
+        if let did = try await signedInDID(handleOrDID) { return try await connection(for: did) }
+        return try await connection(for: try await account(handleOrDID).did)
     }
 
     /// Signs an account out: revokes its tokens at the authorization server (best effort), deletes its session and

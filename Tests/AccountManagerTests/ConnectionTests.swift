@@ -30,6 +30,28 @@ struct ConnectionTests {
         }
     }
 
+    @Test("a client for each of many accounts decrypts the accounts once, not every session per client")
+    func clientsForManyAccounts() async throws {
+        let handles = (0..<12).map { "user\($0).test" }
+        let configuration = SandboxConfiguration(
+            accounts: handles.map { SandboxAccount(handle: $0) },
+            autoApprove: true
+        )
+        try await SandboxWorld.with(configuration) { world in
+            let store = CountingKeystore(world.keystore)
+            var dids: [String] = []
+            for handle in handles {
+                dids.append(try await world.signIn(handle, with: world.accounts(keystore: store)).did.rawValue)
+            }
+            let accounts = world.accounts(keystore: store)
+            let loadsBefore = store.loads
+            for did in dids { _ = try await accounts.client(for: did) }
+            for handle in handles { _ = try await accounts.client(for: handle) }
+            // One listing (every session, and the active entry), then each account's session and DPoP key once.
+            #expect(store.loads - loadsBefore <= 3 * handles.count + 1)
+        }
+    }
+
     @Test("a refresh by another process is picked up from the store, not repeated")
     func refreshElsewhere() async throws {
         try await SandboxWorld.with(SandboxConfiguration(accessTokenLifetime: 600, autoApprove: true)) { world in

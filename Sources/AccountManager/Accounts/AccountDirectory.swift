@@ -6,7 +6,7 @@ import Keystore
 /// while its entry's revision stays the same).
 struct AccountDirectory: Sendable {
     /// The signed-in accounts' handles and DIDs, and the entry names they were read under.
-    var accounts: (names: [String], handles: [String: DID], dids: Set<DID>)?
+    var accounts: (names: [String], handles: [String: DID], dids: [String: DID])?
     /// The active account's DID and the revision of the entry it was read from.
     var active: (revision: EntryRevision, did: DID?)?
 
@@ -16,7 +16,8 @@ struct AccountDirectory: Sendable {
         for account in accounts {
             if let handle = account.handle { handles[handle.rawValue] = account.did }
         }
-        self.accounts = (names, handles, Set(accounts.map(\.did)))
+        let dids = Dictionary(accounts.map { ($0.did.rawValue, $0.did) }) { first, _ in first }
+        self.accounts = (names, handles, dids)
     }
 
     /// Forgets the accounts, after a sign-in or sign-out in this process.
@@ -29,7 +30,7 @@ struct AccountDirectory: Sendable {
     func lookUp(_ handleOrDID: String) -> DID? {
         guard let accounts else { return nil }
         if handleOrDID.hasPrefix("did:") {
-            return accounts.dids.first { $0.rawValue == handleOrDID }
+            return accounts.dids[handleOrDID]
         }
         let handle = handleOrDID.hasPrefix("@") ? String(handleOrDID.dropFirst()) : handleOrDID
         return accounts.handles[handle.lowercased()]
