@@ -36,10 +36,32 @@ extension PostgresStore {
             sealer: sealer,
             logger: logger
         )
-        return try await withThrowingTaskGroup(of: Void.self, returning: T.self) { group in
-            group.addTask { await client.run() }
-            defer { group.cancelAll() }
-            return try await body(store)
+        let pool = Task { await client.run() }
+        let outcome: Result<T, any Error>
+        do {
+            outcome = .success(try await body(store))
+        } catch {
+            outcome = .failure(error)
+        }
+        await close(pool, within: configuration.operationTimeout, logger: logger)
+        return try outcome.get()
+    }
+
+    /// Stops the connection pool and waits for it to close its connections, but not beyond `limit`.
+    ///
+    /// A pool that does not finish (PostgresNIO 1.33's pool now and then never ends its `run()` after
+    /// cancellation, with every connection already closed) is left to finish in the background rather than hold
+    /// the caller forever. A cancelled caller does not wait at all.
+    private static func close(_ pool: Task<Void, Never>, within limit: Duration, logger: Logger) async {
+        pool.cancel()
+        do {
+            try await Deadline.run(limit, orThrow: PoolCloseTimeout()) { await pool.value }
+        } catch is PoolCloseTimeout {
+            logger.warning(
+                "the PostgreSQL connection pool did not close within \(limit); it finishes in the background"
+            )
+        } catch {
+            // Cancelled: the pool goes on closing in the background.
         }
     }
 
@@ -83,3 +105,6 @@ extension PostgresStore {
         }
     }
 }
+
+/// The connection pool did not close in time.
+private struct PoolCloseTimeout: Error {}
