@@ -112,7 +112,8 @@ enum SharedStores {
                 let files = try (0..<4).map { _ in
                     try EncryptedFileKeystore(
                         directory: directory.appendingPathComponent("files"),
-                        keySource: keySource
+                        keySource: keySource,
+                        lockTimeout: configuration.lockTimeout
                     )
                 }
                 let bench = Bench(
