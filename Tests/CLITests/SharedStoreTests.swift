@@ -66,6 +66,41 @@ struct SharedStoreTests {
         }
     }
 
+    @Test("an app-password account in the shared store: 2 machines × 20 calls → one refreshSession; no JWT in a dump")
+    func appPasswordAccount() async throws {
+        try await SharedStoreWorld.with(["--access-token-lifetime", "2"]) { shared in
+            let password = try #require(shared.world.sandbox.appPasswords["alice.test"])
+            let added = try await shared.atoauth(
+                on: 0,
+                "accounts",
+                "add",
+                "alice.test",
+                "--app-password",
+                extra: ["ATOAUTH_APP_PASSWORD": password]
+            )
+            #expect(added.status == 0, "\(added.stderr)")
+            try shared.copyKey(to: 2)
+            try await Task.sleep(for: .milliseconds(2500))
+            try await shared.world.sandbox.configure(#"{"accessTokenLifetime": 3600}"#)
+            let results = try await shared.concurrently(machines: 2, count: 20) { _, _ in ["whoami"] }
+            for result in results { #expect(result.status == 0, "\(result.stderr)") }
+            let counters = try await shared.world.sandbox.counters()
+            #expect(counters.legacyRefreshesSucceeded == 1)
+            #expect(counters.refreshTokenReplays == 0)
+            let did = try #require(shared.world.did("alice.test"))
+            let list = try await shared.atoauth(on: 1, "accounts", "list")
+            #expect(list.stdout == "* alice.test \(did) \(shared.world.sandbox.pds.absoluteString) app-password\n")
+            let session = try await shared.session(did)
+            let secrets = [session["accessToken"], session["refreshToken"]].compactMap { $0 as? String } + [password]
+            #expect(secrets.count == 3)
+            let dump = try await shared.server.dump(shared.database.name)
+            for secret in secrets { #expect(!dump.contains(secret)) }
+            for result in results + [added, list] {
+                for secret in secrets { #expect(!result.stdout.contains(secret) && !result.stderr.contains(secret)) }
+            }
+        }
+    }
+
     @Test("a process killed during its refresh: the lock is freed, others carry on, nothing is corrupt or replayed")
     func killedDuringRefresh() async throws {
         try await SharedStoreWorld.with(["--access-token-lifetime", "2"]) { shared in

@@ -112,10 +112,10 @@ struct AddCommand: AsyncParsableCommand, GlobalOptionUser {
     static func replacedMessage(_ account: Account, _ revocation: OAuthSessionManager.RevocationResult) -> String {
         let replaced = "The previous session of \(account.displayName) was replaced"
         switch revocation {
-        case .revoked: return replaced + " and its tokens revoked at the authorization server."
+        case .revoked: return replaced + " and its tokens revoked at the server that issued them."
         case .notSupported:
-            return replaced + "; the authorization server offers no revocation, so its tokens stay valid until "
-                + "they expire."
+            return replaced + "; the server that issued its tokens offers no way to revoke them, so they stay "
+                + "valid until they expire."
         case .failed(let reason):
             return replaced + ", but its tokens could not be revoked (\(reason)); they stay valid until they expire."
         }
