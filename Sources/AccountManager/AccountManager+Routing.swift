@@ -24,10 +24,7 @@ extension AccountManager {
     ///
     /// - Throws: ``AccountError`` when an explicit account is not signed in, or no account is active.
     public func connection(for route: AccountRoute) async throws -> AccountConnection {
-        if let explicit = route.explicit {
-            if let did = try await signedInDID(explicit) { return try await connection(for: did) }
-            return try await connection(for: try await account(explicit).did)
-        }
+        if let explicit = route.explicit { return try await restore(explicit) }
         if let repo = route.repo, let did = try await signedInDID(repo) {
             return try await connection(for: did)
         }

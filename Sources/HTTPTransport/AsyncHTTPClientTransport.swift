@@ -60,20 +60,15 @@ public final class AsyncHTTPClientTransport: AddressPinningTransport {
         _ body: (AsyncHTTPClientTransport) async throws -> Value
     ) async throws -> Value {
         let transport = AsyncHTTPClientTransport(configuration: configuration, logger: logger)
-        let result: Result<Value, any Error>
+        let value: Value
         do {
-            result = .success(try await body(transport))
+            value = try await body(transport)
         } catch {
-            result = .failure(error)
+            try? await close(transport.client)
+            throw error
         }
-        if Task.isCancelled {
-            transport.startShutdown()
-        } else if case .failure = result {
-            try? await transport.shutdown()
-        } else {
-            try await transport.shutdown()
-        }
-        return try result.get()
+        try await close(transport.client)
+        return value
     }
 
     /// Closes every connection and releases the pool; call it exactly once, after the last ``send(_:)``.
@@ -84,16 +79,16 @@ public final class AsyncHTTPClientTransport: AddressPinningTransport {
         try await client.shutdown()
     }
 
-    /// Starts the shutdown without waiting for it.
+    /// Shuts `client` down once its caller is done.
     ///
-    /// For a cancelled caller, who must not wait up to the connect timeout for a connection still being opened;
-    /// the pool closes once that connect ends.
-    func startShutdown() {
-        Self.startShutdown(client)
-    }
-
-    private static func startShutdown(_ client: HTTPClient) {
-        let _: EventLoopFuture<Void> = client.shutdown()
+    /// A cancelled caller only starts the shutdown: it must not wait up to the connect timeout for a connection
+    /// still being opened, and the pool closes once that connect ends.
+    private static func close(_ client: HTTPClient) async throws {
+        if Task.isCancelled {
+            let _: EventLoopFuture<Void> = client.shutdown()
+        } else {
+            try await client.shutdown()
+        }
     }
 
     /// Sends the request and returns the whole response, or throws a ``TransportError``.
@@ -114,14 +109,10 @@ public final class AsyncHTTPClientTransport: AddressPinningTransport {
         )
         do {
             let response = try await send(request, using: pinned)
-            try await pinned.shutdown()
+            try await Self.close(pinned)
             return response
         } catch {
-            if Task.isCancelled {
-                Self.startShutdown(pinned)
-            } else {
-                try? await pinned.shutdown()
-            }
+            try? await Self.close(pinned)
             throw error
         }
     }
