@@ -127,7 +127,10 @@ let package = Package(
         ),
         .target(
             name: "ATClient",
-            dependencies: ["ATProtoSyntax", "ATProtoPermissions", "WireFormat", "HTTPTransport", "AccountManager"],
+            dependencies: [
+                "ATProtoSyntax", "ATProtoPermissions", "WireFormat", "HTTPTransport", "OAuthSessionManager",
+                "AccountManager",
+            ],
             swiftSettings: strictSettings
         ),
         .target(
@@ -263,6 +266,7 @@ let package = Package(
             name: "CLITests",
             dependencies: [
                 "atoauth", "Keystore", "DPoPRequestExecutor", "HTTPTransport", "ATOAuthTesting", "PostgresStore",
+                "ATProtoSyntax", "ATProtoIdentity", "AccountManager", "ATClient",
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["approve_browser.py", "chromium_approve.py", "deny_browser.py", "pty_run.py"],

@@ -3,6 +3,7 @@ public import ATProtoSyntax
 public import AccountManager
 public import Foundation
 public import HTTPTransport
+import OAuthSessionManager
 import WireFormat
 
 /// Calls XRPC methods on an account's PDS with DPoP-bound tokens (atproto.com/specs/xrpc).
@@ -135,13 +136,13 @@ public struct ATClient: Sendable {
         let proxy = proxy ?? proxies.first(where: { nsid.rawValue.hasPrefix($0.key) })?.value
         if let proxy { headers.add(name: "atproto-proxy", value: proxy) }
         let needed = RequiredPermissions.of(nsid, proxy: proxy, body: body, contentType: contentType)
-        try Self.checkLocally(needed, nsid, connection)
         let response = try await connection.send(
             method,
             path: "/xrpc/\(nsid.rawValue)",
             percentEncodedQuery: parameters.isEmpty ? nil : FormEncoding.encode(parameters),
             headers: headers,
-            body: body
+            body: body,
+            authorize: { try Self.checkLocally(needed, nsid, $0, connection.displayName) }
         )
         guard response.isSuccess else {
             if let missing = ScopeMissingAnswer.missing(in: response) {
@@ -158,17 +159,21 @@ public struct ATClient: Sendable {
         return XRPCResponse(http: response)
     }
 
-    /// Refuses a call whose permission the session's grant clearly lacks; when the grant holds anything not
+    /// Refuses a call whose permission the current session's grant clearly lacks; when the grant holds anything not
     /// understood here (an unknown token, an `include:` set), the call is sent and the PDS decides.
-    private static func checkLocally(_ needed: [Permission], _ nsid: NSID, _ connection: AccountConnection) throws {
+    private static func checkLocally(
+        _ needed: [Permission],
+        _ nsid: NSID,
+        _ session: OAuthSession,
+        _ account: String
+    ) throws {
         guard !needed.isEmpty else { return }
-        let session = connection.session
         let granted = session.permissions
         guard granted.isFullyUnderstood, let lacking = needed.first(where: { !granted.covers($0) }) else { return }
         throw MissingPermissionError(
             method: nsid.rawValue,
             permission: lacking,
-            account: connection.displayName,
+            account: account,
             grantedScope: session.scope,
             refusedLocally: true
         )

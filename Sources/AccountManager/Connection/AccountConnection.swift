@@ -69,6 +69,10 @@ public final class AccountConnection: Sendable {
     /// Sends a request to the account's PDS: `path` (such as `/xrpc/com.atproto.server.getSession`) and an
     /// already percent-encoded query are appended to the PDS origin.
     ///
+    /// `authorize` checks the session the request is about to go out with (the current one, read again when another
+    /// process changed it), such as whether its grant allows the call; what it throws is thrown before anything is
+    /// sent.
+    ///
     /// - Returns: the PDS's answer, whatever its status, after at most one refresh-and-retry on `invalid_token`.
     /// - Throws: ``AccountError`` when the PDS refuses even the refreshed token or the account was signed out;
     ///   `OAuthError` when the refresh fails; `DPoPError` and `TransportError` from the executor.
@@ -77,9 +81,11 @@ public final class AccountConnection: Sendable {
         path: String,
         percentEncodedQuery: String? = nil,
         headers: HTTPHeaders = [:],
-        body: Data? = nil
+        body: Data? = nil,
+        authorize: (OAuthSession) throws -> Void = { _ in }
     ) async throws -> HTTPResponse {
         var current = try await ready()
+        try authorize(current.session)
         let request = try Self.request(method, current.session.pds, path, percentEncodedQuery, headers, body)
         configuration.logger.debug("\(method) \(path) as \(displayName) (\(did))")
         var response = try await current.sender.send(request, accessToken: current.session.accessToken)

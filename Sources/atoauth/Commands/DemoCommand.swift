@@ -92,13 +92,18 @@ struct DemoCommand: AsyncParsableCommand, GlobalOptionUser {
         guard let location = redirect.headers["Location"], let callbackTarget = URL(string: location) else {
             throw CLIFailure(status: CLIFailure.failed, message: "The sandbox did not redirect back.")
         }
-        _ = try? await transport.send(HTTPRequest(url: callbackTarget))
+        // The listener answers the browser's GET only once told how the sign-in ended, so the GET runs beside the
+        // steps that end it and is awaited after `finish`.
+        let browser = Task { try await transport.send(HTTPRequest(url: callbackTarget)) }
+        defer { browser.cancel() }
         let callback = try await listener.waitForCallback(timeout: .seconds(10))
         log.detail("callback has code, state and iss")
 
         log.step(3, "Check state and iss, exchange the code, check the tokens and re-resolve the account's issuer")
         let session = try await accounts.callback(callback)
         await listener.finish(with: .signedIn(as: session.displayName))
+        let page = try await browser.value
+        log.detail("the browser was shown the listener's page (HTTP \(page.status))")
         log.detail("signed in as \(session.handle?.description ?? "-") (\(session.did)), scope \(session.scope)")
 
         let xrpc = try await accounts.client(for: session.did.rawValue)
