@@ -11,6 +11,7 @@ let package = Package(
     name: "atoauth",
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
+        .library(name: "Failures", targets: ["Failures"]),
         .library(name: "ATProtoSyntax", targets: ["ATProtoSyntax"]),
         .library(name: "ATProtoPermissions", targets: ["ATProtoPermissions"]),
         .library(name: "WireFormat", targets: ["WireFormat"]),
@@ -45,13 +46,18 @@ let package = Package(
             providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]
         ),
         .systemLibrary(name: "CResolv"),
-        .target(name: "ATProtoSyntax", swiftSettings: strictSettings),
-        .target(name: "ATProtoPermissions", dependencies: ["ATProtoSyntax"], swiftSettings: strictSettings),
-        .target(name: "WireFormat", swiftSettings: strictSettings),
+        .target(name: "Failures", swiftSettings: strictSettings),
+        .target(name: "ATProtoSyntax", dependencies: ["Failures"], swiftSettings: strictSettings),
+        .target(
+            name: "ATProtoPermissions",
+            dependencies: ["Failures", "ATProtoSyntax"],
+            swiftSettings: strictSettings
+        ),
+        .target(name: "WireFormat", dependencies: ["Failures"], swiftSettings: strictSettings),
         .target(
             name: "HTTPTransport",
             dependencies: [
-                "WireFormat",
+                "Failures", "WireFormat",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -62,7 +68,7 @@ let package = Package(
         .target(
             name: "Keystore",
             dependencies: [
-                .target(name: "CSodium", condition: .when(platforms: [.linux])),
+                "Failures", .target(name: "CSodium", condition: .when(platforms: [.linux])),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -71,7 +77,7 @@ let package = Package(
         .target(
             name: "PostgresStore",
             dependencies: [
-                "Keystore",
+                "Failures", "Keystore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -84,7 +90,7 @@ let package = Package(
         .target(
             name: "DPoPRequestExecutor",
             dependencies: [
-                "HTTPTransport",
+                "Failures", "HTTPTransport",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings
@@ -92,14 +98,15 @@ let package = Package(
         .target(
             name: "ATProtoIdentity",
             dependencies: [
-                "ATProtoSyntax", "HTTPTransport", "WireFormat", "CResolv",
+                "Failures", "ATProtoSyntax", "HTTPTransport", "WireFormat", "CResolv",
             ],
             swiftSettings: strictSettings
         ),
         .target(
             name: "OAuthSessionManager",
             dependencies: [
-                "ATProtoSyntax", "WireFormat", "HTTPTransport", "Keystore", "DPoPRequestExecutor", "ATProtoIdentity",
+                "Failures", "ATProtoSyntax", "WireFormat", "HTTPTransport", "Keystore", "DPoPRequestExecutor",
+                "ATProtoIdentity",
                 "ATProtoPermissions",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -109,7 +116,7 @@ let package = Package(
         .target(
             name: "OAuthLoopbackListener",
             dependencies: [
-                "OAuthSessionManager", "WireFormat",
+                "Failures", "WireFormat",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -119,7 +126,8 @@ let package = Package(
         .target(
             name: "AccountManager",
             dependencies: [
-                "ATProtoSyntax", "WireFormat", "HTTPTransport", "Keystore", "DPoPRequestExecutor", "ATProtoIdentity",
+                "Failures", "ATProtoSyntax", "WireFormat", "HTTPTransport", "Keystore", "DPoPRequestExecutor",
+                "ATProtoIdentity",
                 "OAuthSessionManager",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -128,7 +136,7 @@ let package = Package(
         .target(
             name: "ATClient",
             dependencies: [
-                "ATProtoSyntax", "ATProtoPermissions", "WireFormat", "HTTPTransport", "OAuthSessionManager",
+                "Failures", "ATProtoSyntax", "ATProtoPermissions", "WireFormat", "HTTPTransport", "OAuthSessionManager",
                 "AccountManager",
             ],
             swiftSettings: strictSettings
@@ -136,7 +144,7 @@ let package = Package(
         .target(
             name: "Sandbox",
             dependencies: [
-                "WireFormat", "HTTPTransport", "DPoPRequestExecutor", "ATProtoPermissions",
+                "Failures", "WireFormat", "HTTPTransport", "DPoPRequestExecutor", "ATProtoPermissions",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -146,7 +154,7 @@ let package = Package(
         .executableTarget(
             name: "atoauth",
             dependencies: [
-                "ATProtoSyntax", "ATProtoPermissions", "WireFormat", "HTTPTransport", "Keystore",
+                "Failures", "ATProtoSyntax", "ATProtoPermissions", "WireFormat", "HTTPTransport", "Keystore",
                 "DPoPRequestExecutor", "ATProtoIdentity",
                 "OAuthSessionManager", "OAuthLoopbackListener", "AccountManager", "ATClient", "Sandbox",
                 "PostgresStore",
@@ -189,7 +197,8 @@ let package = Package(
         .target(
             name: "ATOAuthTesting",
             dependencies: [
-                "HTTPTransport", "Keystore", "ATProtoIdentity", "OAuthSessionManager", "AccountManager", "Sandbox",
+                "Failures", "HTTPTransport", "Keystore", "ATProtoIdentity", "OAuthSessionManager", "AccountManager",
+                "Sandbox",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -211,6 +220,7 @@ let package = Package(
         .testTarget(
             name: "OAuthSessionManagerTests",
             dependencies: [
+                "Failures",
                 "ATProtoSyntax", "WireFormat", "HTTPTransport", "ATProtoIdentity", "OAuthSessionManager",
                 "OAuthLoopbackListener", "DPoPRequestExecutor", "ATOAuthTesting", "Keystore", "Sandbox",
                 "ATProtoPermissions",
@@ -244,6 +254,7 @@ let package = Package(
                 "AccountManager", "ATClient", "ATOAuthTesting", "HTTPTransport", "Keystore", "OAuthSessionManager",
                 "Sandbox", "DPoPRequestExecutor", "ATProtoSyntax",
             ],
+            exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -45,7 +45,7 @@ public struct ATClient: Sendable {
     ///   - account: for a routed client, the handle or DID to act as; a bound client accepts only its own.
     /// - Returns: the successful answer.
     /// - Throws: ``XRPCError`` for a non-2xx answer; ``MissingPermissionError`` when the session lacks a permission
-    ///   the call needs; `AccountError` when no account fits or a header is reserved.
+    ///   the call needs; ``XRPCRequestError`` when a header is reserved; `AccountError` when no account fits.
     public func query(
         _ nsid: NSID,
         parameters: [(String, String)] = [],
@@ -121,7 +121,7 @@ public struct ATClient: Sendable {
         _ account: String?
     ) async throws -> XRPCResponse {
         if let reserved = extraHeaders.first(where: { Self.reservedHeaders.contains($0.name.lowercased()) }) {
-            throw AccountError.invalidRequest("the \(reserved.name) header is set by the client itself")
+            throw XRPCRequestError.reservedHeader(reserved.name)
         }
         let connection = try await connection(
             explicit: account,
@@ -164,7 +164,7 @@ public struct ATClient: Sendable {
     private static func checkLocally(
         _ needed: [Permission],
         _ nsid: NSID,
-        _ session: OAuthSession,
+        _ session: Session,
         _ account: String
     ) throws {
         guard !needed.isEmpty else { return }
@@ -186,11 +186,6 @@ extension AccountManager {
     /// - Throws: ``AccountError`` when no signed-in account matches.
     public func client(for account: String) async throws -> ATClient {
         ATClient(.account(try await restore(account)))
-    }
-
-    /// A client bound to the active account.
-    public func activeClient() async throws -> ATClient {
-        ATClient(.account(try await connection(for: .active)))
     }
 
     /// A client that picks the account per request: explicit, else the request's `repo`, else the active one.

@@ -1,5 +1,6 @@
 import ATProtoIdentity
 public import AccountManager
+public import Failures
 public import Foundation
 public import HTTPTransport
 public import Keystore
@@ -89,7 +90,7 @@ public struct SandboxWorld: Sendable {
     }
 
     /// A new session manager over this world's keystore, for tests of the OAuth flow itself.
-    public func sessions() -> OAuthSessionManager {
+    package func sessions() -> OAuthSessionManager {
         accounts().sessions
     }
 
@@ -111,18 +112,18 @@ public struct SandboxWorld: Sendable {
     /// Signs `handle` in from start to finish through an account manager.
     public func signIn(_ handle: String = "alice.test", with accounts: AccountManager) async throws -> Account {
         let request = try await accounts.authorize(handle, client: try oauthClient())
-        return try await accounts.callback(try await approve(request))
+        return try await accounts.callback(try await approve(request)).account
     }
 
     /// Signs `handle` in from start to finish through a session manager.
-    public func signIn(
+    package func signIn(
         _ handle: String = "alice.test",
         with sessions: OAuthSessionManager
     ) async throws
-        -> OAuthSession
+        -> Session
     {
         let request = try await sessions.startSignIn(handle, client: try oauthClient())
-        return try await sessions.completeSignIn(callbackURL: try await approve(request))
+        return try await sessions.completeSignIn(callbackURL: try await approve(request)).session
     }
 }
 
@@ -132,4 +133,17 @@ public enum SandboxWorldError: Error, Sendable, Hashable {
     case noRedirect
     /// The sandbox did not redirect back after the authorization URL was opened.
     case notApproved(status: Int)
+}
+
+extension SandboxWorldError: CategorizedError {
+    /// The sandbox did not play the sign-in through.
+    public var category: FailureCategory { .failed }
+
+    /// Says what the sandbox did.
+    public var description: String {
+        switch self {
+        case .noRedirect: "The sandbox world's fixed redirect URI could not be formed."
+        case .notApproved(let status): "The sandbox did not redirect back after approval (HTTP \(status))."
+        }
+    }
 }

@@ -1,4 +1,5 @@
 public import ATProtoSyntax
+import Failures
 public import Foundation
 public import HTTPTransport
 import WireFormat
@@ -52,7 +53,7 @@ public struct DIDResolver: Sendable {
         let body: Data
         do {
             body = try await fetcher.get(url, expecting: .document).body
-        } catch let error as FetchError where !error.isSecurityRefusal {
+        } catch let error as FetchError where error.category != .securityCheckFailed {
             let gone = error.status == 404 || error.status == 410 ? " — the DID is unknown or deactivated" : ""
             throw IdentityError.didResolutionFailed(
                 error.isNetworkFailure ? Sentence.clause(error.reason) : "\(error.reason)\(gone)",

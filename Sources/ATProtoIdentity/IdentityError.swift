@@ -1,4 +1,5 @@
 import ATProtoSyntax
+public import Failures
 import Foundation
 import HTTPTransport
 import WireFormat
@@ -8,17 +9,7 @@ import WireFormat
 ///
 /// Fetch refusals (``HTTPTransport/FetchError``) and syntax errors (``ATProtoSyntax/SyntaxError``) pass through
 /// unchanged. The error never carries a token.
-public struct IdentityError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// How a failure is classified.
-    public enum Kind: Sendable, Hashable {
-        /// A check that protects the user failed: records disagree, or the DID document cannot be trusted.
-        case securityCheckFailed
-        /// The identity could not be resolved now (network, server); trying again may help.
-        case failed
-        /// The input cannot be used, such as a URL that is not https.
-        case usage
-    }
-
+public struct IdentityError: CategorizedError, Hashable {
     enum Code: Hashable, Sendable {
         case invalidInput
         case handleResolutionFailed
@@ -30,8 +21,9 @@ public struct IdentityError: Error, Sendable, Hashable, CustomStringConvertible 
     }
 
     let code: Code
-    /// The classification.
-    public let kind: Kind
+    /// `securityCheckFailed` when records disagree or the DID document cannot be trusted; `failed` when the
+    /// identity could not be resolved now (network, server); `usage` for input that cannot be used.
+    public let category: FailureCategory
     /// What went wrong, in words, safe to print.
     public let reason: String
     /// The document member whose check failed, such as `id` or `alsoKnownAs`, when there is one.
@@ -43,13 +35,13 @@ public struct IdentityError: Error, Sendable, Hashable, CustomStringConvertible 
     /// The server's `error_description` or `message`, safe to print, when its answer had one.
     public let serverErrorDescription: String?
     /// Whether no answer came (DNS, connection, timeout): then ``reason`` already says what to do.
-    public let isNetworkFailure: Bool
+    package let isNetworkFailure: Bool
     /// The handle or DID that could not be resolved, when the error is about one.
     public let subject: String?
 
     init(
         _ code: Code,
-        _ kind: Kind,
+        _ category: FailureCategory,
         _ reason: String,
         field: String? = nil,
         status: Int? = nil,
@@ -59,7 +51,7 @@ public struct IdentityError: Error, Sendable, Hashable, CustomStringConvertible 
         subject: String? = nil
     ) {
         self.code = code
-        self.kind = kind
+        self.category = category
         self.isNetworkFailure = isNetworkFailure
         self.subject = subject.map { TerminalText.sanitized($0, limit: 300) }
         self.reason = TerminalText.sanitized(reason)

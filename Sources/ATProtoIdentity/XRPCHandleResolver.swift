@@ -1,4 +1,5 @@
 public import ATProtoSyntax
+import Failures
 public import Foundation
 public import HTTPTransport
 import WireFormat
@@ -31,7 +32,7 @@ public struct XRPCHandleResolver: HandleResolver {
         let body: Data
         do {
             body = try await fetcher.get(url, expecting: .xrpc).body
-        } catch let error as FetchError where !error.isSecurityRefusal {
+        } catch let error as FetchError where error.category != .securityCheckFailed {
             throw IdentityError.handleResolutionFailed(
                 error.isNetworkFailure ? Sentence.clause(error.reason) : error.reason,
                 status: error.status,

@@ -1,3 +1,5 @@
+public import Failures
+
 /// A permission scope that cannot be parsed or built (atproto.com/specs/permission, Scope String Syntax).
 ///
 /// The ``description`` names the offending token, shortened to at most 200 characters, and says what is wrong in one
@@ -102,4 +104,12 @@ public struct PermissionError: Error, Sendable, Hashable, CustomStringConvertibl
         let cleaned = String(String.UnicodeScalarView(scalars))
         return cleaned.count <= limit ? cleaned : String(cleaned.prefix(limit)) + "…"
     }
+}
+
+extension PermissionError: CategorizedError {
+    /// A malformed permission is input that cannot be used.
+    public var category: FailureCategory { .usage }
+
+    /// Write it as the permission specification gives.
+    public var remedy: Remedy { .fixPermission }
 }

@@ -1,3 +1,5 @@
+public import Failures
+
 /// Text that is not a valid AT Protocol identifier: a handle, a DID, an NSID or an at-identifier
 /// (atproto.com/specs/handle, /did, /nsid, /lexicon).
 ///
@@ -66,4 +68,9 @@ public struct SyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
 
 extension Unicode.GeneralCategory {
     fileprivate var isControlOrFormat: Bool { self == .control || self == .format }
+}
+
+extension SyntaxError: CategorizedError {
+    /// A malformed handle, DID, NSID or at-identifier is input that cannot be used.
+    public var category: FailureCategory { .usage }
 }

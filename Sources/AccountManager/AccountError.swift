@@ -1,3 +1,4 @@
+public import Failures
 public import OAuthSessionManager
 import WireFormat
 
@@ -6,7 +7,7 @@ import WireFormat
 ///
 /// Each of these means the user has to sign in (again) or choose another account; when the error is about one
 /// account, ``account`` and ``requestedScope`` say how to sign it in again. The error never carries a token.
-public struct AccountError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct AccountError: CategorizedError, Hashable {
     enum Code: Hashable, Sendable {
         case noAccounts
         case noActiveAccount
@@ -49,23 +50,6 @@ public struct AccountError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Whether both errors are the same failure, ignoring the details.
     public func hasSameCode(as other: AccountError) -> Bool { code == other.code }
 
-    /// What a user does about it, in words: the kind of failure, for a front end that adds its own commands.
-    public enum Remedy: Sendable, Hashable {
-        /// Sign in for the first time.
-        case signIn
-        /// Choose one of the signed-in accounts.
-        case chooseAccount
-        /// Sign in as the account named, which is not signed in here.
-        case signInAs(String)
-        /// Sign the account in again, asking for `scope` again when it had asked for one; `orSwitch` when another
-        /// signed-in account may do instead (the active one is gone).
-        case signInAgain(account: String, scope: String?, orSwitch: Bool)
-        /// Sign the app-password account in again, with an app password or with OAuth.
-        case signInAgainWithAppPassword(account: String)
-        /// Nothing a sign-in fixes: the request itself is wrong.
-        case none
-    }
-
     /// What the user can do about this failure.
     public var remedy: Remedy {
         guard let account else {
@@ -79,16 +63,18 @@ public struct AccountError: Error, Sendable, Hashable, CustomStringConvertible {
             return .signInAgainWithAppPassword(account: account)
         }
         return switch code {
-        case .noSuchAccount: .signInAs(account)
+        case .noSuchAccount: .signInAs(account: account)
         case .activeAccountSignedOut: .signInAgain(account: account, scope: requestedScope, orSwitch: true)
         case .accountMismatch, .invalidRequest, .alreadyOAuth: .none
         default: .signInAgain(account: account, scope: requestedScope, orSwitch: false)
         }
     }
 
-    /// Whether the caller asked for something that cannot be (an account that the client is not bound to), rather
-    /// than an account that needs signing in.
-    public var isUsageError: Bool { [.accountMismatch, .invalidRequest, .alreadyOAuth].contains(code) }
+    /// `usage` when the caller asked for something that cannot be (an account the client is not bound to, a request
+    /// that cannot be formed, an upgrade of an OAuth account); `signInNeeded` for an account that needs signing in.
+    public var category: FailureCategory {
+        [.accountMismatch, .invalidRequest, .alreadyOAuth].contains(code) ? .usage : .signInNeeded
+    }
 
     /// A sentence for people.
     public var description: String {

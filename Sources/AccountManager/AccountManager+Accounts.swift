@@ -22,16 +22,6 @@ extension AccountManager {
         return AccountListing(accounts: accounts, unreadable: stored.unreadable)
     }
 
-    /// Deletes the session and DPoP key of the account `did` when its session cannot be read.
-    ///
-    /// They are deleted without decrypting them; nothing is revoked, since the tokens cannot be read. If it was the
-    /// active account, another one becomes active, as ``remove(_:)`` describes.
-    ///
-    /// - Returns: The report of the removed session, or `nil` when `did` names no unreadable session.
-    public func removeUnreadable(_ did: String) async throws -> UnreadableSession? {
-        try await discardUnreadable(did)?.session
-    }
-
     func discardUnreadable(_ did: String) async throws -> (session: UnreadableSession, active: ActiveAccountChange)? {
         guard let match = try await accountListing().unreadable.first(where: { $0.did.rawValue == did }) else {
             return nil
@@ -43,7 +33,7 @@ extension AccountManager {
     }
 
     /// The active account, or `nil` when none is.
-    public func activeAccount() async throws -> Account? {
+    package func activeAccount() async throws -> Account? {
         guard let did = try await activeDID() else { return nil }
         guard let session = try await sessions.storedSession(for: did) else { return nil }
         return Account(session: session, active: true)
@@ -85,19 +75,10 @@ extension AccountManager {
         return try await connection(for: try await account(handleOrDID).did)
     }
 
-    /// Signs an account out: revokes its tokens at the authorization server (best effort), deletes its session and
-    /// DPoP key, and, if it was the active account, makes another one active, as ``remove(_:)`` describes.
-    ///
-    /// - Returns: the account as it was, and whether the server confirmed the revocation.
-    public func revoke(_ handleOrDID: String) async throws -> (Account, OAuthSessionManager.RevocationResult) {
-        let removal = try await signOut(handleOrDID)
-        return (removal.account, removal.revocation)
-    }
-
     func signOut(
         _ handleOrDID: String
     ) async throws -> (
-        account: Account, revocation: OAuthSessionManager.RevocationResult, active: ActiveAccountChange
+        account: Account, revocation: Revocation, active: ActiveAccountChange
     ) {
         let account = try await account(handleOrDID)
         let result = try await sessions.signOut(did: account.did)

@@ -7,7 +7,7 @@ extension AccountManager {
     ///
     /// The account is checked as for OAuth, and the PDS must answer for its DID; see
     /// `OAuthSessionManager.signInWithAppPassword(_:password:authFactor:)`. A session the account had here before is
-    /// replaced and ended at its server, as ``completeSignIn(callbackURL:)`` reports.
+    /// replaced and ended at its server, as ``callback(_:)`` reports.
     /// - Parameters:
     ///   - handleOrDID: the account's handle or DID.
     ///   - password: the app password; it is sent once and never stored.
@@ -44,7 +44,7 @@ extension AccountManager {
     ///
     /// When a check fails, nothing is stored and the app-password session stays as it was.
     public func completeUpgrade(callbackURL url: URL) async throws -> AccountSignIn {
-        try await adopt(try await sessions.finishSignIn(callbackURL: url), activate: false)
+        try await adopt(try await sessions.completeSignIn(callbackURL: url), activate: false)
     }
 
     /// Forgets what this process knew of the signed-in account, and makes it active when asked.

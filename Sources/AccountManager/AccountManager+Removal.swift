@@ -38,7 +38,7 @@ extension AccountManager {
 
     /// The order in which a successor is chosen: `first` ranks below `second` when it was signed in earlier, or at
     /// the same moment and sorts after it by handle, then DID.
-    static func signedInBefore(_ first: OAuthSession, _ second: OAuthSession) -> Bool {
+    static func signedInBefore(_ first: Session, _ second: Session) -> Bool {
         if first.createdAt != second.createdAt { return first.createdAt < second.createdAt }
         let firstName = first.handle?.rawValue ?? first.did.rawValue
         let secondName = second.handle?.rawValue ?? second.did.rawValue
@@ -52,7 +52,7 @@ public struct AccountRemoval: Sendable, Hashable {
     /// What was removed.
     public enum Removed: Sendable, Hashable {
         /// A signed-in account, signed out; the revocation says whether the server confirmed it.
-        case account(Account, revocation: OAuthSessionManager.RevocationResult)
+        case account(Account, revocation: Revocation)
         /// A session that could not be read, deleted without revocation.
         case unreadable(UnreadableSession)
     }

@@ -1,11 +1,11 @@
-public import ATProtoSyntax
+package import ATProtoSyntax
 import OAuthSessionManager
 
 extension AccountManager {
     /// The long-lived connection of a signed-in account; made once per process and account.
     ///
     /// - Throws: ``AccountError`` when the account has no session here.
-    public func connection(for did: DID) async throws -> AccountConnection {
+    package func connection(for did: DID) async throws -> AccountConnection {
         if let existing = connections[did] { return existing }
         guard let session = try await sessions.storedSession(for: did) else {
             throw AccountError.noSuchAccount(did.rawValue)
@@ -13,7 +13,7 @@ extension AccountManager {
         let connection = AccountConnection(
             session: session,
             key: session.kind == .oauth ? try await sessions.dpopKey(for: did) : nil,
-            revision: try await keystore.revision(of: OAuthSession.entryName(did: did)),
+            revision: try await keystore.revision(of: Session.entryName(did: did)),
             manager: self
         )
         connections[did] = connection
@@ -23,7 +23,7 @@ extension AccountManager {
     /// The connection a request goes out through, chosen as ``AccountRoute`` describes.
     ///
     /// - Throws: ``AccountError`` when an explicit account is not signed in, or no account is active.
-    public func connection(for route: AccountRoute) async throws -> AccountConnection {
+    package func connection(for route: AccountRoute) async throws -> AccountConnection {
         if let explicit = route.explicit { return try await restore(explicit) }
         if let repo = route.repo, let did = try await signedInDID(repo) {
             return try await connection(for: did)

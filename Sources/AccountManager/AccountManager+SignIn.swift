@@ -14,23 +14,15 @@ extension AccountManager {
         try await sessions.startSignIn(input, client: client)
     }
 
-    /// Completes a sign-in from the redirect URL, stores the session and makes the account active.
-    ///
-    /// If the account already had a session here, it is replaced and its grant revoked, as
-    /// ``completeSignIn(callbackURL:)`` reports. Nothing is stored when a check fails.
-    /// - Returns: the signed-in account.
-    public func callback(_ url: URL) async throws -> Account {
-        try await completeSignIn(callbackURL: url).account
-    }
-
-    /// Completes a sign-in as ``callback(_:)`` does, and says what became of the account's previous session.
+    /// Completes a sign-in from the redirect URL (RFC 6749 §4.1.2, RFC 9207 §2), stores the session and makes the
+    /// account active; nothing is stored when a check fails.
     ///
     /// When the account already had a session here, the new one replaces it, and the old grant's tokens are
-    /// revoked at its authorization server once the new session is stored (best effort, RFC 7009 §2); its DPoP key
-    /// is replaced by the new one.
+    /// revoked at the server that issued them once the new session is stored (best effort, RFC 7009 §2); its DPoP
+    /// key is replaced by the new one.
     /// - Returns: the signed-in account, and the old grant's revocation when there was one.
-    public func completeSignIn(callbackURL url: URL) async throws -> AccountSignIn {
-        try await adopt(try await sessions.finishSignIn(callbackURL: url), activate: true)
+    public func callback(_ url: URL) async throws -> AccountSignIn {
+        try await adopt(try await sessions.completeSignIn(callbackURL: url), activate: true)
     }
 
     /// Forgets a started sign-in (cancelled, timed out), so its `state` can never complete.
@@ -56,5 +48,5 @@ public struct AccountSignIn: Sendable, Hashable {
     /// The signed-in account.
     public var account: Account
     /// The revocation of the previous session's grant when the account had one here; `nil` when it had none.
-    public var previousGrant: OAuthSessionManager.RevocationResult?
+    public var previousGrant: Revocation?
 }

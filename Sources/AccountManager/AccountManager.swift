@@ -40,14 +40,14 @@ public actor AccountManager {
         public init() {}
     }
 
-    /// The OAuth flow underneath: sign-in, refresh, revocation.
-    public nonisolated let sessions: OAuthSessionManager
+    /// The sign-in, refresh and sign-out underneath, for this package only.
+    package nonisolated let sessions: OAuthSessionManager
     /// The store of sessions, keys and the active account.
-    public nonisolated let keystore: any Keystore
+    package nonisolated let keystore: any Keystore
     /// The transport every request goes through.
-    public nonisolated let transport: any HTTPTransport
+    package nonisolated let transport: any HTTPTransport
     /// DPoP nonces per origin, shared by every account of the process.
-    public nonisolated let nonceCache: DPoPNonceCache
+    package nonisolated let nonceCache: DPoPNonceCache
     nonisolated let configuration: Configuration
     var connections: [DID: AccountConnection] = [:]
     var directory = AccountDirectory()

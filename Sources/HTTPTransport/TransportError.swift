@@ -1,3 +1,5 @@
+public import Failures
+
 /// A failure to exchange a request with a server: no response came, or it could not be read whole.
 ///
 /// An HTTP error status is not a ``TransportError``: a 4xx, 5xx or 3xx comes back as an ``HTTPResponse``.
@@ -183,4 +185,9 @@ extension TransportError {
         if bytes > 0 && bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
         return "\(bytes) bytes"
     }
+}
+
+extension TransportError: CategorizedError {
+    /// No answer came, or it could not be read: the network or the server failed.
+    public var category: FailureCategory { .failed }
 }

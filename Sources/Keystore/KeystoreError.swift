@@ -1,9 +1,11 @@
+public import Failures
+
 /// An error thrown by a ``Keystore``.
 ///
 /// Errors are compared by kind only, so `error == .corrupted` matches a corrupted entry whatever its path.
 /// The ``description`` says what happened, where, and what to do. It never contains a key, a passphrase
 /// or a stored value.
-public struct KeystoreError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct KeystoreError: CategorizedError, Hashable {
     private enum Code: Hashable, Sendable {
         case invalidName
         case invalidPassphrase
@@ -49,6 +51,21 @@ public struct KeystoreError: Error, Hashable, Sendable, CustomStringConvertible 
     /// Hashes the kind of the error.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(code)
+    }
+
+    /// The store could not be opened, read or written.
+    public var category: FailureCategory { .failed }
+
+    /// What to do about the store's secret (a passphrase, a key file); nothing particular for other failures.
+    public var remedy: Remedy {
+        switch code {
+        case .invalidPassphrase: .giveUsablePassphrase
+        case .wrongPassphrase: .checkPassphrase
+        case .passphraseRequired: .givePassphrase
+        case .unexpectedPassphrase: .useKeyFile
+        case .missingKeyFile, .invalidKeyFile, .wrongKeyFile: .findKeyFile
+        default: .none
+        }
     }
 
     /// An entry or lock name is empty or longer than 200 UTF-8 bytes.

@@ -2,8 +2,13 @@ public import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-import OAuthSessionManager
 import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Waits for the authorization server's redirect on `http://127.0.0.1:<port>/<path>` (RFC 8252 §7.3).
 ///
@@ -41,7 +46,7 @@ public final class LoopbackCallbackListener: Sendable {
         let gateSlot = Mutex<CallbackGate?>(nil)
         let counter = ConnectionCounter(limit: limits.maximumConnections)
         let idle = limits.idleTimeAmount
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 guard let gate = gateSlot.withLock({ $0 }), counter.tryOpen() else { return channel.close() }
@@ -57,13 +62,17 @@ public final class LoopbackCallbackListener: Sendable {
                     return channel.eventLoop.makeFailedFuture(error)
                 }
             }
-            .bind(host: "127.0.0.1", port: port)
-            .get()
+        let channel: any Channel
+        do {
+            channel = try await bootstrap.bind(host: "127.0.0.1", port: port).get()
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            throw LoopbackListenerError.portInUse(port)
+        }
         guard let boundPort = channel.localAddress?.port,
             let redirectURI = URL(string: "http://127.0.0.1:\(boundPort)\(path)")
         else {
             try? await channel.close()
-            throw OAuthError.invalidCallback("the loopback listener could not bind")
+            throw LoopbackListenerError.notBound
         }
         let gate = CallbackGate(path: path, port: boundPort)
         gateSlot.withLock { $0 = gate }
@@ -119,7 +128,7 @@ public final class LoopbackCallbackListener: Sendable {
             defer { group.cancelAll() }
             guard let first = try await group.next(), let url = first else {
                 try Task.checkCancellation()
-                throw OAuthError.callbackTimedOut(Int(timeout.components.seconds))
+                throw LoopbackListenerError.timedOut(Int(timeout.components.seconds))
             }
             return url
         }

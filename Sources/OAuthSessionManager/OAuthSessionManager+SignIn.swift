@@ -14,7 +14,7 @@ extension OAuthSessionManager {
     ///   - client: the client identity and redirect URI to use.
     /// - Returns: the URL to open in the system browser.
     /// - Throws: ``OAuthError`` naming the failed resolution, metadata check or PAR answer.
-    public func startSignIn(_ input: String, client: OAuthClient) async throws -> AuthorizationRequest {
+    package func startSignIn(_ input: String, client: OAuthClient) async throws -> AuthorizationRequest {
         try? await store.purgeExpiredPending(now: now())
         let identity = try await identityResolver.resolve(input)
         let server = try await metadataResolver.resolve(pds: identity.pds)
@@ -79,7 +79,7 @@ extension OAuthSessionManager {
     }
 
     /// Forgets a started sign-in (after a cancel or timeout), so its `state` can never complete.
-    public func cancelSignIn(state: String) async throws {
+    package func cancelSignIn(state: String) async throws {
         _ = try await store.consumePending(state: state)
     }
 
@@ -87,21 +87,15 @@ extension OAuthSessionManager {
     /// checks the tokens, re-resolves `sub` to confirm the issuer, and stores the session (RFC 6749 §4.1.2, RFC 9207 §2).
     ///
     /// If any check fails after tokens were issued, they are revoked before the error is thrown; nothing is stored
-    /// for a failed sign-in, and the `state` cannot be used again either way. When the account already had a
-    /// session, it is replaced and its grant revoked, as ``finishSignIn(callbackURL:)`` describes.
-    public func completeSignIn(callbackURL: URL) async throws -> OAuthSession {
-        try await finishSignIn(callbackURL: callbackURL).session
-    }
-
-    /// Completes a sign-in as ``completeSignIn(callbackURL:)`` does, and says what became of the session the account
-    /// had before.
+    /// for a failed sign-in, and the `state` cannot be used again either way.
     ///
     /// A new sign-in to an account that already has a session replaces it: once the new session and its DPoP key
     /// are stored (the key under the same entry, so the old one is gone), the old grant's refresh and access tokens
     /// are revoked at the authorization server that issued them, best effort (RFC 7009 §2), so no forgotten grant
     /// stays usable (atproto.com/specs/oauth, Tokens and Session Lifetime).
+    ///
     /// - Returns: the new session, and the old grant's revocation when there was an old session.
-    public func finishSignIn(callbackURL: URL) async throws -> SignInCompletion {
+    package func completeSignIn(callbackURL: URL) async throws -> SignInCompletion {
         let parameters = try CallbackParameters(callbackURL: callbackURL)
         guard let state = parameters.state, !state.isEmpty else {
             throw OAuthError.invalidCallback("the callback has no state")
@@ -121,7 +115,7 @@ extension OAuthSessionManager {
             purpose: "token request"
         )
         try Self.requireSuccess(response, of: "the token request")
-        let session: OAuthSession
+        let session: Session
         let replaced: SessionStore.Replaced?
         do {
             // The AT Protocol profile makes server-issued DPoP nonces mandatory for authorization servers
@@ -133,7 +127,7 @@ extension OAuthSessionManager {
                 )
             }
             session = try await checkedSession(response.body, pending: pending)
-            replaced = try await store.keystore.withLock(OAuthSession.entryName(did: session.did)) {
+            replaced = try await store.keystore.withLock(Session.entryName(did: session.did)) {
                 try await store.replace(with: session, key: key)
             }
         } catch {
@@ -151,7 +145,7 @@ extension OAuthSessionManager {
         return SignInCompletion(session: session, previousGrant: await revokeReplaced(replaced))
     }
 
-    private func checkedSession(_ body: Data, pending: PendingAuthorization) async throws -> OAuthSession {
+    private func checkedSession(_ body: Data, pending: PendingAuthorization) async throws -> Session {
         let tokens = try TokenResponse.checked(body)
         let sub = try DID(validating: tokens.sub ?? "")
         if let expected = pending.expectedDID, expected != sub.rawValue {
@@ -165,21 +159,25 @@ extension OAuthSessionManager {
             )
         }
         let issuedAt = now()
-        return OAuthSession(
+        return Session(
             did: sub,
             handle: identity.handle,
             pds: identity.pds,
-            issuer: pending.issuer,
             scope: tokens.scope ?? pending.scope,
+            requestedScope: pending.scope,
             accessToken: tokens.accessToken,
             accessTokenExpiresAt: tokens.lifetime.map { issuedAt.addingTimeInterval($0) },
             refreshToken: tokens.refreshToken,
-            clientID: pending.clientID,
-            tokenEndpoint: pending.tokenEndpoint,
-            revocationEndpoint: server.authorizationServer.revocationEndpoint ?? pending.revocationEndpoint,
             createdAt: issuedAt,
             updatedAt: issuedAt,
-            requestedScope: pending.scope
+            credential: .oauth(
+                OAuthGrant(
+                    issuer: pending.issuer,
+                    clientID: pending.clientID,
+                    tokenEndpoint: pending.tokenEndpoint,
+                    revocationEndpoint: server.authorizationServer.revocationEndpoint ?? pending.revocationEndpoint
+                )
+            )
         )
     }
 }

@@ -1,21 +1,11 @@
 import ATProtoIdentity
-public import ATProtoSyntax
+package import ATProtoSyntax
 import DPoPRequestExecutor
 import Foundation
 import HTTPTransport
 import WireFormat
 
 extension OAuthSessionManager {
-    /// Whether the server confirmed a sign-out's revocation.
-    public enum RevocationResult: Sendable, Hashable {
-        /// The authorization server revoked the tokens.
-        case revoked
-        /// The server has no revocation endpoint.
-        case notSupported
-        /// The server could not be reached or refused; the session was deleted here anyway.
-        case failed(reason: String)
-    }
-
     /// Signs out: revokes the tokens (RFC 7009, with DPoP), then deletes the session and its DPoP key even if the
     /// revocation failed (atproto.com/specs/oauth, Tokens and Session Lifetime).
     ///
@@ -23,8 +13,8 @@ extension OAuthSessionManager {
     ///
     /// - Throws: ``OAuthError`` of kind `signInNeeded` when there is no session for `did`.
     @discardableResult
-    public func signOut(did: DID) async throws -> RevocationResult {
-        try await store.keystore.withLock(OAuthSession.entryName(did: did)) {
+    package func signOut(did: DID) async throws -> Revocation {
+        try await store.keystore.withLock(Session.entryName(did: did)) {
             guard let session = try await store.session(did) else {
                 throw OAuthError.signInNeeded("no session for \(did)")
             }
@@ -38,20 +28,20 @@ extension OAuthSessionManager {
     /// Deletes the session and DPoP key of `did` without reading them, for a session that cannot be read.
     ///
     /// Nothing is revoked, since the tokens cannot be read; they expire at the authorization server.
-    public func discardSession(did: DID) async throws {
-        try await store.keystore.withLock(OAuthSession.entryName(did: did)) {
+    package func discardSession(did: DID) async throws {
+        try await store.keystore.withLock(Session.entryName(did: did)) {
             try await store.delete(did)
             broadcaster.publish(.deleted(did: did, reason: .signedOut))
         }
     }
 
     /// Ends an app-password session at its PDS (`com.atproto.server.deleteSession`), best effort.
-    private func deleteAppPasswordSession(_ session: OAuthSession, endpoint: URL) async -> RevocationResult {
+    private func deleteAppPasswordSession(_ session: Session, _ grant: AppPasswordGrant) async -> Revocation {
         guard let refreshJwt = session.refreshToken else {
             return .failed(reason: "the session of \(session.did) has no refresh token to end it with")
         }
         do {
-            try await deleteLegacySession(refreshJwt: refreshJwt, endpoint: endpoint)
+            try await deleteLegacySession(refreshJwt: refreshJwt, endpoint: grant.deleteEndpoint)
             return .revoked
         } catch {
             logger.info("session deletion failed for \(session.did): \(error)")
@@ -60,7 +50,7 @@ extension OAuthSessionManager {
     }
 
     /// Revokes, best effort, the grant of a session that a new sign-in replaced; `nil` when there was none.
-    func revokeReplaced(_ replaced: SessionStore.Replaced?) async -> RevocationResult? {
+    func revokeReplaced(_ replaced: SessionStore.Replaced?) async -> Revocation? {
         guard let replaced else { return nil }
         guard let session = replaced.session else {
             return .failed(reason: "the previous session could not be read, so its tokens could not be revoked")
@@ -68,9 +58,13 @@ extension OAuthSessionManager {
         return await revokeTokens(of: session, key: replaced.key)
     }
 
-    private func revokeTokens(of session: OAuthSession, key: DPoPKey?) async -> RevocationResult {
-        guard let endpoint = session.revocationEndpoint else { return .notSupported }
-        guard session.kind == .oauth else { return await deleteAppPasswordSession(session, endpoint: endpoint) }
+    private func revokeTokens(of session: Session, key: DPoPKey?) async -> Revocation {
+        let grant: OAuthGrant
+        switch session.credential {
+        case .appPassword(let appPassword): return await deleteAppPasswordSession(session, appPassword)
+        case .oauth(let oauth): grant = oauth
+        }
+        guard let endpoint = grant.revocationEndpoint else { return .notSupported }
         guard let key else { return .failed(reason: "the DPoP key of \(session.did) could not be read") }
         do {
             if let refreshToken = session.refreshToken {
@@ -78,7 +72,7 @@ extension OAuthSessionManager {
                     token: refreshToken,
                     hint: "refresh_token",
                     endpoint: endpoint,
-                    clientID: session.clientID,
+                    clientID: grant.clientID,
                     key: key
                 )
             }
@@ -86,7 +80,7 @@ extension OAuthSessionManager {
                 token: session.accessToken,
                 hint: "access_token",
                 endpoint: endpoint,
-                clientID: session.clientID,
+                clientID: grant.clientID,
                 key: key
             )
             return .revoked

@@ -7,26 +7,26 @@ public import Keystore
 public import Logging
 import WireFormat
 
-/// Signs people in with AT Protocol OAuth and keeps their sessions: PAR, callback, tokens, refresh, revocation
+/// Signs people in and keeps their sessions, underneath `AccountManager` (the public front door): PAR, callback, tokens, refresh, revocation
 /// (atproto.com/specs/oauth, Authorization Flow; Tokens and Session Lifetime).
 ///
 /// One refresh per account runs at a time in a process (this actor holds the in-flight task) and across processes
 /// (the keystore's lock on the session entry); after taking the lock the stored session is read again, because
 /// another process may already have refreshed it.
-public actor OAuthSessionManager {
+package actor OAuthSessionManager {
     let store: SessionStore
     let transport: any HTTPTransport
     let fetcher: SafeFetcher
     let identityResolver: IdentityResolver
     let metadataResolver: MetadataResolver
     /// DPoP nonces per origin, shared with the XRPC client of the same process.
-    public nonisolated let nonceCache: DPoPNonceCache
+    package nonisolated let nonceCache: DPoPNonceCache
     let random: any RandomSource
     let now: @Sendable () -> Date
     let logger: Logger
     /// When sessions are refreshed ahead of expiry.
-    public nonisolated let refreshPolicy: RefreshPolicy
-    private var refreshesInFlight: [DID: Task<OAuthSession, any Error>] = [:]
+    package nonisolated let refreshPolicy: RefreshPolicy
+    private var refreshesInFlight: [DID: Task<Session, any Error>] = [:]
     let broadcaster = SessionEventBroadcaster()
 
     /// Creates a manager.
@@ -41,7 +41,7 @@ public actor OAuthSessionManager {
     ///   - random: randomness for PKCE, `state`, `jti` and refresh jitter.
     ///   - now: the clock.
     ///   - logger: where requests are logged; secrets are never logged.
-    public init(
+    package init(
         keystore: any Keystore,
         transport: any HTTPTransport,
         identity: IdentityResolver.Configuration = IdentityResolver.Configuration(),
@@ -69,40 +69,30 @@ public actor OAuthSessionManager {
     }
 
     /// A stream of session changes from now on.
-    public nonisolated func events() -> AsyncStream<SessionEvent> {
+    package nonisolated func events() -> AsyncStream<SessionEvent> {
         broadcaster.subscribe()
     }
 
     /// Every stored session.
-    public func storedSessions() async throws -> [OAuthSession] {
+    package func storedSessions() async throws -> [Session] {
         try await store.sessions()
     }
 
     /// Every stored session that can be read, and a report for each one that cannot, so that one damaged entry
     /// does not hide the other accounts.
-    public func storedSessionsSkippingUnreadable() async throws -> (
-        sessions: [OAuthSession], unreadable: [UnreadableSession]
+    package func storedSessionsSkippingUnreadable() async throws -> (
+        sessions: [Session], unreadable: [UnreadableSession]
     ) {
         try await store.sessionsSkippingUnreadable()
     }
 
     /// The stored session of `did` as it is, without refreshing it; `nil` when there is none.
-    public func storedSession(for did: DID) async throws -> OAuthSession? {
+    package func storedSession(for did: DID) async throws -> Session? {
         try await store.session(did)
     }
 
-    /// The stored session of `did`, refreshed first when its access token is about to expire.
-    ///
-    /// - Throws: ``OAuthError`` of kind `signInNeeded` when there is no session or the server refused the refresh.
-    public func session(for did: DID) async throws -> OAuthSession {
-        guard let session = try await store.session(did) else { throw OAuthError.signInNeeded("no session for \(did)") }
-        let jitter = Double(random.bytes(count: 1)[0]) / 255
-        guard refreshPolicy.needsRefresh(session, now: now(), jitterFraction: jitter) else { return session }
-        return try await refresh(did: did, replacing: session.accessToken)
-    }
-
     /// The DPoP key of `did`'s session, for resource requests.
-    public func dpopKey(for did: DID) async throws -> DPoPKey {
+    package func dpopKey(for did: DID) async throws -> DPoPKey {
         try await store.key(for: did)
     }
 
@@ -115,7 +105,7 @@ public actor OAuthSessionManager {
     /// - Returns: the refreshed (or already refreshed) session.
     /// - Throws: ``OAuthError``: `signInNeeded` when the server refused the refresh token (the session is deleted),
     ///   `failed` for network and server errors (the session is kept).
-    public func refresh(did: DID, replacing accessToken: String?) async throws -> OAuthSession {
+    package func refresh(did: DID, replacing accessToken: String?) async throws -> Session {
         if let running = refreshesInFlight[did] {
             return try await running.value
         }

@@ -1,3 +1,4 @@
+public import Failures
 public import Foundation
 
 /// `application/x-www-form-urlencoded` parsing and writing (WHATWG URL §5), for form bodies and query strings,
@@ -109,4 +110,9 @@ public enum FormEncoding {
     }
 
     private static let hexDigits = Array("0123456789ABCDEF".utf8)
+}
+
+extension FormEncoding.Failure: CategorizedError {
+    /// A form that cannot be decoded is input that cannot be used.
+    public var category: FailureCategory { .usage }
 }

@@ -18,14 +18,14 @@ struct PermissionTests {
         _ world: SandboxWorld,
         scope: String,
         pds: URL? = nil
-    ) async throws -> (AccountManager, RecordingTransport, OAuthSession) {
+    ) async throws -> (AccountManager, RecordingTransport, Session) {
         let recording = RecordingTransport(world.transport)
         let accounts = world.accounts(transport: recording)
         var session = try await world.signIn(with: world.sessions())
         try await accounts.switchTo(session.did.rawValue)
         session.scope = scope
         if let pds { session.pds = pds }
-        try world.keystore.save(try storedForm(session), as: OAuthSession.entryName(did: session.did))
+        try world.keystore.save(try storedForm(session), as: Session.entryName(did: session.did))
         return (accounts, recording, session)
     }
 

@@ -100,10 +100,10 @@ struct RequestShapeTests {
             #expect(sent.headers["X-A"] == "1")
             let before = recording.count
             for name in ["Authorization", "dpop", "Content-Type", "atproto-proxy", "Host", "content-length"] {
-                let error = await #expect(throws: AccountError.self) {
+                let error = await #expect(throws: XRPCRequestError.self) {
                     try await client.query(session, headers: [name: "x"])
                 }
-                #expect(error?.isUsageError == true)
+                #expect(error?.category == .usage)
                 #expect(error?.description.contains(name) == true)
             }
             #expect(recording.count == before)
@@ -136,7 +136,7 @@ private func signedIn(
         let recording = RecordingTransport(world.transport)
         let accounts = world.accounts(transport: recording)
         let alice = try await world.signIn(with: accounts)
-        try await body(recording, try await accounts.activeClient(), alice)
+        try await body(recording, try await accounts.client(for: alice.did.rawValue), alice)
     }
 }
 

@@ -81,7 +81,7 @@ struct XRPCFlowTests {
 }
 
 /// A session as the store keeps it.
-func storedForm(_ session: OAuthSession) throws -> Data {
+func storedForm(_ session: Session) throws -> Data {
     let encoder = JSONEncoder()
     encoder.dateEncodingStrategy = .secondsSince1970
     return try encoder.encode(session)

@@ -62,7 +62,7 @@ struct AppPasswordSignInTests {
             let error = await #expect(throws: OAuthError.self) {
                 try await accounts.signInWithAppPassword("alice.test", password: SandboxAccount.defaults[0].appPassword)
             }
-            #expect(error?.kind == .securityCheckFailed)
+            #expect(error?.category == .securityCheckFailed)
             #expect(error?.description.contains("nothing was stored") == true)
             let stored = try await accounts.accounts()
             #expect(stored.isEmpty)

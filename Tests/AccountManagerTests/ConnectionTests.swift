@@ -75,7 +75,7 @@ struct ConnectionTests {
             _ = try await world.signIn("alice.test", with: accounts)
             let client = try await accounts.client(for: "alice.test")
             _ = try await client.getSession()
-            _ = try await world.accounts().revoke("alice.test")
+            _ = try await world.accounts().remove("alice.test")
             let error = await #expect(throws: AccountError.self) { try await client.getSession() }
             #expect(error?.hasSameCode(as: .noSuchAccount("")) == true)
         }

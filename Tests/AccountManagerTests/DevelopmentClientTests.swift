@@ -38,7 +38,7 @@ struct DevelopmentClientTests {
                 let client = try await accounts.hostedClient(clientID: clientID, redirectURI: redirect)
                 #expect(client.clientID == clientID.absoluteString)
                 let request = try await accounts.authorize("alice.test", client: client)
-                let alice = try await accounts.callback(try await world.approve(request))
+                let alice = try await accounts.callback(try await world.approve(request)).account
                 #expect(alice.displayName == "alice.test")
 
                 // Without development mode the same document is refused: a deployed client_id is https.

@@ -104,7 +104,7 @@ struct LifecycleTests {
             let scope = "atproto repo:app.bsky.feed.post?action=create"
             let accounts = world.accounts()
             let request = try await accounts.authorize("alice.test", client: try world.oauthClient(scope: scope))
-            let alice = try await accounts.callback(try await world.approve(request))
+            let alice = try await accounts.callback(try await world.approve(request)).account
             let session = try #require(try await accounts.sessions.storedSession(for: alice.did))
             try await revokeAtServer(world, token: try #require(session.refreshToken))
 
@@ -123,7 +123,7 @@ struct LifecycleTests {
 
     private func signIn(_ world: SandboxWorld, _ accounts: AccountManager) async throws -> AccountSignIn {
         let request = try await accounts.authorize("alice.test", client: try world.oauthClient())
-        return try await accounts.completeSignIn(callbackURL: try await world.approve(request))
+        return try await accounts.callback(try await world.approve(request))
     }
 
     private func revokeAtServer(_ world: SandboxWorld, token: String) async throws {

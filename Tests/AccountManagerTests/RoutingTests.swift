@@ -21,11 +21,11 @@ struct RoutingTests {
 
             let active = try await client.getSession()
             #expect(active.did == bob.did.rawValue)
-            let explicit = try await client.query(NSIDs.getSession, as: "alice.test").decode(Session.self)
+            let explicit = try await client.query(NSIDs.getSession, as: "alice.test").decode(GetSessionAnswer.self)
             #expect(explicit.did == alice.did.rawValue)
             // getSession ignores a repo parameter, but routing does not: the call goes out as alice.
             let byRepo = try await client.query(NSIDs.getSession, parameters: [("repo", "alice.test")])
-                .decode(Session.self)
+                .decode(GetSessionAnswer.self)
             #expect(byRepo.did == alice.did.rawValue)
             let byBody = try await client.procedure(
                 NSIDs.createRecord,
@@ -36,7 +36,7 @@ struct RoutingTests {
             #expect(String(decoding: byBody.body, as: UTF8.self).contains(alice.did.rawValue))
             // A repo that is not signed in here goes out as the active account.
             let other = try await client.query(NSIDs.getSession, parameters: [("repo", "carol.test")])
-                .decode(Session.self)
+                .decode(GetSessionAnswer.self)
             #expect(other.did == bob.did.rawValue)
         }
     }
@@ -52,7 +52,7 @@ struct RoutingTests {
             let error = await #expect(throws: AccountError.self) {
                 try await client.query(NSIDs.getSession, as: "bob.test")
             }
-            #expect(error?.isUsageError == true)
+            #expect(error?.category == .usage)
         }
     }
 
@@ -78,13 +78,13 @@ struct RoutingTests {
             _ = try await world.signIn("alice.test", with: here)
             #expect(try await here.accounts().count == 1)
             let bob = try await world.signIn("bob.test", with: world.accounts())
-            let session = try await here.client().query(NSIDs.getSession, as: "bob.test").decode(Session.self)
+            let session = try await here.client().query(NSIDs.getSession, as: "bob.test").decode(GetSessionAnswer.self)
             #expect(session.did == bob.did.rawValue)
         }
     }
 }
 
-struct Session: Decodable {
+struct GetSessionAnswer: Decodable {
     var did: String
 }
 

@@ -6,7 +6,7 @@ import Testing
 
 @Suite("AccountManager lists the readable accounts when one stored session is unreadable")
 struct UnreadableAccountTests {
-    @Test("accounts() skips the damaged session, accountListing() names it, removeUnreadable(_:) deletes it")
+    @Test("accounts() skips the damaged session, accountListing() names it, remove(_:) deletes it by DID")
     func damagedSession() async throws {
         try await SandboxWorld.with { world in
             let accounts = world.accounts()
@@ -18,11 +18,13 @@ struct UnreadableAccountTests {
             let listing = try await accounts.accountListing()
             #expect(listing.unreadable.map(\.did) == [bob.did])
             #expect(try await accounts.account("alice.test").did == alice.did)
-            #expect(try await accounts.removeUnreadable(alice.did.rawValue) == nil)
+            let removal = try await accounts.remove(bob.did.rawValue)
 
-            let removed = try await accounts.removeUnreadable(bob.did.rawValue)
-
-            #expect(removed?.did == bob.did)
+            guard case .unreadable(let removed) = removal.removed else {
+                Issue.record("bob's damaged session was not removed as unreadable: \(removal.removed)")
+                return
+            }
+            #expect(removed.did == bob.did)
             #expect(try world.keystore.load("session/\(bob.did.rawValue)") == nil)
             #expect(try world.keystore.load("dpop-key/\(bob.did.rawValue)") == nil)
             #expect(try await accounts.accountListing().unreadable.isEmpty)

@@ -199,7 +199,7 @@ struct AppPasswordTests {
             #expect(upgraded.status == 0, "\(upgraded.stderr)")
             #expect(upgraded.stdout == "Upgraded alice.test (\(alice)) to OAuth\n")
             #expect(try await world.sandbox.counters().legacySessionsDeleted == 1)
-            #expect(try world.storedSession(alice)["kind"] == nil)
+            #expect(try world.storedSession(alice)["kind"] as? String == "oauth")
             #expect(try world.storedNames().contains("dpop-key/\(alice)"))
             let list = try await world.atoauth("accounts", "list")
             #expect(list.stdout.contains("  alice.test \(alice) \(world.sandbox.pds.absoluteString) oauth\n"))

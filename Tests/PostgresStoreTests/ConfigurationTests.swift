@@ -65,7 +65,7 @@ struct ConfigurationTests {
     )
     func invalid(url: String, expected: String) throws {
         let error = #expect(throws: PostgresStoreError.invalidURL) { try PostgresStore.Configuration(url: url) }
-        #expect(error?.isUsageError == true)
+        #expect(error?.category == .usage)
         #expect(error?.description.contains(expected) == true, "\(error?.description ?? "")")
         #expect(error?.description.contains("hunter2") == false)
     }

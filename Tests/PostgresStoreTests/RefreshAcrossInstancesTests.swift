@@ -45,7 +45,7 @@ struct RefreshAcrossInstancesTests {
                     let after = world.server.counters
                     #expect(after.refreshGrantsSucceeded - before.refreshGrantsSucceeded == 1)
                     #expect(after.refreshTokenReplays == 0)
-                    let lock = OAuthSession.entryName(did: account.did)
+                    let lock = Session.entryName(did: account.did)
                     for watch in watches { #expect(watch.mostAtOnce(lock) <= 1) }
                     #expect(watches.map { $0.total(lock) }.reduce(0, +) >= 4)
                 }

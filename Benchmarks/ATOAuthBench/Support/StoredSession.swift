@@ -30,9 +30,9 @@ enum StoredSession {
         ]
         try await keystore.save(
             try JSONSerialization.data(withJSONObject: session, options: [.sortedKeys]),
-            as: OAuthSession.entryName(did: did)
+            as: Session.entryName(did: did)
         )
-        try await keystore.save(key.persistedRepresentation, as: OAuthSession.keyEntryName(did: did))
+        try await keystore.save(key.persistedRepresentation, as: Session.keyEntryName(did: did))
         return did
     }
 }

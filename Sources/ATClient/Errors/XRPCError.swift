@@ -1,3 +1,4 @@
+public import Failures
 import Foundation
 public import HTTPTransport
 import WireFormat
@@ -58,4 +59,9 @@ public struct XRPCError: Error, Sendable, Hashable, CustomStringConvertible {
         TerminalText.sanitized(text, limit: limit)
     }
 
+}
+
+extension XRPCError: CategorizedError {
+    /// The PDS answered with an error; its status and name are kept as data.
+    public var category: FailureCategory { .failed }
 }

@@ -1,4 +1,5 @@
 public import ATProtoPermissions
+public import Failures
 
 /// A call the account's session is not allowed to make: refused before sending, or answered
 /// `403 ScopeMissingError` by the PDS (atproto.com/specs/permission).
@@ -41,4 +42,12 @@ public struct MissingPermissionError: Error, Sendable, Hashable, CustomStringCon
             refusedLocally ? "nothing was sent" : "the PDS refused it with ScopeMissingError"
         return "\(method) needs \(needed), which the session of \(account) was not granted; \(outcome)."
     }
+}
+
+extension MissingPermissionError: CategorizedError {
+    /// The session lacks a permission: only a new sign-in that asks for it helps.
+    public var category: FailureCategory { .signInNeeded }
+
+    /// Sign the account in again with the scope that adds the permission.
+    public var remedy: Remedy { .signInWithPermission(account: account, scope: scopeToRequest) }
 }

@@ -1,3 +1,4 @@
+public import Failures
 public import Foundation
 
 #if canImport(Glibc)
@@ -172,7 +173,7 @@ public final class ThrowawayPostgres: Sendable {
 }
 
 /// Why a throwaway server could not be used.
-public struct ThrowawayPostgresError: Error, CustomStringConvertible {
+public struct ThrowawayPostgresError: Error, Sendable, CustomStringConvertible {
     /// What went wrong.
     public let description: String
     let portTaken: Bool
@@ -194,4 +195,9 @@ private actor SharedServer {
         starting = task
         return try await task.value
     }
+}
+
+extension ThrowawayPostgresError: CategorizedError {
+    /// The throwaway server could not be set up or started.
+    public var category: FailureCategory { .failed }
 }

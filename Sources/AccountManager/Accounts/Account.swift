@@ -23,7 +23,7 @@ public struct Account: Sendable, Hashable, Codable {
     public var kind: SessionKind
 
     /// The account of a session.
-    public init(session: OAuthSession, active: Bool) {
+    public init(session: Session, active: Bool) {
         self.did = session.did
         self.handle = session.handle
         self.pds = session.pds
@@ -46,7 +46,7 @@ extension Account {
     }
 }
 
-extension OAuthSession {
+extension Session {
     /// Whether `handleOrDID` names this session's account, as ``Account/matches(_:)`` decides.
     public func names(_ handleOrDID: String) -> Bool {
         AccountName.matches(handleOrDID, did: did, handle: handle)

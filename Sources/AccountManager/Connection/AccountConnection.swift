@@ -30,20 +30,20 @@ public final class AccountConnection: Sendable {
 
     /// The session, the sender holding its key, the store revision they were read at, and this session's jitter.
     struct Snapshot: Sendable {
-        var session: OAuthSession
+        var session: Session
         var sender: SessionSender
         var revision: EntryRevision?
         var jitterFraction: Double
     }
 
-    init(session: OAuthSession, key: DPoPKey?, revision: EntryRevision?, manager: AccountManager) {
+    init(session: Session, key: DPoPKey?, revision: EntryRevision?, manager: AccountManager) {
         self.did = session.did
         self.sessions = manager.sessions
         self.keystore = manager.keystore
         self.transport = manager.transport
         self.nonceCache = manager.nonceCache
         self.configuration = manager.configuration
-        self.entryName = OAuthSession.entryName(did: session.did)
+        self.entryName = Session.entryName(did: session.did)
         let sender = Self.sender(key, manager.transport, manager.nonceCache, manager.configuration)
         self.state = Mutex(
             Snapshot(
@@ -56,13 +56,13 @@ public final class AccountConnection: Sendable {
     }
 
     /// The session as this process last read it, never refreshed here; its description shows no token.
-    public var session: OAuthSession { state.withLock { $0.session } }
+    public var session: Session { state.withLock { $0.session } }
 
     /// The handle when there is one, else the DID.
     public var displayName: String { session.handle?.description ?? did.rawValue }
 
     /// The current session: read again if the store changed, refreshed when it is about to expire.
-    public func currentSession() async throws -> OAuthSession {
+    public func currentSession() async throws -> Session {
         try await ready().session
     }
 
@@ -82,7 +82,7 @@ public final class AccountConnection: Sendable {
         percentEncodedQuery: String? = nil,
         headers: HTTPHeaders = [:],
         body: Data? = nil,
-        authorize: (OAuthSession) throws -> Void = { _ in }
+        authorize: (Session) throws -> Void = { _ in }
     ) async throws -> HTTPResponse {
         var current = try await ready()
         try authorize(current.session)
@@ -102,6 +102,21 @@ public final class AccountConnection: Sendable {
             )
         }
         return response
+    }
+
+    /// Refreshes the session now, whatever its expiry, and returns the new one; for a front end that shows the
+    /// rotation (the demo).
+    package func refresh() async throws -> Session {
+        let current = try await ready()
+        return try await refreshed(replacing: current.session.accessToken).session
+    }
+
+    /// Sends with the session as this process last read it: no re-read, no refresh, no retry; for a front end that
+    /// shows that a revoked token no longer works (the demo).
+    package func sendAsLastRead(_ method: HTTPMethod, path: String) async throws -> HTTPResponse {
+        let current = state.withLock { $0 }
+        let request = try Self.request(method, current.session.pds, path, nil, [:], nil)
+        return try await current.sender.send(request, accessToken: current.session.accessToken)
     }
 
     /// The snapshot to send with: re-read when the store's entry changed, refreshed when due.
@@ -125,17 +140,17 @@ public final class AccountConnection: Sendable {
     func refreshed(replacing accessToken: String) async throws -> Snapshot {
         let previous = state.withLock { $0 }
         let revision = try await keystore.revision(of: entryName)
-        let session: OAuthSession
+        let session: Session
         do {
             session = try await sessions.refresh(did: did, replacing: accessToken)
-        } catch let error as OAuthError where error.kind == .signInNeeded {
+        } catch let error as OAuthError where error.category == .signInNeeded {
             throw Self.ended(previous.session, error)
         }
         return try await adopt(session, revision: revision, over: previous)
     }
 
     /// The error for a session that ended during a refresh, with what the user needs to sign in again.
-    static func ended(_ session: OAuthSession, _ error: OAuthError) -> AccountError {
+    static func ended(_ session: Session, _ error: OAuthError) -> AccountError {
         let name = session.handle?.description ?? session.did.rawValue
         let scope = session.requestedScope ?? session.scope
         guard error.hasSameCode(as: .refreshRefused(serverError: nil, description: nil)) else {
@@ -164,7 +179,7 @@ public final class AccountConnection: Sendable {
     /// Keeps a newly read session; a new sign-in (a different `createdAt` or kind) also brings a new DPoP key, or
     /// none for an app-password session.
     private func adopt(
-        _ session: OAuthSession,
+        _ session: Session,
         revision: EntryRevision?,
         over previous: Snapshot
     ) async throws

@@ -1,3 +1,5 @@
+public import Failures
+
 /// A DPoP failure: a proof that does not verify, an unusable key, or a nonce challenge the client cannot satisfy.
 public struct DPoPError: Error, Sendable, Hashable, CustomStringConvertible {
     private enum Code: Hashable, Sendable {
@@ -63,4 +65,10 @@ public struct DPoPError: Error, Sendable, Hashable, CustomStringConvertible {
             "DPoP nonce negotiation failed: \(reason) (HTTP \(status ?? 0)). Try again later."
         }
     }
+}
+
+extension DPoPError: CategorizedError {
+    /// A proof that cannot be made or a nonce exchange that went wrong fails the sender-constraint check
+    /// (RFC 9449).
+    public var category: FailureCategory { .securityCheckFailed }
 }

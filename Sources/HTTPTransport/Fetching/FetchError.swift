@@ -1,12 +1,13 @@
+public import Failures
 public import Foundation
 import WireFormat
 
 /// A fetch that was refused or failed: an unsafe destination, a redirect, an unexpected status or content type,
 /// an oversized answer, or the network (RFC 8414 §3, RFC 9728 §3, atproto.com/specs/oauth "Security Concerns").
 ///
-/// ``isSecurityRefusal`` tells a refusal that protects the user (an unsafe address, a redirect) from a failure that
+/// Its ``category`` tells a refusal that protects the user (an unsafe address, a redirect) from a failure that
 /// may pass. The error carries the server's answer as data and never a token.
-public struct FetchError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct FetchError: CategorizedError, Hashable {
     enum Code: Hashable, Sendable {
         case unsafeDestination
         case redirectRefused
@@ -40,22 +41,15 @@ public struct FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         self.serverErrorDescription = serverErrorDescription.map { TerminalText.sanitized($0) }
     }
 
-    /// How a failure is classified.
-    public enum Kind: Sendable, Hashable {
-        /// The fetch was refused to protect the user: an unsafe destination or a redirect.
-        case securityCheckFailed
-        /// The fetch failed: the network, a status, a content type or a size; trying again may help.
-        case failed
+    /// `securityCheckFailed` for a fetch refused to protect the user (an unsafe destination, a redirect); `failed`
+    /// for the network, a status, a content type or a size, where trying again may help.
+    public var category: FailureCategory {
+        code == .unsafeDestination || code == .redirectRefused ? .securityCheckFailed : .failed
     }
 
-    /// The classification.
-    public var kind: Kind { isSecurityRefusal ? .securityCheckFailed : .failed }
-
-    /// Whether the fetch was refused to protect the user (unsafe destination, redirect), not merely failed.
-    public var isSecurityRefusal: Bool { code == .unsafeDestination || code == .redirectRefused }
-
-    /// Whether the request never got an answer (DNS, connection, timeout).
-    public var isNetworkFailure: Bool { code == .networkFailure }
+    /// Whether the request never got an answer (DNS, connection, timeout), so that the reason already says what to
+    /// do.
+    package var isNetworkFailure: Bool { code == .networkFailure }
 
     /// Whether both errors are the same failure, ignoring the details.
     public func hasSameCode(as other: FetchError) -> Bool { code == other.code }

@@ -15,14 +15,14 @@ extension OAuthSessionManager {
     /// PDS must answer for that DID. When it asks for a sign-in code (`AuthFactorTokenRequired`), `authFactor` is
     /// asked once and the request sent again with it. Nothing of the password is kept; the JWTs are stored
     /// encrypted. A session the account had here before is replaced and ended at its server, as
-    /// ``finishSignIn(callbackURL:)`` does.
+    /// ``completeSignIn(callbackURL:)`` does.
     /// - Parameters:
     ///   - input: the account's handle or DID.
     ///   - password: the app password.
     ///   - authFactor: returns the sign-in code when the PDS asks for one, or `nil` when there is none.
     /// - Returns: the new session, and what became of the previous one.
     /// - Throws: ``OAuthError``, `IdentityError` or `FetchError` naming the failed check; nothing is stored then.
-    public func signInWithAppPassword(
+    package func signInWithAppPassword(
         _ input: String,
         password: String,
         authFactor: @Sendable () async throws -> String?
@@ -53,14 +53,14 @@ extension OAuthSessionManager {
         guard let answer = LegacySessionAnswer(response.body) else {
             throw OAuthError.invalidTokenResponse("the createSession answer has no accessJwt, refreshJwt or did")
         }
-        let session: OAuthSession
+        let session: Session
         let replaced: SessionStore.Replaced?
         do {
             guard answer.did == did.rawValue else {
                 throw OAuthError.subjectMismatch("the PDS signed in \(answer.did), but sign-in started for \(did)")
             }
             session = try appPasswordSession(answer, identity: identity, did: did)
-            replaced = try await store.keystore.withLock(OAuthSession.entryName(did: did)) {
+            replaced = try await store.keystore.withLock(Session.entryName(did: did)) {
                 try await store.replace(with: session, key: nil)
             }
         } catch {
@@ -76,25 +76,26 @@ extension OAuthSessionManager {
         _ answer: LegacySessionAnswer,
         identity: ResolvedIdentity,
         did: DID
-    ) throws -> OAuthSession {
+    ) throws -> Session {
         let issuedAt = now()
-        var session = OAuthSession(
+        let claims = LegacyJWTClaims(token: answer.accessJwt)
+        return Session(
             did: did,
             handle: identity.handle,
             pds: identity.pds,
-            issuer: identity.pds.absoluteString,
-            scope: LegacyJWTClaims(token: answer.accessJwt)?.scope ?? Self.appPasswordScope,
+            scope: claims?.scope ?? Self.appPasswordScope,
             accessToken: answer.accessJwt,
-            accessTokenExpiresAt: LegacyJWTClaims(token: answer.accessJwt)?.expiresAt,
+            accessTokenExpiresAt: claims?.expiresAt,
             refreshToken: answer.refreshJwt,
-            clientID: "",
-            tokenEndpoint: try Self.xrpcURL(identity.pds, "com.atproto.server.refreshSession"),
-            revocationEndpoint: try Self.xrpcURL(identity.pds, "com.atproto.server.deleteSession"),
             createdAt: issuedAt,
-            updatedAt: issuedAt
+            updatedAt: issuedAt,
+            credential: .appPassword(
+                AppPasswordGrant(
+                    refreshEndpoint: try Self.xrpcURL(identity.pds, "com.atproto.server.refreshSession"),
+                    deleteEndpoint: try Self.xrpcURL(identity.pds, "com.atproto.server.deleteSession")
+                )
+            )
         )
-        session.kind = .appPassword
-        return session
     }
 
     /// Ends, best effort, a legacy session whose JWTs cannot be kept (RFC 7009 §2 in spirit: no forgotten grant).

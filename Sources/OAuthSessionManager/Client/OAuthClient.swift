@@ -110,7 +110,7 @@ extension OAuthSessionManager {
     /// - Returns: the client.
     /// - Throws: ``OAuthError`` when the document is invalid or does not allow the redirect or scope;
     ///   `FetchError` when it cannot be fetched.
-    public func hostedClient(clientID: URL, redirectURI: URL, scope: String? = nil) async throws -> OAuthClient {
+    package func hostedClient(clientID: URL, redirectURI: URL, scope: String? = nil) async throws -> OAuthClient {
         let document = try await fetcher.get(clientID, expecting: .metadata)
         let development = fetcher.configuration.allowHTTPLoopback
         let metadata = try ClientMetadata(

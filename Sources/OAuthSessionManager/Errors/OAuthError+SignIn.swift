@@ -103,11 +103,6 @@ extension OAuthError {
         OAuthError(.dpopFailed, .securityCheckFailed, reason)
     }
 
-    /// No redirect arrived in time.
-    public static func callbackTimedOut(_ seconds: Int) -> OAuthError {
-        OAuthError(.callbackTimedOut, .failed, "no redirect arrived within \(seconds) second\(seconds == 1 ? "" : "s")")
-    }
-
     /// The PDS refused an app-password sign-in (`com.atproto.server.createSession`): a wrong identifier, password or
     /// sign-in code, or an account it does not serve as asked.
     public static func appPasswordRefused(status: Int, serverError: String?, message: String?) -> OAuthError {
@@ -157,7 +152,6 @@ extension OAuthError {
         case .signInNeeded, .storedSessionUnreadable: "Sign-in needed: \(reason)."
         case .refreshRefused: "Sign-in needed: \(reason). The account must sign in again."
         case .dpopFailed: "DPoP failed: \(reason)."
-        case .callbackTimedOut: "Sign-in timed out: \(reason). Start it again and approve in the browser."
         case .appPasswordRefused: "Sign-in did not complete: \(reason). Nothing was stored."
         case .authFactorRequired: "Sign-in did not complete: \(reason). Nothing was stored."
         default: reason

@@ -1,5 +1,6 @@
 import ATProtoIdentity
 import ATProtoSyntax
+public import Failures
 import Foundation
 import HTTPTransport
 import WireFormat
@@ -8,20 +9,8 @@ import WireFormat
 /// or network problem (atproto.com/specs/oauth, Identity Authentication).
 ///
 /// The error carries the server's own answer as data (its OAuth `error` and `error_description`, the HTTP status)
-/// and a ``Kind`` that the command-line tool maps to its exit status. It never carries a token or a secret.
-public struct OAuthError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// How a failure is classified; the command-line tool maps each kind to an exit status.
-    public enum Kind: Sendable, Hashable {
-        /// A check that protects the user failed: identity, metadata, issuer, `state`, `iss`, `sub` or DPoP (exit 4).
-        case securityCheckFailed
-        /// The account has no usable session and the user must sign in again (exit 3).
-        case signInNeeded
-        /// The operation failed because of the network or the server (exit 1).
-        case failed
-        /// The input cannot be used, such as an invalid handle (exit 2).
-        case usage
-    }
-
+/// and its ``category``. It never carries a token or a secret.
+public struct OAuthError: CategorizedError, Hashable {
     /// An OAuth `error` code from a server's answer (RFC 6749 §5.2, RFC 9449 §8); an open set.
     public struct ServerCode: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
         /// The code as the server sent it.
@@ -76,15 +65,16 @@ public struct OAuthError: Error, Sendable, Hashable, CustomStringConvertible {
         case refreshRefused
         case storedSessionUnreadable
         case dpopFailed
-        case callbackTimedOut
         case appPasswordRefused
         case authFactorRequired
         case invalidInput
     }
 
     let code: Code
-    /// The classification the command-line tool maps to an exit status.
-    public let kind: Kind
+    /// `securityCheckFailed` for a failed identity, metadata, issuer, `state`, `iss`, `sub` or DPoP check;
+    /// `signInNeeded` when the account has no usable session; `failed` for the network or a server; `usage` for input
+    /// that cannot be used.
+    public let category: FailureCategory
     /// What went wrong, in words; names the failed check and never contains a token or secret.
     public let reason: String
     /// The document or metadata member whose check failed, such as `issuer`, when there is one.
@@ -98,7 +88,7 @@ public struct OAuthError: Error, Sendable, Hashable, CustomStringConvertible {
 
     init(
         _ code: Code,
-        _ kind: Kind,
+        _ category: FailureCategory,
         _ reason: String,
         field: String? = nil,
         status: Int? = nil,
@@ -106,7 +96,7 @@ public struct OAuthError: Error, Sendable, Hashable, CustomStringConvertible {
         serverErrorDescription: String? = nil
     ) {
         self.code = code
-        self.kind = kind
+        self.category = category
         self.reason = Self.printable(reason)
         self.field = field
         self.status = status
@@ -116,6 +106,12 @@ public struct OAuthError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// Whether both errors are the same failure, ignoring the details.
     public func hasSameCode(as other: OAuthError) -> Bool { code == other.code }
+
+    /// Sign in again when the session is gone; give the sign-in code when the PDS asked for one.
+    public var remedy: Remedy {
+        if code == .authFactorRequired { return .giveSignInCode }
+        return category == .signInNeeded ? .signInAgain(account: nil, scope: nil, orSwitch: false) : .none
+    }
 
     /// A sentence or two for people: what happened and what to do.
     public var description: String {

@@ -19,7 +19,7 @@ public struct RefreshPolicy: Sendable {
     }
 
     /// Whether `session` should be refreshed now; `jitterFraction` in 0...1 picks the jitter.
-    public func needsRefresh(_ session: OAuthSession, now: Date, jitterFraction: Double) -> Bool {
+    public func needsRefresh(_ session: Session, now: Date, jitterFraction: Double) -> Bool {
         guard let expiresAt = session.accessTokenExpiresAt else { return false }
         return expiresAt.timeIntervalSince(now) < margin + maximumJitter * min(max(jitterFraction, 0), 1)
     }

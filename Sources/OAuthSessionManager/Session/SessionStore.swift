@@ -10,17 +10,17 @@ import WireFormat
 struct SessionStore: Sendable {
     let keystore: any Keystore
 
-    func session(_ did: DID) async throws -> OAuthSession? {
-        guard let data = try await keystore.load(OAuthSession.entryName(did: did)) else { return nil }
+    func session(_ did: DID) async throws -> Session? {
+        guard let data = try await keystore.load(Session.entryName(did: did)) else { return nil }
         do {
-            return try Self.decoder.decode(OAuthSession.self, from: data)
+            return try Self.decoder.decode(Session.self, from: data)
         } catch {
             throw OAuthError.storedSessionUnreadable("the stored session of \(did) cannot be decoded")
         }
     }
 
-    func sessions() async throws -> [OAuthSession] {
-        var sessions: [OAuthSession] = []
+    func sessions() async throws -> [Session] {
+        var sessions: [Session] = []
         for name in try await keystore.names() where name.hasPrefix("session/") {
             guard let did = try? DID(validating: String(name.dropFirst("session/".count))) else { continue }
             if let session = try await session(did) { sessions.append(session) }
@@ -29,8 +29,8 @@ struct SessionStore: Sendable {
     }
 
     /// Every session that can be read, and a report for each one that cannot.
-    func sessionsSkippingUnreadable() async throws -> (sessions: [OAuthSession], unreadable: [UnreadableSession]) {
-        var sessions: [OAuthSession] = []
+    func sessionsSkippingUnreadable() async throws -> (sessions: [Session], unreadable: [UnreadableSession]) {
+        var sessions: [Session] = []
         var unreadable: [UnreadableSession] = []
         for name in try await keystore.names() where name.hasPrefix("session/") {
             guard let did = try? DID(validating: String(name.dropFirst("session/".count))) else { continue }
@@ -45,24 +45,24 @@ struct SessionStore: Sendable {
         return (sessions, unreadable)
     }
 
-    func save(_ session: OAuthSession) async throws {
-        try await keystore.save(try Self.encoder.encode(session), as: OAuthSession.entryName(did: session.did))
+    func save(_ session: Session) async throws {
+        try await keystore.save(try Self.encoder.encode(session), as: Session.entryName(did: session.did))
     }
 
     func key(for did: DID) async throws -> DPoPKey {
-        guard let data = try await keystore.load(OAuthSession.keyEntryName(did: did)) else {
+        guard let data = try await keystore.load(Session.keyEntryName(did: did)) else {
             throw OAuthError.storedSessionUnreadable("the DPoP key of \(did) is missing")
         }
         return try DPoPKey(persistedRepresentation: data)
     }
 
     func saveKey(_ key: DPoPKey, for did: DID) async throws {
-        try await keystore.save(key.persistedRepresentation, as: OAuthSession.keyEntryName(did: did))
+        try await keystore.save(key.persistedRepresentation, as: Session.keyEntryName(did: did))
     }
 
     /// What a new sign-in replaced: the account's previous session and key, each `nil` when it could not be read.
     struct Replaced: Sendable {
-        var session: OAuthSession?
+        var session: Session?
         var key: DPoPKey?
     }
 
@@ -72,7 +72,7 @@ struct SessionStore: Sendable {
     /// When the session cannot be saved, the previous key is put back, so the previous session stays usable. An
     /// app-password session has no key (`nil`): the previous session's key is deleted once the session is saved.
     /// - Returns: the previous session and key, or `nil` when the account had no session here.
-    func replace(with session: OAuthSession, key: DPoPKey?) async throws -> Replaced? {
+    func replace(with session: Session, key: DPoPKey?) async throws -> Replaced? {
         let replaced: Replaced?
         do {
             if let previous = try await self.session(session.did) {
@@ -85,7 +85,7 @@ struct SessionStore: Sendable {
         }
         guard let key else {
             try await save(session)
-            try? await keystore.delete(OAuthSession.keyEntryName(did: session.did))
+            try? await keystore.delete(Session.keyEntryName(did: session.did))
             await RefreshJournal(keystore: keystore).end(session.did)
             return replaced
         }
@@ -102,8 +102,8 @@ struct SessionStore: Sendable {
 
     /// Deletes the session, its key and any refresh note.
     func delete(_ did: DID) async throws {
-        try await keystore.delete(OAuthSession.entryName(did: did))
-        try await keystore.delete(OAuthSession.keyEntryName(did: did))
+        try await keystore.delete(Session.entryName(did: did))
+        try await keystore.delete(Session.keyEntryName(did: did))
         await RefreshJournal(keystore: keystore).end(did)
     }
 

@@ -1,13 +1,13 @@
 /// A completed sign-in: the new session, and what became of the account's previous one here.
-public struct SignInCompletion: Sendable, Hashable {
+package struct SignInCompletion: Sendable, Hashable {
     /// The new session, stored.
-    public var session: OAuthSession
+    package var session: Session
     /// The revocation of the previous session's grant, when the account had a session here before; `nil` when it
     /// had none.
-    public var previousGrant: OAuthSessionManager.RevocationResult?
+    package var previousGrant: Revocation?
 
     /// Creates a completion.
-    public init(session: OAuthSession, previousGrant: OAuthSessionManager.RevocationResult?) {
+    package init(session: Session, previousGrant: Revocation?) {
         self.session = session
         self.previousGrant = previousGrant
     }

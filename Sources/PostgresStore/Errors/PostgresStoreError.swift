@@ -1,8 +1,10 @@
+public import Failures
+
 /// An error of a ``PostgresStore``: the database cannot be reached or refused, or its schema does not fit.
 ///
 /// Errors are compared by kind only. The ``description`` says what happened and what to do, names the database
 /// as ``PostgresStore/Configuration/description`` does, and never contains a password or a stored value.
-public struct PostgresStoreError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct PostgresStoreError: CategorizedError, Hashable {
     private enum Code: Hashable, Sendable {
         case invalidURL
         case unreachable
@@ -37,8 +39,8 @@ public struct PostgresStoreError: Error, Hashable, Sendable, CustomStringConvert
         hasher.combine(code)
     }
 
-    /// Whether the mistake is in what was asked (the URL), not in the database or the network.
-    public var isUsageError: Bool { code == .invalidURL }
+    /// `usage` when the mistake is in what was asked (the URL); `failed` for the database or the network.
+    public var category: FailureCategory { code == .invalidURL ? .usage : .failed }
 
     /// The store URL cannot be used.
     public static let invalidURL = PostgresStoreError(.invalidURL, "The PostgreSQL store URL is invalid.")

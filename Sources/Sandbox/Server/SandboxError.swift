@@ -1,3 +1,5 @@
+public import Failures
+
 /// Why the sandbox could not start.
 public struct SandboxError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong, in words.
@@ -8,4 +10,9 @@ public struct SandboxError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// A sentence for people.
     public var description: String { "The sandbox could not start: \(reason)." }
+}
+
+extension SandboxError: CategorizedError {
+    /// The sandbox could not start or serve.
+    public var category: FailureCategory { .failed }
 }

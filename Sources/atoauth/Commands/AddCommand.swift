@@ -82,7 +82,7 @@ struct AddCommand: AsyncParsableCommand, GlobalOptionUser {
             return try await BrowserSignIn(options: self.signIn, clientID: global.clientID).run(
                 context,
                 start: { try await context.accounts.authorize(identifier, client: $0) },
-                complete: { try await context.accounts.completeSignIn(callbackURL: $0) }
+                complete: { try await context.accounts.callback($0) }
             )
         }
         try Self.report(signIn, json: global.json)
@@ -109,7 +109,7 @@ struct AddCommand: AsyncParsableCommand, GlobalOptionUser {
     }
 
     /// What became of the session the account had before this sign-in.
-    static func replacedMessage(_ account: Account, _ revocation: OAuthSessionManager.RevocationResult) -> String {
+    static func replacedMessage(_ account: Account, _ revocation: Revocation) -> String {
         let replaced = "The previous session of \(account.displayName) was replaced"
         switch revocation {
         case .revoked: return replaced + " and its tokens revoked at the server that issued them."

@@ -78,7 +78,6 @@ struct DemoCommand: AsyncParsableCommand, GlobalOptionUser {
         )
         configuration.allowHTTPLoopback = true
         let accounts = AccountManager(keystore: InMemoryKeystore(), transport: transport, configuration: configuration)
-        let manager = accounts.sessions
         let listener = try await LoopbackCallbackListener.start()
         let client = try OAuthClient.loopback(redirectURI: listener.redirectURI)
 
@@ -100,12 +99,13 @@ struct DemoCommand: AsyncParsableCommand, GlobalOptionUser {
         log.detail("callback has code, state and iss")
 
         log.step(3, "Check state and iss, exchange the code, check the tokens and re-resolve the account's issuer")
-        let session = try await accounts.callback(callback)
+        let session = try await accounts.callback(callback).account
         await listener.finish(with: .signedIn(as: session.displayName))
         let page = try await browser.value
         log.detail("the browser was shown the listener's page (HTTP \(page.status))")
         log.detail("signed in as \(session.handle?.description ?? "-") (\(session.did)), scope \(session.scope)")
 
+        let connection = try await accounts.restore(session.did.rawValue)
         let xrpc = try await accounts.client(for: session.did.rawValue)
         log.step(4, "Call com.atproto.server.getSession with the DPoP-bound access token")
         let info = try await xrpc.getSession()
@@ -120,21 +120,18 @@ struct DemoCommand: AsyncParsableCommand, GlobalOptionUser {
         log.detail("created \(record.uri)")
 
         log.step(6, "Refresh the tokens (the refresh token rotates; the old one is now spent)")
-        let refreshed = try await manager.refresh(did: session.did, replacing: nil)
+        let refreshed = try await connection.refresh()
         log.detail(
             "new access token issued; it expires \(refreshed.accessTokenExpiresAt.map { "\($0)" } ?? "unknown")"
         )
         log.detail("refreshes counted by the sandbox: \(server.counters.refreshGrantsSucceeded)")
 
         log.step(7, "Sign out: revoke the tokens, then delete the session and its DPoP key")
-        let key = try await manager.dpopKey(for: session.did)
-        let result = try await manager.signOut(did: session.did)
-        log.detail("revocation: \(result == .revoked ? "confirmed by the server" : "\(result)")")
-        let probe = try await DPoPRequestExecutor(transport: transport, key: key, nonceCache: manager.nonceCache)
-            .send(
-                HTTPRequest(url: refreshed.pds.appendingPathComponent("xrpc/com.atproto.server.getSession")),
-                accessToken: refreshed.accessToken
-            )
+        let removal = try await accounts.remove(session.did.rawValue)
+        if case .account(_, let revocation) = removal.removed {
+            log.detail("revocation: \(revocation == .revoked ? "confirmed by the server" : "\(revocation)")")
+        }
+        let probe = try await connection.sendAsLastRead(.get, path: "/xrpc/com.atproto.server.getSession")
         log.detail("the revoked access token now gets HTTP \(probe.status) from the PDS")
         guard probe.status == 401 else {
             throw CLIFailure(status: CLIFailure.failed, message: "The revoked access token still worked.")

@@ -60,19 +60,16 @@ struct SessionStatus: Encodable {
     var signedInAt: String
     var refreshedAt: String
     var sessionEndsAtLatest: String
+    private let endIsRenewedByRefresh: Bool
     private let tokens: [ScopeSet.Token]
     private let ages: (expiry: String?, signedIn: String, refreshed: String, end: String)
-
-    /// A public client's session lasts at most two weeks from sign-in, however often it is refreshed
-    /// (atproto.com/specs/oauth, Tokens and Session Lifetime); the server may end it sooner.
-    static let longestPublicClientSession: TimeInterval = 14 * 86_400
 
     private enum CodingKeys: String, CodingKey {
         case kind, did, handle, active, pds, issuer, scope, permissions, notGranted, accessTokenExpiresAt
         case signedInAt, refreshedAt, sessionEndsAtLatest
     }
 
-    init(account: Account, session: OAuthSession, now: Date) {
+    init(account: Account, session: Session, now: Date) {
         kind = session.kind.rawValue
         did = account.did.rawValue
         handle = account.handle?.description
@@ -87,8 +84,9 @@ struct SessionStatus: Encodable {
         accessTokenExpiresAt = session.accessTokenExpiresAt.map(timestamp.string)
         signedInAt = timestamp.string(from: session.createdAt)
         refreshedAt = timestamp.string(from: session.updatedAt)
-        let end = Self.end(of: session)
+        let end = session.endsAtLatest
         sessionEndsAtLatest = timestamp.string(from: end)
+        endIsRenewedByRefresh = session.endIsRenewedByRefresh
         ages = (
             session.accessTokenExpiresAt.map { Self.relative($0, now: now) },
             Self.relative(session.createdAt, now: now), Self.relative(session.updatedAt, now: now),
@@ -115,7 +113,7 @@ struct SessionStatus: Encodable {
         lines.append(
             field(
                 "session ends",
-                kind == SessionKind.appPassword.rawValue
+                endIsRenewedByRefresh
                     ? "\(sessionEndsAtLatest) (\(ages.end)) unless it is refreshed before; the server may end it sooner"
                     : "\(sessionEndsAtLatest) (\(ages.end)) at the latest; the server may end it sooner"
             )
@@ -125,17 +123,6 @@ struct SessionStatus: Encodable {
 
     private func field(_ name: String, _ value: String) -> String {
         "  " + name.padding(toLength: 13, withPad: " ", startingAt: 0) + value
-    }
-
-    /// When the session ends at the latest: two weeks after sign-in for OAuth; for an app-password session, when its
-    /// refresh token expires (its `exp`), since a refresh issues a new one.
-    static func end(of session: OAuthSession) -> Date {
-        if session.kind == .appPassword,
-            let expiry = session.refreshToken.flatMap({ LegacyJWTClaims(token: $0) })?.expiresAt
-        {
-            return expiry
-        }
-        return session.createdAt.addingTimeInterval(longestPublicClientSession)
     }
 
     /// "in 4 min", "3 h ago"; a stored date too far away for an `Int` of seconds reads in whole days, never traps.

@@ -42,19 +42,4 @@ enum StoreEnvironment {
             message: "HOME is not set, so the keystore's key file cannot be found. Set HOME or \(keyFileVariable)."
         )
     }
-
-    /// What to change in the environment for a keystore error about its secret, or `nil` for other errors.
-    static func hint(for error: KeystoreError) -> String? {
-        switch error {
-        case .invalidPassphrase:
-            "Set \(passphraseVariable) to a non-empty passphrase, or unset it to use a key file."
-        case .wrongPassphrase: "Check \(passphraseVariable) and try again."
-        case .passphraseRequired: "Set \(passphraseVariable) to its passphrase."
-        case .unexpectedPassphrase:
-            "Unset \(passphraseVariable) (and set \(keyFileVariable) if the key file is not in the default place)."
-        case .missingKeyFile, .invalidKeyFile, .wrongKeyFile:
-            "Point \(keyFileVariable) at the key file that was used to create the keystore."
-        default: nil
-        }
-    }
 }

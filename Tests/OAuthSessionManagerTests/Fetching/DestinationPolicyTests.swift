@@ -35,7 +35,7 @@ struct DestinationPolicyTests {
     )
     func productionRefuses(_ text: String) throws {
         let error = #expect(throws: FetchError.self) { try production.checkBeforeResolving(try url(text)) }
-        #expect(error?.kind == .securityCheckFailed)
+        #expect(error?.category == .securityCheckFailed)
     }
 
     @Test(
@@ -72,7 +72,7 @@ struct DestinationPolicyTests {
         let target = try url(text)
         #expect(!target.hasUsablePort)
         let error = #expect(throws: FetchError.self) { try development.checkBeforeResolving(target) }
-        #expect(error?.kind == .securityCheckFailed)
+        #expect(error?.category == .securityCheckFailed)
         #expect(throws: OriginURL.Problem.self) { try OriginURL.normalize(target, allowHTTPLoopback: true) }
     }
 

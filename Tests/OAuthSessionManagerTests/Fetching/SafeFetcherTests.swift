@@ -34,7 +34,7 @@ struct SafeFetcherTests {
     func redirect(_ status: Int) async throws {
         let moved = HTTPResponse(status: status, headers: ["Location": "https://evil.example/metadata"])
         let error = await #expect(throws: FetchError.self) { try await fetch(moved) }
-        #expect(error?.kind == .securityCheckFailed)
+        #expect(error?.category == .securityCheckFailed)
         #expect(error?.status == status)
         #expect(error?.description.contains("https://evil.example/metadata") == true)
     }
@@ -43,7 +43,7 @@ struct SafeFetcherTests {
     func exactly200(_ status: Int) async throws {
         let error = await #expect(throws: FetchError.self) { try await fetch(.json([:], status: status)) }
         #expect(error?.hasSameCode(as: .unexpectedStatus(url: try url(target), status: 0, expected: "")) == true)
-        #expect(error?.kind == .failed)
+        #expect(error?.category == .failed)
     }
 
     @Test("an error status carries the server's OAuth error and description")
@@ -97,7 +97,7 @@ struct SafeFetcherTests {
             try await Fixtures.fetcher(transport).get(try url(target), expecting: .metadata)
         }
         #expect(error?.hasSameCode(as: .networkFailure("")) == true)
-        #expect(error?.kind == .failed)
+        #expect(error?.category == .failed)
     }
 
     @Test("a name that resolves to a private address is never contacted")
@@ -107,7 +107,7 @@ struct SafeFetcherTests {
         let error = await #expect(throws: FetchError.self) {
             try await fetcher.get(try url(target), expecting: .metadata)
         }
-        #expect(error?.kind == .securityCheckFailed)
+        #expect(error?.category == .securityCheckFailed)
         #expect(error?.description.contains("10.0.0.7") == true)
         #expect(transport.requests.isEmpty)
     }

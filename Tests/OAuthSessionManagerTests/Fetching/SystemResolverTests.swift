@@ -19,7 +19,7 @@ struct SystemResolverTests {
         let error = await #expect(throws: FetchError.self) {
             try await SystemAddressResolver().addresses(for: "no-such-host.invalid")
         }
-        #expect(error?.kind == .failed)
+        #expect(error?.category == .failed)
     }
 
     @Test("a real DNS TXT query for a name that cannot exist returns nothing or a clean error, quickly")
@@ -31,7 +31,7 @@ struct SystemResolverTests {
                 .txtRecords(for: "_atproto.no-such-handle.invalid")
             #expect(records.isEmpty)
         } catch let error as FetchError {
-            #expect(error.kind == .failed)
+            #expect(error.category == .failed)
         }
         // One 1 s try takes seconds at most; the bound only rules out a hang, with room for a machine kept busy by
         // the parallel suite.

@@ -10,7 +10,7 @@ import Testing
 @Suite("An app-password session's rotated refresh JWT is never lost silently, nor sent twice")
 struct AppPasswordRefreshTests {
     /// Signs alice in with her app password over a store that can be made to fail.
-    private func signedIn(_ world: SandboxWorld) async throws -> (OAuthSessionManager, FaultyKeystore, OAuthSession) {
+    private func signedIn(_ world: SandboxWorld) async throws -> (OAuthSessionManager, FaultyKeystore, Session) {
         let store = FaultyKeystore(InMemoryKeystore())
         let sessions = world.accounts(keystore: store).sessions
         let completion = try await sessions.signInWithAppPassword(
@@ -44,7 +44,7 @@ struct AppPasswordRefreshTests {
             let error = await #expect(throws: OAuthError.self) {
                 try await sessions.refresh(did: session.did, replacing: session.accessToken)
             }
-            #expect(error?.kind == .signInNeeded)
+            #expect(error?.category == .signInNeeded)
             #expect(error?.description.contains("could not be saved (No space left on device)") == true)
             #expect(try await store.names().filter { !$0.hasPrefix("pending/") }.isEmpty)
             #expect(world.server.counters.legacySessionsDeleted == 1)
@@ -52,7 +52,7 @@ struct AppPasswordRefreshTests {
             let again = await #expect(throws: OAuthError.self) {
                 try await sessions.refresh(did: session.did, replacing: nil)
             }
-            #expect(again?.kind == .signInNeeded)
+            #expect(again?.category == .signInNeeded)
             #expect(world.server.counters.legacyRefreshesSucceeded == 1)
             #expect(world.server.counters.refreshTokenReplays == 0)
         }
@@ -93,7 +93,7 @@ struct AppPasswordRefreshTests {
             let error = await #expect(throws: OAuthError.self) {
                 try await sessions.refresh(did: session.did, replacing: nil)
             }
-            #expect(error?.kind == .signInNeeded)
+            #expect(error?.category == .signInNeeded)
             #expect(error?.serverError?.rawValue == "ExpiredToken")
             #expect(try await store.names().allSatisfy { !$0.hasPrefix("session/") })
         }

@@ -46,11 +46,12 @@ struct RefreshFlowTests {
     @Test("an access token near expiry is refreshed ahead of time")
     func ahead() async throws {
         try await SandboxWorld.with(SandboxConfiguration(accessTokenLifetime: 3600, autoApprove: true)) { flow in
-            let manager = flow.sessions()
-            let session = try await flow.signIn(with: manager)
-            #expect(try await manager.session(for: session.did).accessToken == session.accessToken)
+            let accounts = flow.accounts()
+            let session = try await flow.signIn(with: flow.sessions())
+            let connection = try await accounts.restore(session.did.rawValue)
+            #expect(try await connection.currentSession().accessToken == session.accessToken)
             flow.clock.advance(by: 3600 - 5)
-            #expect(try await manager.session(for: session.did).accessToken != session.accessToken)
+            #expect(try await connection.currentSession().accessToken != session.accessToken)
             #expect(flow.server.counters.refreshGrantsSucceeded == 1)
         }
     }
@@ -66,7 +67,7 @@ struct RefreshFlowTests {
             let transient = await #expect(throws: OAuthError.self) {
                 try await manager.refresh(did: session.did, replacing: session.accessToken)
             }
-            #expect(transient?.kind == .failed)
+            #expect(transient?.category == .failed)
             #expect(try await manager.storedSessions().count == 1)
 
             let refreshed = try await manager.refresh(did: session.did, replacing: session.accessToken)
@@ -77,7 +78,7 @@ struct RefreshFlowTests {
             let definitive = await #expect(throws: OAuthError.self) {
                 try await manager.refresh(did: session.did, replacing: stale.accessToken)
             }
-            #expect(definitive?.kind == .signInNeeded)
+            #expect(definitive?.category == .signInNeeded)
             #expect(try await manager.storedSessions().isEmpty)
             #expect(flow.server.counters.refreshTokenReplays == 1)
             var seen: [SessionEvent] = []
@@ -111,7 +112,7 @@ struct RefreshFlowTests {
 }
 
 enum JSONEncoderForTests {
-    static func encode(_ session: OAuthSession) throws -> Data {
+    static func encode(_ session: Session) throws -> Data {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .secondsSince1970
         return try encoder.encode(session)
@@ -126,7 +127,7 @@ struct GrantedPermissionTests {
             let sessions = world.sessions()
             let client = try world.oauthClient(scope: "atproto repo:app.bsky.feed.post?action=create blob:image/*")
             let request = try await sessions.startSignIn("alice.test", client: client)
-            let signedIn = try await sessions.completeSignIn(callbackURL: try await world.approve(request))
+            let signedIn = try await sessions.completeSignIn(callbackURL: try await world.approve(request)).session
             #expect(signedIn.scope == "atproto repo:app.bsky.feed.post?action=create blob:image/*")
             #expect(signedIn.requestedScope == client.scope)
             #expect(signedIn.missingPermissions.isEmpty)

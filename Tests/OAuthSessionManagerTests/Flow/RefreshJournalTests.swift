@@ -9,7 +9,7 @@ import Testing
 @Suite("A rotated refresh token is never lost silently, nor sent twice")
 struct RefreshJournalTests {
     /// Signs alice in over a store that can be made to fail.
-    private func signedIn(_ world: SandboxWorld) async throws -> (OAuthSessionManager, FaultyKeystore, OAuthSession) {
+    private func signedIn(_ world: SandboxWorld) async throws -> (OAuthSessionManager, FaultyKeystore, Session) {
         let store = FaultyKeystore(InMemoryKeystore())
         let sessions = world.accounts(keystore: store).sessions
         return (sessions, store, try await world.signIn(with: sessions))
@@ -23,7 +23,7 @@ struct RefreshJournalTests {
             let error = await #expect(throws: OAuthError.self) {
                 try await sessions.refresh(did: session.did, replacing: session.accessToken)
             }
-            #expect(error?.kind == .signInNeeded)
+            #expect(error?.category == .signInNeeded)
             #expect(error?.description.contains("could not be saved (No space left on device)") == true)
             #expect(try await store.names().filter { !$0.hasPrefix("pending/") }.isEmpty)
             #expect(world.server.counters.revocations >= 1)
@@ -31,7 +31,7 @@ struct RefreshJournalTests {
             let again = await #expect(throws: OAuthError.self) {
                 try await sessions.refresh(did: session.did, replacing: nil)
             }
-            #expect(again?.kind == .signInNeeded)
+            #expect(again?.category == .signInNeeded)
             #expect(world.server.counters.refreshGrantsSucceeded == 1)
             #expect(world.server.counters.refreshTokenReplays == 0)
         }
@@ -61,7 +61,7 @@ struct RefreshJournalTests {
             let error = await #expect(throws: OAuthError.self) {
                 try await sessions.refresh(did: session.did, replacing: session.accessToken)
             }
-            #expect(error?.kind == .signInNeeded)
+            #expect(error?.category == .signInNeeded)
             #expect(error?.description.contains("was not sent again") == true)
             #expect(world.server.counters.refreshGrantsSucceeded == 0)
             #expect(world.server.counters.refreshTokenReplays == 0)

@@ -28,7 +28,7 @@ struct SignInFlowTests {
             #expect(await iterator.next() == .updated(did: session.did))
 
             let other = flow.sessions()
-            #expect(try await other.session(for: session.did).accessToken == session.accessToken)
+            #expect(try await other.storedSession(for: session.did)?.accessToken == session.accessToken)
         }
     }
 
@@ -37,7 +37,7 @@ struct SignInFlowTests {
         try await SandboxWorld.with { flow in
             let request = try await flow.sessions().startSignIn("bob.test", client: try flow.oauthClient())
             let callback = try await flow.approve(request)
-            let session = try await flow.sessions().completeSignIn(callbackURL: callback)
+            let session = try await flow.sessions().completeSignIn(callbackURL: callback).session
             #expect(session.handle?.description == "bob.test")
         }
     }
@@ -56,7 +56,7 @@ struct SignInFlowTests {
                 try await manager.completeSignIn(callbackURL: try #require(forged.url))
             }
             #expect(wrongState?.hasSameCode(as: .unknownState) == true)
-            #expect(wrongState?.kind == .securityCheckFailed)
+            #expect(wrongState?.category == .securityCheckFailed)
 
             _ = try await manager.completeSignIn(callbackURL: callback)
             let replay = await #expect(throws: OAuthError.self) {

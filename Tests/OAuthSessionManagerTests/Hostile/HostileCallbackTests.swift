@@ -50,7 +50,7 @@ struct HostileCallbackTests {
             scene.expectNoTokenRequest()
             #expect(try scene.keystore.names() == ["pending/\(request.state)"])
 
-            let session = try await scene.manager.completeSignIn(callbackURL: try await scene.approve(request))
+            let session = try await scene.manager.completeSignIn(callbackURL: try await scene.approve(request)).session
             #expect(session.did.rawValue == HostileScript.aliceDID)
         }
     }
@@ -59,7 +59,7 @@ struct HostileCallbackTests {
     func replayedCallback() async throws {
         try await HostileScene.run { scene in
             let callback = try await scene.approve(try await scene.start())
-            let session = try await scene.manager.completeSignIn(callbackURL: callback)
+            let session = try await scene.manager.completeSignIn(callbackURL: callback).session
             let stored = try scene.keystore.names()
 
             let error = await #expect(throws: OAuthError.self) {
@@ -83,7 +83,7 @@ struct HostileCallbackTests {
                 try await scene.manager.completeSignIn(callbackURL: callback)
             }
             #expect(error?.hasSameCode(as: .authorizationFailed(serverError: "", description: nil)) == true)
-            #expect(error?.kind == .failed)
+            #expect(error?.category == .failed)
             #expect(error?.serverError == .accessDenied)
             #expect(error?.serverErrorDescription == description)
             #expect(error?.description.contains(description) == true)

@@ -72,7 +72,7 @@ struct HostilePortTests {
             scene.hostile { field.apply(port: port, to: &$0) }
             let error = await #expect(throws: OAuthError.self) { try await scene.start() }
             expectRefusal(error, field.expected)
-            #expect(error?.kind == .securityCheckFailed)
+            #expect(error?.category == .securityCheckFailed)
             scene.expectNoPAR()
             try scene.expectNothingStored()
         }
@@ -82,7 +82,7 @@ struct HostilePortTests {
     func typedServer(_ port: String) async throws {
         try await HostileScene.run { scene in
             let error = await #expect(throws: IdentityError.self) { try await scene.start("http://127.0.0.1:\(port)") }
-            #expect(error?.kind == .usage)
+            #expect(error?.category == .usage)
             #expect(scene.server.requests.isEmpty)
             try scene.expectNothingStored()
         }

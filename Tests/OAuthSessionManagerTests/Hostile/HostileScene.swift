@@ -2,6 +2,7 @@ import ATOAuthTesting
 import ATProtoIdentity
 import ATProtoSyntax
 import DPoPRequestExecutor
+import Failures
 import Foundation
 import HTTPTransport
 import Keystore
@@ -86,9 +87,9 @@ struct HostileScene: Sendable {
     }
 
     /// Starts, approves and completes a sign-in for `input`.
-    func signIn(_ input: String = HostileScript.aliceHandle) async throws -> OAuthSession {
+    func signIn(_ input: String = HostileScript.aliceHandle) async throws -> Session {
         let request = try await start(input)
-        return try await manager.completeSignIn(callbackURL: try await approve(request))
+        return try await manager.completeSignIn(callbackURL: try await approve(request)).session
     }
 
     /// A redirect back to the client with these query parameters, as an attacker or a broken server might send.
@@ -129,20 +130,21 @@ struct HostileScene: Sendable {
 }
 
 /// An error of one layer that can be compared by code and names the field it refused.
-protocol RefusalError: Error, CustomStringConvertible {
+protocol RefusalError: CategorizedError {
     func hasSameCode(as other: Self) -> Bool
     var refusedField: String? { get }
-    var isSecurityRefusal: Bool { get }
+}
+
+extension RefusalError {
+    var isSecurityRefusal: Bool { category == .securityCheckFailed }
 }
 
 extension OAuthError: RefusalError {
     var refusedField: String? { field }
-    var isSecurityRefusal: Bool { kind == .securityCheckFailed }
 }
 
 extension IdentityError: RefusalError {
     var refusedField: String? { field }
-    var isSecurityRefusal: Bool { kind == .securityCheckFailed }
 }
 
 extension FetchError: RefusalError {

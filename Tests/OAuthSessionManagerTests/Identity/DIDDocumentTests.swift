@@ -25,7 +25,7 @@ struct DIDDocumentTests {
         let error = #expect(throws: IdentityError.self) { try doc.check(for: try DID(validating: Fixtures.did)) }
         #expect(error?.hasSameCode(as: .invalidDIDDocument("")) == true)
         #expect(error?.field == "id")
-        #expect(error?.kind == .securityCheckFailed)
+        #expect(error?.category == .securityCheckFailed)
     }
 
     @Test("the handle is the first at:// entry of alsoKnownAs, or none")
@@ -43,7 +43,7 @@ struct DIDDocumentTests {
         let doc = try document(Fixtures.didDocument(serviceID: "#bsky_appview"))
         let error = #expect(throws: IdentityError.self) { try doc.personalDataServer() }
         #expect(error?.field == "service")
-        #expect(error?.kind == .securityCheckFailed)
+        #expect(error?.category == .securityCheckFailed)
     }
 
     @Test("the service id may repeat the DID before #atproto_pds")

@@ -33,7 +33,7 @@ struct DIDResolverTests {
         let did = try DID(validating: "did:web:localhost%3A1234")
         let production = DIDResolver(fetcher: Fixtures.fetcher(ScriptedTransport()))
         let error = #expect(throws: FetchError.self) { try production.documentURL(for: did) }
-        #expect(error?.kind == .securityCheckFailed)
+        #expect(error?.category == .securityCheckFailed)
         let development = DIDResolver(fetcher: Fixtures.fetcher(ScriptedTransport(), allowHTTPLoopback: true))
         #expect(try development.documentURL(for: did).absoluteString == "http://localhost:1234/.well-known/did.json")
     }
@@ -61,7 +61,7 @@ struct DIDResolverTests {
         }
         #expect(error?.hasSameCode(as: .didResolutionFailed("")) == true)
         #expect(error?.status == 404)
-        #expect(error?.kind == .failed)
+        #expect(error?.category == .failed)
     }
 
     @Test("a redirected document is refused as a security failure")
@@ -72,6 +72,6 @@ struct DIDResolverTests {
         let error = await #expect(throws: FetchError.self) {
             try await DIDResolver(fetcher: Fixtures.fetcher(transport)).resolve(try DID(validating: Fixtures.did))
         }
-        #expect(error?.kind == .securityCheckFailed)
+        #expect(error?.category == .securityCheckFailed)
     }
 }

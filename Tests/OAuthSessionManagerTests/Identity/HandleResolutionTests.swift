@@ -47,7 +47,7 @@ struct HandleResolutionTests {
         let transport = ScriptedTransport([wellKnown: .text(Fixtures.otherDID)])
         let error = await #expect(throws: IdentityError.self) { try await resolve(dns: dns, transport: transport) }
         #expect(error?.hasSameCode(as: .handleMethodsDisagree("")) == true)
-        #expect(error?.kind == .securityCheckFailed)
+        #expect(error?.category == .securityCheckFailed)
     }
 
     @Test("several different DIDs in DNS fail, even when HTTPS agrees with one")
@@ -56,7 +56,7 @@ struct HandleResolutionTests {
         let transport = ScriptedTransport([wellKnown: .text(Fixtures.did)])
         let error = await #expect(throws: IdentityError.self) { try await resolve(dns: dns, transport: transport) }
         #expect(error?.hasSameCode(as: .conflictingHandleRecords("")) == true)
-        #expect(error?.kind == .securityCheckFailed)
+        #expect(error?.category == .securityCheckFailed)
     }
 
     @Test("a failing DNS falls back to HTTPS, and a failing HTTPS to DNS")
@@ -77,7 +77,7 @@ struct HandleResolutionTests {
         let broken = FakeDNS([dnsName: .failure(.handleResolutionFailed("SERVFAIL"))])
         let error = await #expect(throws: IdentityError.self) { try await resolve(dns: broken) }
         #expect(error?.hasSameCode(as: .handleResolutionFailed("")) == true)
-        #expect(error?.kind == .failed)
+        #expect(error?.category == .failed)
         #expect(error?.reason.contains("SERVFAIL") == true)
         #expect(error?.reason.contains("404") == true)
     }
@@ -86,7 +86,7 @@ struct HandleResolutionTests {
     func unsupportedDID() async throws {
         let dns = FakeDNS([dnsName: .success(["did=did:key:zQ3shZc2QzApp2oymGvQbzP8eKheVshBHbU4ZYjeXqwSKEn6N"])])
         let error = await #expect(throws: IdentityError.self) { try await resolve(dns: dns) }
-        #expect(error?.kind == .failed)
+        #expect(error?.category == .failed)
     }
 
     @Test("a reserved handle is refused before any query")

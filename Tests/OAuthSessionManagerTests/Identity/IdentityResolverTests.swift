@@ -58,7 +58,7 @@ struct IdentityResolverTests {
         let setup = standard(document: Fixtures.didDocument(alsoKnownAs: ["at://mallory.example.com"]))
         let error = await #expect(throws: IdentityError.self) { try await setup.resolver.resolve(Fixtures.handle) }
         #expect(error?.hasSameCode(as: .handleNotConfirmed("")) == true)
-        #expect(error?.kind == .securityCheckFailed)
+        #expect(error?.category == .securityCheckFailed)
     }
 
     @Test("a DID resolves to its document, and its handle must resolve back to it")
@@ -107,7 +107,7 @@ struct IdentityResolverTests {
     )
     func badInput(_ input: String) async throws {
         let error = await #expect(throws: (any Error).self) { try await standard().resolver.resolve(input) }
-        let isUsage = error is SyntaxError || (error as? IdentityError)?.kind == .usage
+        let isUsage = error is SyntaxError || (error as? IdentityError)?.category == .usage
         #expect(isUsage, "\(String(describing: error))")
     }
 
@@ -116,7 +116,7 @@ struct IdentityResolverTests {
         let error = await #expect(throws: IdentityError.self) {
             try await standard().resolver.resolve("https://alice:s3cret@pds.example.com")
         }
-        #expect(error?.kind == .usage)
+        #expect(error?.category == .usage)
         #expect(error?.description.contains("s3cret") == false)
     }
 

@@ -88,7 +88,7 @@ struct AuthorizationServerMetadataTests {
     func requiredMember(_ change: Change) {
         let error = #expect(throws: OAuthError.self) { try metadata([change]) }
         #expect(error?.field == change.field)
-        #expect(error?.kind == .securityCheckFailed)
+        #expect(error?.category == .securityCheckFailed)
         #expect(error?.hasSameCode(as: .invalidAuthorizationServerMetadata("")) == true)
         #expect(error?.description.contains(change.field) == true)
     }

@@ -42,7 +42,7 @@ struct MetadataResolverTests {
         ])
         let error = await #expect(throws: OAuthError.self) { try await resolve(transport) }
         #expect(error?.field == "issuer")
-        #expect(error?.kind == .securityCheckFailed)
+        #expect(error?.category == .securityCheckFailed)
     }
 
     @Test("a hostile PRM pointing at another resource or two servers is refused before any AS fetch")
@@ -87,7 +87,7 @@ struct MetadataResolverTests {
         let error = await #expect(throws: FetchError.self) {
             try await resolve(transport, addresses: ["auth.example.com": ["192.168.1.10"]])
         }
-        #expect(error?.kind == .securityCheckFailed)
+        #expect(error?.category == .securityCheckFailed)
         #expect(transport.count(of: asURL) == 0)
     }
 
@@ -95,6 +95,6 @@ struct MetadataResolverTests {
     func missing() async throws {
         let error = await #expect(throws: FetchError.self) { try await resolve(ScriptedTransport()) }
         #expect(error?.status == 404)
-        #expect(error?.kind == .failed)
+        #expect(error?.category == .failed)
     }
 }

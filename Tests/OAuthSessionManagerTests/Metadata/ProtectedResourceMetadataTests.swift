@@ -41,7 +41,7 @@ struct ProtectedResourceMetadataTests {
     func otherResource(_ resource: String) {
         let error = failure(Fixtures.protectedResource(resource: resource))
         #expect(error?.field == "resource")
-        #expect(error?.kind == .securityCheckFailed)
+        #expect(error?.category == .securityCheckFailed)
         #expect(error?.hasSameCode(as: .invalidProtectedResourceMetadata("")) == true)
     }
 

@@ -78,17 +78,24 @@ struct AppPasswordParsingTests {
              "scope":"atproto","accessToken":"secret-a","refreshToken":"secret-r","clientID":"http://localhost",
              "tokenEndpoint":"https://auth.example/token","createdAt":1,"updatedAt":2}
             """#
-        var session = try SessionStore.decoder.decode(OAuthSession.self, from: Data(oauth.utf8))
+        var session = try SessionStore.decoder.decode(Session.self, from: Data(oauth.utf8))
         #expect(session.kind == .oauth)
-        #expect(try !String(decoding: SessionStore.encoder.encode(session), as: UTF8.self).contains("kind"))
-        session.kind = .appPassword
+        #expect(String(decoding: try SessionStore.encoder.encode(session), as: UTF8.self).contains(#""kind":"oauth""#))
+        session.credential = .appPassword(
+            AppPasswordGrant(
+                refreshEndpoint: try #require(
+                    URL(string: "https://pds.example/xrpc/com.atproto.server.refreshSession")
+                ),
+                deleteEndpoint: try #require(URL(string: "https://pds.example/xrpc/com.atproto.server.deleteSession"))
+            )
+        )
         let encoded = try SessionStore.encoder.encode(session)
         #expect(String(decoding: encoded, as: UTF8.self).contains(#""kind":"app-password""#))
-        #expect(try SessionStore.decoder.decode(OAuthSession.self, from: encoded).kind == .appPassword)
+        #expect(try SessionStore.decoder.decode(Session.self, from: encoded).kind == .appPassword)
         #expect(session.description.contains("app-password") && !session.description.contains("secret"))
         let unknownKind = oauth.replacingOccurrences(of: #""createdAt""#, with: #""kind":"magic","createdAt""#)
         #expect(throws: DecodingError.self) {
-            try SessionStore.decoder.decode(OAuthSession.self, from: Data(unknownKind.utf8))
+            try SessionStore.decoder.decode(Session.self, from: Data(unknownKind.utf8))
         }
     }
 }

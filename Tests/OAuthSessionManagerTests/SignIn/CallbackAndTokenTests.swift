@@ -33,7 +33,7 @@ struct CallbackAndTokenTests {
     )
     func issuer(query: String) throws {
         let error = #expect(throws: OAuthError.self) { try parameters(query).validatedCode(expectedIssuer: issuer) }
-        #expect(error?.kind == .securityCheckFailed)
+        #expect(error?.category == .securityCheckFailed)
         #expect(error?.field == "iss")
     }
 
@@ -81,7 +81,7 @@ struct CallbackAndTokenTests {
         let value = try JSONSerialization.jsonObject(with: Data(json.utf8), options: .fragmentsAllowed)
         let data = try token { $0[field] = value }
         let error = #expect(throws: OAuthError.self) { try TokenResponse.checked(data) }
-        #expect(error?.kind == .securityCheckFailed)
+        #expect(error?.category == .securityCheckFailed)
     }
 
     @Test("a token response without sub or not JSON is refused")
@@ -110,20 +110,24 @@ struct CallbackAndTokenTests {
     @Test("refresh is due within the margin plus jitter of expiry")
     func refreshPolicy() throws {
         let now = Date(timeIntervalSince1970: 1_000_000)
-        var session = OAuthSession(
+        var session = Session(
             did: try DID(validating: "did:plc:ewvi7nxzyoun6zhxrhs64oiz"),
             handle: nil,
             pds: try #require(URL(string: "https://pds.example")),
-            issuer: issuer,
             scope: "atproto",
             accessToken: "secret-access",
             accessTokenExpiresAt: now.addingTimeInterval(25),
             refreshToken: "secret-refresh",
-            clientID: "http://localhost",
-            tokenEndpoint: try #require(URL(string: "https://auth.example.com/token")),
-            revocationEndpoint: nil,
             createdAt: now,
-            updatedAt: now
+            updatedAt: now,
+            credential: .oauth(
+                OAuthGrant(
+                    issuer: issuer,
+                    clientID: "http://localhost",
+                    tokenEndpoint: try #require(URL(string: "https://auth.example.com/token")),
+                    revocationEndpoint: nil
+                )
+            )
         )
         let policy = RefreshPolicy()
         #expect(policy.needsRefresh(session, now: now, jitterFraction: 0) == false)

@@ -24,7 +24,7 @@ struct SeedWriter {
         let session = try self.session()
         try runBlockingThrowing { try await sessions.save(session) }
         let layout = StoreLayout(directory: storeDirectory.path)
-        try seed("entry-session", 0, read(layout.entry(EntryName(OAuthSession.entryName(did: session.did)))))
+        try seed("entry-session", 0, read(layout.entry(EntryName(Session.entryName(did: session.did)))))
         try store.save(Data(), as: "accounts")
         try seed("entry-empty", 0, read(layout.entry(EntryName("accounts"))))
 
@@ -40,7 +40,7 @@ struct SeedWriter {
         try store.save(Data(), as: longName)
         let hashed = try EntryName(longName)
         try seed("name-hashed", 3, Array(hashed.stem.utf8) + [0] + Array(read(layout.nameFile(hashed))))
-        try seed("name-session", 3, Array(EntryName(OAuthSession.entryName(did: session.did)).stem.utf8))
+        try seed("name-session", 3, Array(EntryName(Session.entryName(did: session.did)).stem.utf8))
 
         let nonces = scratch.appending(path: "seed-nonces.json")
         try NonceFile.write(
@@ -58,8 +58,8 @@ struct SeedWriter {
         try Data(contentsOf: URL(fileURLWithPath: path))
     }
 
-    private func session() throws -> OAuthSession {
-        OAuthSession(
+    private func session() throws -> Session {
+        Session(
             did: try DID(validating: "did:plc:ewvi7nxzyoun6zhxrhs64oiz"),
             handle: try Handle(validating: "alice.example.com"),
             pds: URL(string: "https://pds.example.com")!,

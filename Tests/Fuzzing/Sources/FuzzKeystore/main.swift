@@ -29,7 +29,7 @@ let did = try! DID(validating: "did:plc:ewvi7nxzyoun6zhxrhs64oiz")
 let storeDirectory = root.appending(path: "store")
 let store = try! EncryptedFileKeystore(directory: storeDirectory, keySource: .keyFile(keyFile))
 let sessions = SessionStore(keystore: store)
-let entryFile = StoreLayout(directory: storeDirectory.path).entry(try! EntryName(OAuthSession.entryName(did: did)))
+let entryFile = StoreLayout(directory: storeDirectory.path).entry(try! EntryName(Session.entryName(did: did)))
 
 /// A second store whose `keystore.json` each input replaces before opening it again.
 let reopened = root.appending(path: "reopened")
@@ -49,13 +49,13 @@ if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--write-seeds"
 }
 
 /// The session stored for `did`, read as the code reads it (the session store is async; this thread waits).
-func storedSession() throws -> OAuthSession? {
+func storedSession() throws -> Session? {
     let (sessions, did) = (sessions, did)
     return try runBlockingThrowing { try await sessions.session(did) }
 }
 
 /// The secrets a decoded session holds, when long enough that finding them in text is not chance.
-func secrets(of session: OAuthSession) -> [String] {
+func secrets(of session: Session) -> [String] {
     let shown = [session.did.rawValue, session.handle?.rawValue ?? "", session.pds.absoluteString, session.scope]
     return [session.accessToken, session.refreshToken].compactMap(\.self).filter { secret in
         secret.count >= 8 && !shown.contains { $0.contains(secret) }
@@ -72,11 +72,11 @@ Fuzzer.run { input in
             _ = try EncryptedFileKeystore(directory: reopened, keySource: .keyFile(keyFile))
         }
     case 2:
-        try! store.save(rest.data, as: OAuthSession.entryName(did: did))
+        try! store.save(rest.data, as: Session.entryName(did: did))
         do {
             if let session = try storedSession() {
                 let encoded = try SessionStore.encoder.encode(session)
-                let decoded = try SessionStore.decoder.decode(OAuthSession.self, from: encoded)
+                let decoded = try SessionStore.decoder.decode(Session.self, from: encoded)
                 invariant(decoded == session, "a session round-trips")
                 var dumped = ""
                 dump(session, to: &dumped)
@@ -88,7 +88,7 @@ Fuzzer.run { input in
         } catch {
             invariantPrintable(error)
         }
-        try! store.save(rest.data, as: OAuthSession.keyEntryName(did: did))
+        try! store.save(rest.data, as: Session.keyEntryName(did: did))
         let (sessions, did) = (sessions, did)
         do { _ = try runBlockingThrowing { try await sessions.key(for: did) } } catch { invariantPrintable(error) }
         try! store.save(rest.data, as: PendingAuthorization.entryName(state: "fuzz"))

@@ -1,6 +1,6 @@
 public import ATProtoPermissions
 
-extension OAuthSession {
+extension Session {
     /// The granted scope, parsed leniently: tokens this version does not know are kept and grant nothing
     /// (atproto.com/specs/permission).
     public var permissions: ScopeSet { ScopeSet(granted: scope) }

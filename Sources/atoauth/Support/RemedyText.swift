@@ -1,0 +1,46 @@
+import Failures
+
+/// What the tool tells a user to do about a failure, one sentence per remedy.
+///
+/// The sentences name the commands and variables that apply the remedy. Every error reaches the user through ``CLIFailure``, which adds this after the error's own message.
+enum RemedyText {
+    /// The sentence for `remedy`; empty for ``Remedy/none``.
+    static func text(for remedy: Remedy) -> String {
+        switch remedy {
+        case .none: ""
+        case .signIn: "Sign in with `atoauth accounts add <handle>`."
+        case .chooseAccount:
+            "Choose one with `atoauth accounts switch <handle>` (`atoauth accounts list` shows them), or name it "
+                + "with `--account`."
+        case .signInAs(let account):
+            "Sign in with `atoauth accounts add \(account)`, or see the signed-in accounts with `atoauth accounts list`."
+        case .signInAgain(nil, _, _): "Sign in again with `atoauth accounts add <handle>`."
+        case .signInAgain(let account?, let scope, let orSwitch):
+            // The exact command that signs the same account in with the same permissions.
+            "Sign in again with `\(AddCommand.signInCommand(account: account, scope: scope))`"
+                + (orSwitch ? ", or switch to another account with `atoauth accounts switch <handle>`." : ".")
+        case .signInAgainWithAppPassword(let account):
+            "Sign in again with `atoauth accounts add \(account) --app-password`, or move it to OAuth with "
+                + "`atoauth accounts add \(account)`."
+        case .signInWithPermission(let account, let scope?):
+            "Sign in again with it: atoauth accounts add \(account) --scope \"\(scope)\""
+        case .signInWithPermission(let account, nil):
+            "Sign in again with the permissions it needs: atoauth accounts add \(account) --scope …"
+        case .giveSignInCode:
+            "Set \(AppPasswordSignIn.authFactorVariable) to the code, or type it on standard input after the app "
+                + "password."
+        case .fixPermission: PermissionHelp.examples
+        case .giveUsablePassphrase:
+            "Set \(StoreEnvironment.passphraseVariable) to a non-empty passphrase, or unset it to use a key file."
+        case .checkPassphrase: "Check \(StoreEnvironment.passphraseVariable) and try again."
+        case .givePassphrase: "Set \(StoreEnvironment.passphraseVariable) to its passphrase."
+        case .useKeyFile:
+            "Unset \(StoreEnvironment.passphraseVariable) (and set \(StoreEnvironment.keyFileVariable) if the key file "
+                + "is not in the default place)."
+        case .findKeyFile:
+            "Point \(StoreEnvironment.keyFileVariable) at the key file that was used to create the keystore."
+        case .chooseAnotherPort:
+            "Choose another port, or leave the option out to use a free one."
+        }
+    }
+}
