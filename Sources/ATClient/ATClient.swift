@@ -51,7 +51,7 @@ public struct ATClient: Sendable {
         parameters: [(String, String)] = [],
         proxy: String? = nil,
         headers: HTTPHeaders = [:],
-        as account: String? = nil
+        as account: ATIdentifier? = nil
     ) async throws -> XRPCResponse {
         try await call(nsid, .get, parameters, nil, nil, proxy, headers, account)
     }
@@ -65,7 +65,7 @@ public struct ATClient: Sendable {
         parameters: [(String, String)] = [],
         proxy: String? = nil,
         headers: HTTPHeaders = [:],
-        as account: String? = nil
+        as account: ATIdentifier? = nil
     ) async throws -> XRPCResponse {
         try await call(nsid, .post, parameters, input, contentType, proxy, headers, account)
     }
@@ -83,21 +83,21 @@ public struct ATClient: Sendable {
         _ nsid: NSID,
         json: some Encodable,
         proxy: String? = nil,
-        as account: String? = nil
+        as account: ATIdentifier? = nil
     ) async throws -> XRPCResponse {
         try await procedure(nsid, input: try JSONEncoder().encode(json), proxy: proxy, as: account)
     }
 
     /// The account a request goes out as.
     func connection(
-        explicit: String?,
+        explicit: ATIdentifier?,
         parameters: [(String, String)],
         body: Data?,
         contentType: String?
     ) async throws -> AccountConnection {
         switch binding {
         case .account(let connection):
-            if let explicit, !connection.session.names(explicit) {
+            if let explicit, !explicit.names(did: connection.did, handle: connection.session.handle) {
                 throw AccountError.accountMismatch(
                     "this client acts as \(connection.displayName), not \(explicit)"
                 )
@@ -118,7 +118,7 @@ public struct ATClient: Sendable {
         _ contentType: String?,
         _ proxy: String?,
         _ extraHeaders: HTTPHeaders,
-        _ account: String?
+        _ account: ATIdentifier?
     ) async throws -> XRPCResponse {
         if let reserved = extraHeaders.first(where: { Self.reservedHeaders.contains($0.name.lowercased()) }) {
             throw XRPCRequestError.reservedHeader(reserved.name)
@@ -184,7 +184,7 @@ extension AccountManager {
     /// A client bound to one signed-in account (a handle or DID).
     ///
     /// - Throws: ``AccountError`` when no signed-in account matches.
-    public func client(for account: String) async throws -> ATClient {
+    public func client(for account: ATIdentifier) async throws -> ATClient {
         ATClient(.account(try await restore(account)))
     }
 

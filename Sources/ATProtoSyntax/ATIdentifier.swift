@@ -34,3 +34,32 @@ public enum ATIdentifier: Sendable, Hashable, CustomStringConvertible {
         }
     }
 }
+
+extension ATIdentifier {
+    /// The DID, when the identifier is one.
+    public var did: DID? {
+        guard case .did(let did) = self else { return nil }
+        return did
+    }
+
+    /// Whether the identifier names the account with `did` and `handle`: its DID exactly, or its handle (both are
+    /// lowercase, so any case the user typed matches).
+    public func names(did: DID, handle: Handle?) -> Bool {
+        switch self {
+        case .did(let named): named == did
+        case .handle(let named): named == handle
+        }
+    }
+}
+
+extension ATIdentifier: ExpressibleByStringLiteral {
+    /// A handle or DID written in the source, such as `"alice.bsky.social"`; a literal that is neither stops the
+    /// program, since it is a mistake in the code, not in anything a user typed.
+    public init(stringLiteral text: String) {
+        do {
+            try self.init(validating: text)
+        } catch {
+            preconditionFailure("\(error)")
+        }
+    }
+}

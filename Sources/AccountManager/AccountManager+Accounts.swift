@@ -1,4 +1,4 @@
-import ATProtoSyntax
+public import ATProtoSyntax
 import Foundation
 public import OAuthSessionManager
 
@@ -22,8 +22,12 @@ extension AccountManager {
         return AccountListing(accounts: accounts, unreadable: stored.unreadable)
     }
 
-    func discardUnreadable(_ did: String) async throws -> (session: UnreadableSession, active: ActiveAccountChange)? {
-        guard let match = try await accountListing().unreadable.first(where: { $0.did.rawValue == did }) else {
+    func discardUnreadable(
+        _ identifier: ATIdentifier
+    ) async throws -> (session: UnreadableSession, active: ActiveAccountChange)? {
+        guard let did = identifier.did,
+            let match = try await accountListing().unreadable.first(where: { $0.did == did })
+        else {
             return nil
         }
         try await sessions.discardSession(did: match.did)
@@ -42,8 +46,8 @@ extension AccountManager {
     /// Finds an account by handle or DID; `nil` means the active account.
     ///
     /// - Throws: ``AccountError`` when there is no such account or none is active.
-    public func account(_ handleOrDID: String?) async throws -> Account {
-        guard let handleOrDID else {
+    public func account(_ identifier: ATIdentifier? = nil) async throws -> Account {
+        guard let identifier else {
             if let active = try await activeAccount() { return active }
             // The active entry still names an account whose session is gone: say so rather than pick another.
             if let did = try await activeDID() { throw AccountError.activeAccountSignedOut(did.rawValue) }
@@ -51,16 +55,16 @@ extension AccountManager {
             throw all.isEmpty ? AccountError.noAccounts : .noActiveAccount("\(all.count) accounts are signed in")
         }
         let all = try await accounts()
-        guard let match = all.first(where: { $0.matches(handleOrDID) }) else {
-            throw AccountError.noSuchAccount(handleOrDID)
+        guard let match = all.first(where: { $0.matches(identifier) }) else {
+            throw AccountError.noSuchAccount(identifier.description)
         }
         return match
     }
 
     /// Makes an account active.
     @discardableResult
-    public func switchTo(_ handleOrDID: String) async throws -> Account {
-        var account = try await account(handleOrDID)
+    public func switchTo(_ identifier: ATIdentifier) async throws -> Account {
+        var account = try await account(identifier)
         try await setActive(account.did)
         account.active = true
         return account
@@ -70,17 +74,17 @@ extension AccountManager {
     ///
     /// Only that account's session is decrypted: the other accounts are read (once) only when the store's entries
     /// changed since this manager last listed them.
-    public func restore(_ handleOrDID: String) async throws -> AccountConnection {
-        if let did = try await signedInDID(handleOrDID) { return try await connection(for: did) }
-        return try await connection(for: try await account(handleOrDID).did)
+    public func restore(_ identifier: ATIdentifier) async throws -> AccountConnection {
+        if let did = try await signedInDID(identifier) { return try await connection(for: did) }
+        return try await connection(for: try await account(identifier).did)
     }
 
     func signOut(
-        _ handleOrDID: String
+        _ identifier: ATIdentifier
     ) async throws -> (
         account: Account, revocation: Revocation, active: ActiveAccountChange
     ) {
-        let account = try await account(handleOrDID)
+        let account = try await account(identifier)
         let result = try await sessions.signOut(did: account.did)
         connections[account.did] = nil
         directory.forget()

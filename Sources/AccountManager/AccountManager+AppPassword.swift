@@ -1,3 +1,4 @@
+public import ATProtoSyntax
 public import Foundation
 public import OAuthSessionManager
 
@@ -9,18 +10,18 @@ extension AccountManager {
     /// `OAuthSessionManager.signInWithAppPassword(_:password:authFactor:)`. A session the account had here before is
     /// replaced and ended at its server, as ``callback(_:)`` reports.
     /// - Parameters:
-    ///   - handleOrDID: the account's handle or DID.
+    ///   - identifier: the account's handle or DID.
     ///   - password: the app password; it is sent once and never stored.
     ///   - authFactor: returns the sign-in code when the PDS asks for one (two-factor sign-in), or `nil`.
     /// - Returns: the signed-in account, and the previous session's revocation when there was one.
     /// - Throws: `OAuthError`, `IdentityError` or `FetchError` naming the failed check; nothing is stored then.
     public func signInWithAppPassword(
-        _ handleOrDID: String,
+        _ identifier: ATIdentifier,
         password: String,
         authFactor: @Sendable () async throws -> String? = { nil }
     ) async throws -> AccountSignIn {
         let completion = try await sessions.signInWithAppPassword(
-            handleOrDID,
+            identifier.description,
             password: password,
             authFactor: authFactor
         )
@@ -32,8 +33,8 @@ extension AccountManager {
     ///
     /// Nothing changes until ``completeUpgrade(callbackURL:)`` stores the OAuth session.
     /// - Throws: ``AccountError`` when the account is not signed in here, or already signs in with OAuth.
-    public func authorizeUpgrade(_ handleOrDID: String, client: OAuthClient) async throws -> AuthorizationRequest {
-        let account = try await account(handleOrDID)
+    public func authorizeUpgrade(_ identifier: ATIdentifier, client: OAuthClient) async throws -> AuthorizationRequest {
+        let account = try await account(identifier)
         guard account.kind == .appPassword else { throw AccountError.alreadyOAuth(account.displayName) }
         return try await sessions.startSignIn(account.did.rawValue, client: client)
     }

@@ -1,4 +1,4 @@
-import ATProtoSyntax
+public import ATProtoSyntax
 import Foundation
 public import OAuthSessionManager
 
@@ -9,14 +9,14 @@ extension AccountManager {
     /// When the removed account was the active one, the remaining account signed in most recently becomes active
     /// (the latest session `createdAt`; on a tie, the first by handle, then DID); when none remains, no account is
     /// active. Removing any other account leaves the active one as it is.
-    /// - Parameter handleOrDID: the account's handle or DID (a DID for an unreadable session).
+    /// - Parameter identifier: the account's handle or DID (a DID for an unreadable session).
     /// - Returns: what was removed, and what became of the active account.
     /// - Throws: ``AccountError`` when no account matches.
-    public func remove(_ handleOrDID: String) async throws -> AccountRemoval {
-        if let (session, active) = try await discardUnreadable(handleOrDID) {
+    public func remove(_ identifier: ATIdentifier) async throws -> AccountRemoval {
+        if let (session, active) = try await discardUnreadable(identifier) {
             return AccountRemoval(removed: .unreadable(session), active: active)
         }
-        let (account, revocation, active) = try await signOut(handleOrDID)
+        let (account, revocation, active) = try await signOut(identifier)
         return AccountRemoval(removed: .account(account, revocation: revocation), active: active)
     }
 

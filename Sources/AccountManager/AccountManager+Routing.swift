@@ -25,7 +25,7 @@ extension AccountManager {
     /// - Throws: ``AccountError`` when an explicit account is not signed in, or no account is active.
     package func connection(for route: AccountRoute) async throws -> AccountConnection {
         if let explicit = route.explicit { return try await restore(explicit) }
-        if let repo = route.repo, let did = try await signedInDID(repo) {
+        if let repo = route.repo.flatMap({ try? ATIdentifier(validating: $0) }), let did = try await signedInDID(repo) {
             return try await connection(for: did)
         }
         return try await connection(for: try await account(nil).did)
@@ -33,11 +33,11 @@ extension AccountManager {
 
     /// The DID of the signed-in account that `handleOrDID` names, or `nil`; reads the store only when its entries
     /// changed since the last look.
-    func signedInDID(_ handleOrDID: String) async throws -> DID? {
-        if let did = directory.lookUp(handleOrDID) { return did }
+    func signedInDID(_ identifier: ATIdentifier) async throws -> DID? {
+        if let did = directory.lookUp(identifier) { return did }
         let names = try await keystore.names()
         if directory.accounts?.names == names { return nil }
         _ = try await accounts()
-        return directory.lookUp(handleOrDID)
+        return directory.lookUp(identifier)
     }
 }

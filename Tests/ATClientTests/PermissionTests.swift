@@ -22,7 +22,7 @@ struct PermissionTests {
         let recording = RecordingTransport(world.transport)
         let accounts = world.accounts(transport: recording)
         var session = try await world.signIn(with: world.sessions())
-        try await accounts.switchTo(session.did.rawValue)
+        try await accounts.switchTo(.did(session.did))
         session.scope = scope
         if let pds { session.pds = pds }
         try world.keystore.save(try storedForm(session), as: Session.entryName(did: session.did))
@@ -34,7 +34,7 @@ struct PermissionTests {
         try await SandboxWorld.with { world in
             let scope = "atproto repo:app.bsky.feed.like?action=create blob:image/*"
             let (accounts, recording, session) = try await narrowed(world, scope: scope)
-            let client = try await accounts.client(for: session.did.rawValue)
+            let client = try await accounts.client(for: .did(session.did))
             let before = recording.count
 
             let error = await #expect(throws: MissingPermissionError.self) {
@@ -74,7 +74,7 @@ struct PermissionTests {
         try await SandboxWorld.with { world in
             let scope = "atproto include:app.bsky.authCreatePosts future:permission"
             let (accounts, recording, session) = try await narrowed(world, scope: scope)
-            let client = try await accounts.client(for: session.did.rawValue)
+            let client = try await accounts.client(for: .did(session.did))
             let before = recording.count
             _ = try? await client.createRecord(
                 repo: session.did.rawValue,
@@ -99,7 +99,7 @@ struct PermissionTests {
                     scope: "atproto transition:generic future:permission",
                     pds: pds.url("/")
                 )
-                let client = try await accounts.client(for: session.did.rawValue)
+                let client = try await accounts.client(for: .did(session.did))
                 let error = await #expect(throws: MissingPermissionError.self) {
                     try await client.createRecord(
                         repo: session.did.rawValue,
@@ -120,7 +120,7 @@ struct PermissionTests {
         try await LoopbackHTTPServer.withServer(handler: LoopbackHTTPServer.always(answer)) { pds in
             try await SandboxWorld.with { world in
                 let (accounts, _, session) = try await narrowed(world, scope: "atproto", pds: pds.url("/"))
-                let client = try await accounts.client(for: session.did.rawValue)
+                let client = try await accounts.client(for: .did(session.did))
                 let error = await #expect(throws: XRPCError.self) { try await client.getSession() }
                 #expect(error?.error == "AccountTakedown")
             }

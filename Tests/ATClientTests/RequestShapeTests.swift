@@ -136,7 +136,7 @@ private func signedIn(
         let recording = RecordingTransport(world.transport)
         let accounts = world.accounts(transport: recording)
         let alice = try await world.signIn(with: accounts)
-        try await body(recording, try await accounts.client(for: alice.did.rawValue), alice)
+        try await body(recording, try await accounts.client(for: .did(alice.did)), alice)
     }
 }
 

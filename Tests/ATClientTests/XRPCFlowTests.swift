@@ -19,7 +19,7 @@ struct XRPCFlowTests {
         try await SandboxWorld.with { flow in
             let accounts = flow.accounts()
             let session = try await flow.signIn(with: accounts)
-            let client = try await accounts.client(for: session.did.rawValue)
+            let client = try await accounts.client(for: .did(session.did))
             let repo = session.did.rawValue
             #expect(try await client.getSession().did == repo)
 
@@ -65,12 +65,12 @@ struct XRPCFlowTests {
         try await SandboxWorld.with { flow in
             let accounts = flow.accounts()
             let session = try await flow.signIn(with: flow.sessions())
-            try await accounts.switchTo(session.did.rawValue)
+            try await accounts.switchTo(.did(session.did))
             // Make the stored access token one the PDS does not know; the refresh token stays good.
             var broken = session
             broken.accessToken = "not-a-token-the-pds-issued"
             try flow.keystore.save(try storedForm(broken), as: "session/\(session.did)")
-            let client = try await accounts.client(for: session.did.rawValue)
+            let client = try await accounts.client(for: .did(session.did))
             #expect(try await client.getSession().did == session.did.rawValue)
             #expect(flow.server.counters.refreshGrantsSucceeded == 1)
             // The refreshed session is kept in memory: the next call needs no refresh and no re-read.

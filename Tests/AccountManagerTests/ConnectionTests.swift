@@ -45,8 +45,8 @@ struct ConnectionTests {
             }
             let accounts = world.accounts(keystore: store)
             let loadsBefore = store.loads
-            for did in dids { _ = try await accounts.client(for: did) }
-            for handle in handles { _ = try await accounts.client(for: handle) }
+            for did in dids { _ = try await accounts.client(for: try ATIdentifier(validating: did)) }
+            for handle in handles { _ = try await accounts.client(for: try ATIdentifier(validating: handle)) }
             // One listing (every session, and the active entry), then each account's session and DPoP key once.
             #expect(store.loads - loadsBefore <= 3 * handles.count + 1)
         }

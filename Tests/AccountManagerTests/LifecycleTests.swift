@@ -1,5 +1,6 @@
 import ATClient
 import ATOAuthTesting
+import ATProtoSyntax
 import AccountManager
 import Foundation
 import HTTPTransport
@@ -71,7 +72,7 @@ struct LifecycleTests {
             #expect(second.previousGrant == .revoked)
             #expect(world.server.counters.revocations == 1)
             #expect(try world.keystore.load("dpop-key/\(did)") != oldKey)
-            #expect(try await accounts.client(for: did).getSession().did == did)
+            #expect(try await accounts.client(for: try ATIdentifier(validating: did)).getSession().did == did)
         }
     }
 

@@ -18,7 +18,7 @@ struct UnreadableAccountTests {
             let listing = try await accounts.accountListing()
             #expect(listing.unreadable.map(\.did) == [bob.did])
             #expect(try await accounts.account("alice.test").did == alice.did)
-            let removal = try await accounts.remove(bob.did.rawValue)
+            let removal = try await accounts.remove(.did(bob.did))
 
             guard case .unreadable(let removed) = removal.removed else {
                 Issue.record("bob's damaged session was not removed as unreadable: \(removal.removed)")

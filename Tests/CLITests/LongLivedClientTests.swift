@@ -34,7 +34,7 @@ struct LongLivedClientTests {
             configuration.allowHTTPLoopback = true
             try await AsyncHTTPClientTransport.withTransport { transport in
                 let accounts = AccountManager(keystore: keystore, transport: transport, configuration: configuration)
-                let client = try await accounts.client(for: did)
+                let client = try await accounts.client(for: try ATIdentifier(validating: did))
                 let post = Data(#"{"repo":"\#(did)","collection":"app.bsky.feed.post","record":{"text":"hi"}}"#.utf8)
                 let createRecord = try NSID(validating: "com.atproto.repo.createRecord")
                 let refused = await #expect(throws: MissingPermissionError.self) {

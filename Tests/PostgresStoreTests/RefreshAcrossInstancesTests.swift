@@ -1,5 +1,6 @@
 import ATClient
 import ATOAuthTesting
+import ATProtoSyntax
 import AccountManager
 import Foundation
 import OAuthSessionManager
@@ -35,7 +36,7 @@ struct RefreshAcrossInstancesTests {
                         for instance in instances {
                             for _ in 0..<50 {
                                 group.addTask {
-                                    let client = try await instance.client(for: account.did.rawValue)
+                                    let client = try await instance.client(for: .did(account.did))
                                     return try await client.getSession().did
                                 }
                             }
@@ -72,7 +73,8 @@ struct RefreshAcrossInstancesTests {
                             for did in dids {
                                 for _ in 0..<5 {
                                     group.addTask {
-                                        let session = try await instance.client(for: did).getSession()
+                                        let session = try await instance.client(for: try ATIdentifier(validating: did))
+                                            .getSession()
                                         #expect(session.did == did)
                                     }
                                 }
@@ -98,7 +100,7 @@ struct RefreshAcrossInstancesTests {
                 let account = try await world.signIn("user0.test", with: accounts)
                 let first = try #require(try await accounts.sessions.storedSession(for: account.did))
                 world.clock.advance(by: 601)
-                _ = try await accounts.client(for: account.did.rawValue).getSession()
+                _ = try await accounts.client(for: .did(account.did)).getSession()
                 let second = try #require(try await accounts.sessions.storedSession(for: account.did))
                 #expect(second.accessToken != first.accessToken)
                 let key = try await accounts.sessions.dpopKey(for: account.did)

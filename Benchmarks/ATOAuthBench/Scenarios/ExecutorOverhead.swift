@@ -122,7 +122,7 @@ enum ExecutorOverhead {
                 now: Date(),
                 into: keystore
             )
-            client = try await AccountManager(keystore: keystore, transport: transport).client(for: did.rawValue)
+            client = try await AccountManager(keystore: keystore, transport: transport).client(for: .did(did))
             getSession = try NSID(validating: "com.atproto.server.getSession")
         }
 

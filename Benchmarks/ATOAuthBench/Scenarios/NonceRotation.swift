@@ -38,7 +38,7 @@ enum NonceRotation {
             let counting = RecordingTransport(world.transport)
             let accounts = world.accounts(keystore: InMemoryKeystore(), transport: counting)
             let account = try await world.signIn(with: accounts)
-            let client = try await accounts.client(for: account.did.rawValue)
+            let client = try await accounts.client(for: .did(account.did))
             // A running client already knows the server's nonce: one call learns it before the count starts.
             _ = try await client.getSession()
             let primed = counting.count

@@ -40,7 +40,7 @@ enum RefreshStorm {
         return try await SandboxWorld.with(configuration) { world in
             let accounts = world.accounts(keystore: InMemoryKeystore())
             let account = try await world.signIn(with: accounts)
-            let client = try await accounts.client(for: account.did.rawValue)
+            let client = try await accounts.client(for: .did(account.did))
             _ = try await client.getSession()  // Learns the PDS nonce and opens a connection.
             var results: [Round] = []
             for _ in 0..<rounds {

@@ -1,5 +1,6 @@
 import ATClient
 import ATOAuthTesting
+import ATProtoSyntax
 import AccountManager
 import Foundation
 
@@ -52,7 +53,7 @@ extension SharedStores {
             var clients: [[ATClient]] = []
             for manager in managers {
                 var row: [ATClient] = []
-                for did in dids { row.append(try await manager.client(for: did)) }
+                for did in dids { row.append(try await manager.client(for: try ATIdentifier(validating: did))) }
                 clients.append(row)
             }
             world.clock.advance(by: tokenLifetime + 1)

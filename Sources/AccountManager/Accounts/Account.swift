@@ -40,24 +40,8 @@ public struct Account: Sendable, Hashable, Codable {
 }
 
 extension Account {
-    /// Whether `handleOrDID` names this account: its DID exactly, or its handle in any case, with or without `@`.
-    public func matches(_ handleOrDID: String) -> Bool {
-        AccountName.matches(handleOrDID, did: did, handle: handle)
-    }
-}
-
-extension Session {
-    /// Whether `handleOrDID` names this session's account, as ``Account/matches(_:)`` decides.
-    public func names(_ handleOrDID: String) -> Bool {
-        AccountName.matches(handleOrDID, did: did, handle: handle)
-    }
-}
-
-/// How a handle or DID the user typed names an account.
-enum AccountName {
-    static func matches(_ handleOrDID: String, did: DID, handle: Handle?) -> Bool {
-        if handleOrDID.hasPrefix("did:") { return did.rawValue == handleOrDID }
-        let wanted = handleOrDID.hasPrefix("@") ? handleOrDID.dropFirst() : Substring(handleOrDID)
-        return handle.map { $0.rawValue == wanted.lowercased() } ?? false
+    /// Whether `identifier` names this account: its DID, or its handle.
+    public func matches(_ identifier: ATIdentifier) -> Bool {
+        identifier.names(did: did, handle: handle)
     }
 }

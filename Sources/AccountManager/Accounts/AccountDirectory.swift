@@ -27,12 +27,11 @@ struct AccountDirectory: Sendable {
     }
 
     /// The DID of the signed-in account a handle or DID names, if the remembered list has it.
-    func lookUp(_ handleOrDID: String) -> DID? {
+    func lookUp(_ identifier: ATIdentifier) -> DID? {
         guard let accounts else { return nil }
-        if handleOrDID.hasPrefix("did:") {
-            return accounts.dids[handleOrDID]
+        return switch identifier {
+        case .did(let did): accounts.dids[did.rawValue]
+        case .handle(let handle): accounts.handles[handle.rawValue]
         }
-        let handle = handleOrDID.hasPrefix("@") ? String(handleOrDID.dropFirst()) : handleOrDID
-        return accounts.handles[handle.lowercased()]
     }
 }

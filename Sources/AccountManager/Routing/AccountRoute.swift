@@ -1,15 +1,17 @@
+public import ATProtoSyntax
+
 /// How a request chooses the account it goes out as.
 ///
 /// An explicit account wins; otherwise the DID or handle named by the request's `repo` (a query parameter or a
 /// member of the JSON body), when that account is signed in here; otherwise the active account.
 public struct AccountRoute: Sendable, Hashable {
     /// The handle or DID the caller chose, if any.
-    public var explicit: String?
-    /// The `repo` the request names, if any.
+    public var explicit: ATIdentifier?
+    /// The `repo` the request names, if any, as the request has it; text that is no handle or DID names no account.
     public var repo: String?
 
     /// Creates a route.
-    public init(explicit: String? = nil, repo: String? = nil) {
+    public init(explicit: ATIdentifier? = nil, repo: String? = nil) {
         self.explicit = explicit
         self.repo = repo
     }

@@ -105,8 +105,8 @@ struct DemoCommand: AsyncParsableCommand, GlobalOptionUser {
         log.detail("the browser was shown the listener's page (HTTP \(page.status))")
         log.detail("signed in as \(session.handle?.description ?? "-") (\(session.did)), scope \(session.scope)")
 
-        let connection = try await accounts.restore(session.did.rawValue)
-        let xrpc = try await accounts.client(for: session.did.rawValue)
+        let connection = try await accounts.restore(.did(session.did))
+        let xrpc = try await accounts.client(for: .did(session.did))
         log.step(4, "Call com.atproto.server.getSession with the DPoP-bound access token")
         let info = try await xrpc.getSession()
         log.detail("the PDS says: \(info.handle) \(info.did)")
@@ -127,7 +127,7 @@ struct DemoCommand: AsyncParsableCommand, GlobalOptionUser {
         log.detail("refreshes counted by the sandbox: \(server.counters.refreshGrantsSucceeded)")
 
         log.step(7, "Sign out: revoke the tokens, then delete the session and its DPoP key")
-        let removal = try await accounts.remove(session.did.rawValue)
+        let removal = try await accounts.remove(.did(session.did))
         if case .account(_, let revocation) = removal.removed {
             log.detail("revocation: \(revocation == .revoked ? "confirmed by the server" : "\(revocation)")")
         }

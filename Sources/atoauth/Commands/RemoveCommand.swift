@@ -34,7 +34,7 @@ struct RemoveCommand: AsyncParsableCommand, GlobalOptionUser {
 
     func run() async throws {
         let (removal, active) = try await CLIContext.run(global) { context in
-            let removal = try await context.accounts.remove(account)
+            let removal = try await context.accounts.remove(try AccountName.identifier(account))
             switch removal.active {
             case .switched(let successor): return (removal, Optional(successor))
             case .noneActive: return (removal, nil)

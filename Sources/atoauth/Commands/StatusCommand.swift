@@ -33,8 +33,10 @@ struct StatusCommand: AsyncParsableCommand, GlobalOptionUser {
     @OptionGroup var global: GlobalOptions<Self>
     func run() async throws {
         let (account, session) = try await CLIContext.run(global) { context in
-            let account = try await context.accounts.account(self.account ?? context.selectedAccount)
-            return (account, try await context.accounts.restore(account.did.rawValue).session)
+            let account = try await context.accounts.account(
+                try AccountName.identifier(self.account ?? context.selectedAccount)
+            )
+            return (account, try await context.accounts.restore(.did(account.did)).session)
         }
         let status = SessionStatus(account: account, session: session, now: Date())
         if global.json {

@@ -22,7 +22,9 @@ struct SwitchCommand: AsyncParsableCommand, GlobalOptionUser {
 
     @OptionGroup var global: GlobalOptions<Self>
     func run() async throws {
-        let switched = try await CLIContext.run(global) { try await $0.accounts.switchTo(account) }
+        let switched = try await CLIContext.run(global) {
+            try await $0.accounts.switchTo(try AccountName.identifier(account))
+        }
         if global.json {
             try Output.json(AccountJSON(switched))
         } else {

@@ -36,7 +36,7 @@ struct UpgradeCommand: AsyncParsableCommand, GlobalOptionUser {
         let upgrade = try await CLIContext.run(global) { context in
             try await BrowserSignIn(options: self.signIn, clientID: global.clientID).run(
                 context,
-                start: { try await context.accounts.authorizeUpgrade(account, client: $0) },
+                start: { try await context.accounts.authorizeUpgrade(try AccountName.identifier(account), client: $0) },
                 complete: { try await context.accounts.completeUpgrade(callbackURL: $0) }
             )
         }

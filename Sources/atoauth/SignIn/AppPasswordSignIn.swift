@@ -1,3 +1,4 @@
+import ATProtoSyntax
 import AccountManager
 import Foundation
 
@@ -16,6 +17,14 @@ struct AppPasswordSignIn {
     static let authFactorVariable = "ATOAUTH_AUTH_FACTOR"
 
     func run(_ context: CLIContext) async throws -> AccountSignIn {
+        // The account is checked before anything secret is asked for.
+        guard !account.contains("://") else {
+            throw CLIFailure(
+                status: CLIFailure.usage,
+                message: "An app-password sign-in needs the account's handle or DID, not a server address."
+            )
+        }
+        let identifier = try ATIdentifier(validating: account.hasPrefix("@") ? String(account.dropFirst()) : account)
         let input = SecretInput()
         let environment = context.environment
         for name in [Self.passwordVariable, Self.authFactorVariable] { unsetenv(name) }
@@ -32,8 +41,7 @@ struct AppPasswordSignIn {
             )
         }
         let code = environment[Self.authFactorVariable].nonEmpty
-        let account = account
-        return try await context.accounts.signInWithAppPassword(account, password: password) {
+        return try await context.accounts.signInWithAppPassword(identifier, password: password) {
             if let code { return code }
             Output.message("The server sent a sign-in code to the account's email address.")
             return await input.next(prompt: "Sign-in code for \(account)")

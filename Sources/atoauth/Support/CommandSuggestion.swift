@@ -4,8 +4,8 @@ import ArgumentParser
 enum CommandSuggestion {
     /// The subcommand names at each level, for suggestions.
     static let levels: [[String]] = [
-        ATOAuthCommand.configuration.subcommands.map { $0._commandName },
-        AccountsCommand.configuration.subcommands.map { $0._commandName },
+        ATOAuthCommand.configuration.subcommands.map { $0.name },
+        AccountsCommand.configuration.subcommands.map { $0.name },
     ]
 
     /// The closest known subcommand to a mistyped word, within two edits; `nil` when none is close.

@@ -86,7 +86,7 @@ extension GlobalOption {
 
     /// The usage error for this option given to `command`: what does not apply, and which commands take it.
     func refusal(by command: any ParsableCommand.Type) -> String {
-        let name = CommandTree.path(of: command) ?? command._commandName
+        let name = CommandTree.path(of: command) ?? command.name
         let takers = commands.map { "`\($0)`" }
         let list =
             takers.count > 1 ? takers.dropLast().joined(separator: ", ") + " and " + (takers.last ?? "") : takers.first
@@ -109,7 +109,7 @@ enum CommandTree {
         _ command: any ParsableCommand.Type,
         prefix: String
     ) -> [(command: any ParsableCommand.Type, path: String)] {
-        let path = prefix.isEmpty ? command._commandName : prefix + " " + command._commandName
+        let path = prefix.isEmpty ? command.name : prefix + " " + command.name
         return [(command, path)] + command.configuration.subcommands.flatMap { walk($0, prefix: path) }
     }
 }

@@ -19,7 +19,7 @@ enum GlobalOptionPlacement {
                 guard joined || index + 1 < arguments.endIndex else { break }
                 moved += joined ? [argument] : [argument, arguments[index + 1]]
                 index += joined ? 1 : 2
-            } else if let subcommand = command.configuration.subcommands.first(where: { $0._commandName == argument }) {
+            } else if let subcommand = command.configuration.subcommands.first(where: { $0.name == argument }) {
                 words.append(argument)
                 command = subcommand
                 index += 1

@@ -48,7 +48,7 @@ struct RefreshFlowTests {
         try await SandboxWorld.with(SandboxConfiguration(accessTokenLifetime: 3600, autoApprove: true)) { flow in
             let accounts = flow.accounts()
             let session = try await flow.signIn(with: flow.sessions())
-            let connection = try await accounts.restore(session.did.rawValue)
+            let connection = try await accounts.restore(.did(session.did))
             #expect(try await connection.currentSession().accessToken == session.accessToken)
             flow.clock.advance(by: 3600 - 5)
             #expect(try await connection.currentSession().accessToken != session.accessToken)

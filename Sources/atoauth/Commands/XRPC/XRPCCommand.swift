@@ -157,7 +157,7 @@ struct XRPCCommand: AsyncParsableCommand, GlobalOptionUser {
         try await CLIContext.run(global) { context in
             // Routed: --account, else the account the request's repo names when it is signed in, else the active one.
             let client = context.accounts.client()
-            let account = context.selectedAccount
+            let account = try AccountName.identifier(context.selectedAccount)
             if paginate {
                 try await XRPCPagination(method: method, maximumPages: maxPages ?? Self.defaultMaximumPages)
                     .run(parameters: pairs, merged: global.json) { parameters in

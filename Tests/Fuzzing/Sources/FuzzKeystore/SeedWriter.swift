@@ -63,17 +63,21 @@ struct SeedWriter {
             did: try DID(validating: "did:plc:ewvi7nxzyoun6zhxrhs64oiz"),
             handle: try Handle(validating: "alice.example.com"),
             pds: URL(string: "https://pds.example.com")!,
-            issuer: "https://auth.example.com",
             scope: "atproto transition:generic",
+            requestedScope: "atproto transition:generic",
             accessToken: "seed-access-token-protecting-nothing",
             accessTokenExpiresAt: now.addingTimeInterval(3_600),
             refreshToken: "seed-refresh-token-protecting-nothing",
-            clientID: "http://localhost?redirect_uri=http%3A%2F%2F127.0.0.1%2Fcallback&scope=atproto",
-            tokenEndpoint: URL(string: "https://auth.example.com/oauth/token")!,
-            revocationEndpoint: URL(string: "https://auth.example.com/oauth/revoke")!,
             createdAt: now,
             updatedAt: now,
-            requestedScope: "atproto transition:generic"
+            credential: .oauth(
+                OAuthGrant(
+                    issuer: "https://auth.example.com",
+                    clientID: "http://localhost?redirect_uri=http%3A%2F%2F127.0.0.1%2Fcallback&scope=atproto",
+                    tokenEndpoint: URL(string: "https://auth.example.com/oauth/token")!,
+                    revocationEndpoint: URL(string: "https://auth.example.com/oauth/revoke")!
+                )
+            )
         )
     }
 
