@@ -90,7 +90,7 @@ let package = Package(
         .target(
             name: "DPoPRequestExecutor",
             dependencies: [
-                "Failures", "HTTPTransport",
+                "Failures", "WireFormat", "HTTPTransport",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings
@@ -144,7 +144,7 @@ let package = Package(
         .target(
             name: "Sandbox",
             dependencies: [
-                "Failures", "WireFormat", "HTTPTransport", "DPoPRequestExecutor", "ATProtoPermissions",
+                "Failures", "WireFormat", "HTTPTransport", "ATProtoPermissions",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -209,7 +209,7 @@ let package = Package(
         .testTarget(
             name: "DPoPRequestExecutorTests",
             dependencies: [
-                "DPoPRequestExecutor", "HTTPTransport", "WireFormat", "OAuthSessionManager",
+                "DPoPRequestExecutor", "HTTPTransport", "WireFormat", "OAuthSessionManager", "Sandbox",
                 "ATOAuthTesting",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -245,7 +245,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WireFormatTests",
-            dependencies: ["WireFormat"],
+            dependencies: ["WireFormat", "Failures"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -6,6 +6,7 @@ public import HTTPTransport
 public import Keystore
 public import Logging
 public import OAuthSessionManager
+public import WireFormat
 
 /// The center of atoauth: signed-in accounts (DID → session), the active account, sign-in and sign-out, and one
 /// long-lived ``AccountConnection`` per account through which every request to its PDS goes.

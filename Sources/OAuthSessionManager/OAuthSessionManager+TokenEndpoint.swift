@@ -1,6 +1,7 @@
 import ATProtoIdentity
 import ATProtoSyntax
 import DPoPRequestExecutor
+import Failures
 import Foundation
 import HTTPTransport
 import WireFormat

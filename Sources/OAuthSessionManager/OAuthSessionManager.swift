@@ -5,7 +5,7 @@ public import Foundation
 public import HTTPTransport
 public import Keystore
 public import Logging
-import WireFormat
+public import WireFormat
 
 /// Signs people in and keeps their sessions, underneath `AccountManager` (the public front door): PAR, callback, tokens, refresh, revocation
 /// (atproto.com/specs/oauth, Authorization Flow; Tokens and Session Lifetime).

@@ -1,3 +1,4 @@
+import Failures
 public import Foundation
 
 /// The `error` and `error_description` (OAuth, RFC 6749 §5.2) or `message` (XRPC) of a JSON error answer.

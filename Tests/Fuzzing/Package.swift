@@ -45,7 +45,7 @@ let package = Package(
         fuzzTarget("FuzzXRPCAnswer", ["ATClient", "AccountManager", "HTTPTransport", "WireFormat"]),
         fuzzTarget("FuzzCallbackURL", ["OAuthLoopbackListener", "OAuthSessionManager"]),
         fuzzTarget("FuzzFormBody", ["WireFormat"]),
-        fuzzTarget("FuzzDPoPProof", ["DPoPRequestExecutor", "HTTPTransport"]),
+        fuzzTarget("FuzzDPoPProof", ["DPoPRequestExecutor", "HTTPTransport", "Sandbox"]),
         fuzzTarget("FuzzScope", ["ATProtoPermissions", "ATProtoSyntax"]),
         fuzzTarget("FuzzKeystore", ["Keystore", "OAuthSessionManager", "AccountManager", "DPoPRequestExecutor"]),
     ]

@@ -1,3 +1,4 @@
+import Failures
 import Testing
 import WireFormat
 

@@ -2,6 +2,7 @@ import Crypto
 import DPoPRequestExecutor
 import Foundation
 import HTTPTransport
+import WireFormat
 
 /// The fixed inputs of the micro-benchmarks, shaped like a real Bluesky call.
 enum Workload {

@@ -1,3 +1,5 @@
+import WireFormat
+
 /// Writes bytes into a buffer whose capacity the caller computed beforehand: the proof's JSON and its compact JWS
 /// are written this way, without growing arrays or copying strings.
 ///

@@ -1,12 +1,11 @@
 public import Failures
 
-/// A DPoP failure: a proof that does not verify, an unusable key, or a nonce challenge the client cannot satisfy.
+/// A DPoP failure of the client: an unusable key, a URL no proof can name, or a nonce challenge the client cannot
+/// satisfy (RFC 9449 §8).
 public struct DPoPError: Error, Sendable, Hashable, CustomStringConvertible {
     private enum Code: Hashable, Sendable {
-        case invalidProof
         case invalidKey
         case invalidTarget
-        case invalidNonce
         case repeatedNonceChallenge
         case challengeWithoutNonce
     }
@@ -23,17 +22,8 @@ public struct DPoPError: Error, Sendable, Hashable, CustomStringConvertible {
         self.status = status
     }
 
-    /// A proof was rejected by ``DPoPProofVerifier``; `reason` names the failed check.
-    public static func invalidProof(_ reason: String) -> DPoPError { DPoPError(.invalidProof, reason) }
-
     /// A stored or supplied key cannot be used.
     public static func invalidKey(_ reason: String) -> DPoPError { DPoPError(.invalidKey, reason) }
-
-    /// A proof's `nonce` is missing or not one the server currently accepts; servers answer `use_dpop_nonce`.
-    public static func invalidNonce(_ reason: String) -> DPoPError { DPoPError(.invalidNonce, reason) }
-
-    /// Whether this is a missing or stale nonce, which a client fixes by retrying with the server's new nonce.
-    public var isNonceError: Bool { code == .invalidNonce }
 
     /// The request URL cannot be a proof's `htu` (no scheme or host).
     public static func invalidTarget(_ reason: String) -> DPoPError { DPoPError(.invalidTarget, reason) }
@@ -58,7 +48,6 @@ public struct DPoPError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A sentence for people.
     public var description: String {
         switch code {
-        case .invalidProof, .invalidNonce: "Invalid DPoP proof: \(reason)."
         case .invalidKey: "Unusable DPoP key: \(reason). Sign in again to create a new one."
         case .invalidTarget: "Cannot make a DPoP proof for this URL: \(reason)."
         case .repeatedNonceChallenge, .challengeWithoutNonce:

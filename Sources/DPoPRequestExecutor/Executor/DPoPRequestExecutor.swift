@@ -1,5 +1,6 @@
 public import Foundation
 public import HTTPTransport
+public import WireFormat
 
 /// Sends requests with DPoP proofs: decorates a transport, keeps each server's nonce, and answers one nonce
 /// challenge per request (RFC 9449 §4, §7, §8, §9).

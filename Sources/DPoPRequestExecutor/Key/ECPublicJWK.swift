@@ -1,5 +1,6 @@
 public import Crypto
 import Foundation
+import WireFormat
 
 /// The public half of an ES256 key as a JSON Web Key (RFC 7517, RFC 7518 §6.2.1).
 public struct ECPublicJWK: Sendable, Hashable, Codable {
@@ -29,19 +30,6 @@ public struct ECPublicJWK: Sendable, Hashable, Codable {
     /// The RFC 7638 SHA-256 thumbprint, the value of `cnf.jkt` and `dpop_jkt`.
     public var thumbprint: String {
         JWKThumbprint.sha256(requiredMembers: ["crv": crv, "kty": kty, "x": x, "y": y])
-    }
-
-    /// The P-256 public key, or a ``DPoPError`` when the members do not describe one.
-    public func publicKey() throws -> P256.Signing.PublicKey {
-        guard kty == "EC", crv == "P-256" else { throw DPoPError.invalidProof("jwk is not an EC P-256 key") }
-        guard let xBytes = Base64URL.decode(x), let yBytes = Base64URL.decode(y), xBytes.count == 32,
-            yBytes.count == 32
-        else { throw DPoPError.invalidProof("jwk coordinates are not 32-byte base64url values") }
-        do {
-            return try P256.Signing.PublicKey(rawRepresentation: xBytes + yBytes)
-        } catch {
-            throw DPoPError.invalidProof("jwk is not a point on P-256")
-        }
     }
 
     /// The JWK as compact JSON with members in a fixed order, as it appears in a proof header.

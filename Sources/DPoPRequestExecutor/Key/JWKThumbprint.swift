@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import WireFormat
 
 /// JWK thumbprints (RFC 7638): SHA-256 over the required members in lexicographic order, no white space.
 public enum JWKThumbprint {

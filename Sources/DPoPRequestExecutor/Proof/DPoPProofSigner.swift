@@ -1,6 +1,7 @@
 import Crypto
 public import Foundation
 public import HTTPTransport
+public import WireFormat
 
 /// Makes DPoP proofs for one key (RFC 9449 §4.2), with the header encoded once and the claims written by hand.
 public struct DPoPProofSigner: Sendable {

@@ -2,7 +2,7 @@ import ATProtoIdentity
 import ATProtoSyntax
 public import DPoPRequestExecutor
 import HTTPTransport
-import WireFormat
+public import WireFormat
 
 /// The OAuth `state` parameter: random, single use, carrying no data (RFC 6749 §10.12).
 public enum OAuthState {

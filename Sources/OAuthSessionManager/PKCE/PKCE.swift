@@ -4,7 +4,7 @@ import Crypto
 public import DPoPRequestExecutor
 import Foundation
 import HTTPTransport
-import WireFormat
+public import WireFormat
 
 /// A PKCE verifier and its S256 challenge (RFC 7636 §4.1–4.2).
 ///

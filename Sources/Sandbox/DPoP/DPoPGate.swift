@@ -1,4 +1,3 @@
-import DPoPRequestExecutor
 import Foundation
 import HTTPTransport
 
@@ -54,10 +53,8 @@ struct DPoPGate: Sendable {
                 acceptedNonces: nonces.accepted(now: now, period: settings.nonceRotationPeriod),
                 now: now
             )
-        } catch let error as DPoPError {
-            throw Self.rejection(for: error)
         } catch {
-            throw Rejection(reason: .dpopProofInvalid, explanation: "DPoP proof could not be checked")
+            throw Self.rejection(for: error)
         }
         guard replays.insert(proof.jti, now: now, lifetime: settings.jtiLifetime) else {
             throw Rejection(
@@ -68,21 +65,24 @@ struct DPoPGate: Sendable {
         return proof
     }
 
-    /// Maps the verifier's error to a reason; the verifier names the failed check in its `reason`.
-    private static func rejection(for error: DPoPError) -> Rejection {
-        if error.isNonceError {
-            return error.reason.contains("no nonce")
-                ? Rejection(
-                    reason: .dpopNonceMissing,
-                    explanation: "DPoP proof has no nonce: retry with the nonce in the DPoP-Nonce header"
-                )
-                : Rejection(
-                    reason: .dpopNonceStale,
-                    explanation: "DPoP proof nonce is stale: retry with the nonce in the DPoP-Nonce header"
-                )
+    /// Maps the verifier's failure to a reason; the verifier names the failed check in its `reason`.
+    private static func rejection(for failure: DPoPProofVerifier.Failure) -> Rejection {
+        switch failure.kind {
+        case .nonceMissing:
+            return Rejection(
+                reason: .dpopNonceMissing,
+                explanation: "DPoP proof has no nonce: retry with the nonce in the DPoP-Nonce header"
+            )
+        case .nonceStale:
+            return Rejection(
+                reason: .dpopNonceStale,
+                explanation: "DPoP proof nonce is stale: retry with the nonce in the DPoP-Nonce header"
+            )
+        case .invalid:
+            break
         }
-        let explanation = "DPoP proof \(error.reason)"
-        let words = error.reason.split(whereSeparator: { !$0.isLetter }).map(String.init)
+        let explanation = "DPoP proof \(failure.reason)"
+        let words = failure.reason.split(whereSeparator: { !$0.isLetter }).map(String.init)
         let reason: SandboxRejectionReason =
             if words.contains("htu") {
                 .dpopURLMismatch

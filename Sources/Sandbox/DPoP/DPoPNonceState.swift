@@ -1,7 +1,7 @@
-import DPoPRequestExecutor
 import Foundation
 import HTTPTransport
 import Synchronization
+import WireFormat
 
 /// One origin's DPoP nonces (RFC 9449 §8–9): a current nonce that rotates every period, with the previous, current
 /// and next accepted, as the reference server does.

@@ -1,6 +1,6 @@
 import Crypto
-import DPoPRequestExecutor
 import Foundation
+import WireFormat
 
 /// The legacy session JWTs the sandbox PDS issues for app-password sessions: HS256 with a key of its own
 /// (RFC 7519, RFC 7515 §3.1), an access JWT (`typ` `at+jwt`, scope `com.atproto.appPass`) and a refresh JWT (`typ`

@@ -1,7 +1,7 @@
 import ATProtoPermissions
-import DPoPRequestExecutor
 import Foundation
 import HTTPTransport
+import WireFormat
 
 extension AuthorizationServerHandler {
     /// `POST /oauth/par` (RFC 9126 §2): validates the whole request up front and answers a one-use `request_uri`.

@@ -1,6 +1,6 @@
 import Crypto
-import DPoPRequestExecutor
 import Foundation
+import WireFormat
 
 /// The authorization server's side of PKCE (RFC 7636 §4.6): the verifier's syntax and its S256 challenge.
 enum PKCEVerification {

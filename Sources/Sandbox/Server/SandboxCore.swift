@@ -1,7 +1,7 @@
-import DPoPRequestExecutor
 import Foundation
 import HTTPTransport
 import Synchronization
+import WireFormat
 
 /// What the three origins share: the live configuration, the clock and randomness, the origin URLs, the stores,
 /// the `jti` cache and the monitor.

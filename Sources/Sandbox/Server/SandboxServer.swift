@@ -1,7 +1,7 @@
-public import DPoPRequestExecutor
 public import Foundation
 import HTTPTransport
 public import Logging
+public import WireFormat
 
 /// A strict local AT Protocol authorization server, PDS and PLC directory, on three loopback origins.
 ///

@@ -1,5 +1,6 @@
 import AccountManager
 import ArgumentParser
+import Failures
 import OAuthSessionManager
 import WireFormat
 

@@ -1,6 +1,7 @@
 import DPoPRequestExecutor
 import Foundation
 import HTTPTransport
+import Sandbox
 import Testing
 
 /// Runs `Tests/Interop/dpop_interop.py` (pydpop and joserfc) on proofs made here, and verifies proofs it makes.

@@ -1,7 +1,9 @@
 import DPoPRequestExecutor
 import Foundation
 import HTTPTransport
+import Sandbox
 import Testing
+import WireFormat
 
 @Suite("Proofs the signer makes")
 struct DPoPProofSignerTests {

@@ -2,6 +2,7 @@ import DPoPRequestExecutor
 import Foundation
 import HTTPTransport
 import Testing
+import WireFormat
 
 /// The hand-written fast paths (base64url, the proof's claims, `htu` of common URLs) against plain references.
 @Suite("Fast encodings agree with plain references")

@@ -1,6 +1,7 @@
 import DPoPRequestExecutor
 import HTTPTransport
 import Synchronization
+import WireFormat
 
 /// Returns scripted bytes first, then a counter pattern, so tests control `jti`, verifiers and `state`.
 final class FixedRandomSource: RandomSource {

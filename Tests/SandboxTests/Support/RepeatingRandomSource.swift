@@ -1,5 +1,6 @@
 import DPoPRequestExecutor
 import HTTPTransport
+import WireFormat
 
 /// Always the same bytes: a broken client whose proofs all share one `jti`.
 struct RepeatingRandomSource: RandomSource {

@@ -4,6 +4,7 @@ import Foundation
 import HTTPTransport
 import Sandbox
 import Testing
+import WireFormat
 
 /// A hand-made OAuth client for the tests: one DPoP key, raw requests, and each step of the flow as a method.
 struct SandboxTestClient: Sendable {

@@ -11,7 +11,7 @@ public enum Base64URL {
     }
 
     /// Encodes the bytes of a buffer as unpadded base64url.
-    static func encode(_ bytes: UnsafeRawBufferPointer) -> String {
+    package static func encode(_ bytes: UnsafeRawBufferPointer) -> String {
         String(unsafeUninitializedCapacity: encodedCount(bytes.count)) { output in
             encode(bytes, into: output)
             return output.count
@@ -19,13 +19,13 @@ public enum Base64URL {
     }
 
     /// The length of the unpadded base64url encoding of `byteCount` bytes.
-    static func encodedCount(_ byteCount: Int) -> Int {
+    package static func encodedCount(_ byteCount: Int) -> Int {
         byteCount / 3 * 4 + (byteCount % 3 == 0 ? 0 : byteCount % 3 + 1)
     }
 
     /// Writes the unpadded base64url encoding of `bytes` into `output`, which holds exactly
     /// `encodedCount(bytes.count)` bytes.
-    static func encode(_ bytes: UnsafeRawBufferPointer, into output: UnsafeMutableBufferPointer<UInt8>) {
+    package static func encode(_ bytes: UnsafeRawBufferPointer, into output: UnsafeMutableBufferPointer<UInt8>) {
         precondition(output.count == encodedCount(bytes.count), "wrong base64url output size")
         guard !bytes.isEmpty, let source = bytes.baseAddress, let target = output.baseAddress else { return }
         alphabet.withUnsafeBufferPointer { alphabet in

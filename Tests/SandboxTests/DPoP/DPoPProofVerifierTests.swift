@@ -2,7 +2,9 @@ import Crypto
 import DPoPRequestExecutor
 import Foundation
 import HTTPTransport
+import Sandbox
 import Testing
+import WireFormat
 
 @Suite("The verifier rejects bad proofs")
 struct DPoPProofVerifierTests {
@@ -33,6 +35,24 @@ struct DPoPProofVerifierTests {
         try signer.proof(method: .post, url: url(target), nonce: nonce, accessToken: token, issuedAt: time ?? now)
     }
 
+    private func url(_ text: String) throws -> URL { try #require(URL(string: text)) }
+
+    @Test("a good proof verifies, and its thumbprint is the key's (RFC 7638)")
+    func acceptsWithThumbprint() throws {
+        #expect(try verify(proof()).thumbprint == signer.key.publicJWK.thumbprint)
+    }
+
+    @Test(
+        "htu is compared after RFC 3986 normalization, without query and fragment",
+        arguments: [
+            "HTTPS://AS.example/oauth/token", "https://as.example:443/oauth/token", "https://as.example/oauth/%74oken",
+            "https://as.example/oauth/token?x=1#f",
+        ]
+    )
+    func normalizedTarget(_ requested: String) throws {
+        #expect(try verify(proof(), target: requested).htu == target)
+    }
+
     @Test("a good proof verifies")
     func accepts() throws {
         #expect(try verify(proof()).htu == target)
@@ -40,32 +60,36 @@ struct DPoPProofVerifierTests {
 
     @Test("htm and htu must match the request")
     func methodAndTarget() throws {
-        #expect(throws: DPoPError.self) { try verify(proof(), method: .get) }
-        #expect(throws: DPoPError.self) { try verify(proof(), target: "https://as.example/oauth/par") }
-        #expect(throws: DPoPError.self) { try verify(proof(), target: "https://other.example/oauth/token") }
+        #expect(throws: DPoPProofVerifier.Failure.self) { try verify(proof(), method: .get) }
+        #expect(throws: DPoPProofVerifier.Failure.self) { try verify(proof(), target: "https://as.example/oauth/par") }
+        #expect(throws: DPoPProofVerifier.Failure.self) {
+            try verify(proof(), target: "https://other.example/oauth/token")
+        }
     }
 
     @Test("iat outside the window is refused")
     func issuedAtWindow() throws {
-        #expect(throws: DPoPError.self) { try verify(proof(at: now.addingTimeInterval(-191))) }
-        #expect(throws: DPoPError.self) { try verify(proof(at: now.addingTimeInterval(181))) }
+        #expect(throws: DPoPProofVerifier.Failure.self) { try verify(proof(at: now.addingTimeInterval(-191))) }
+        #expect(throws: DPoPProofVerifier.Failure.self) { try verify(proof(at: now.addingTimeInterval(181))) }
         #expect(try verify(proof(at: now.addingTimeInterval(-189))).jti.isEmpty == false)
     }
 
     @Test("a required nonce must be present and current")
     func nonce() throws {
-        let missing = #expect(throws: DPoPError.self) { try verify(proof(), nonces: ["a"]) }
-        #expect(missing?.isNonceError == true)
-        let stale = #expect(throws: DPoPError.self) { try verify(proof(nonce: "old"), nonces: ["a", "b"]) }
-        #expect(stale?.isNonceError == true)
+        let missing = #expect(throws: DPoPProofVerifier.Failure.self) { try verify(proof(), nonces: ["a"]) }
+        #expect(missing?.kind == .nonceMissing)
+        let stale = #expect(throws: DPoPProofVerifier.Failure.self) {
+            try verify(proof(nonce: "old"), nonces: ["a", "b"])
+        }
+        #expect(stale?.kind == .nonceStale)
         #expect(try verify(proof(nonce: "b"), nonces: ["a", "b"]).nonce == "b")
     }
 
     @Test("ath must match the access token and be absent without one")
     func accessTokenHash() throws {
-        #expect(throws: DPoPError.self) { try verify(proof(token: "a"), accessToken: "b") }
-        #expect(throws: DPoPError.self) { try verify(proof(), accessToken: "b") }
-        #expect(throws: DPoPError.self) { try verify(proof(token: "a")) }
+        #expect(throws: DPoPProofVerifier.Failure.self) { try verify(proof(token: "a"), accessToken: "b") }
+        #expect(throws: DPoPProofVerifier.Failure.self) { try verify(proof(), accessToken: "b") }
+        #expect(throws: DPoPProofVerifier.Failure.self) { try verify(proof(token: "a")) }
         #expect(try verify(proof(token: "a"), accessToken: "a").ath != nil)
     }
 
@@ -81,7 +105,7 @@ struct DPoPProofVerifierTests {
         ]
         for header in headers {
             let forged = [Base64URL.encode(Array(header.utf8)), good[1], good[2]].joined(separator: ".")
-            #expect(throws: DPoPError.self) { try verify(forged) }
+            #expect(throws: DPoPProofVerifier.Failure.self) { try verify(forged) }
         }
     }
 
@@ -91,11 +115,11 @@ struct DPoPProofVerifierTests {
         let raw = try #require(Base64URL.decode(good[2]))
         let der = try P256.Signing.ECDSASignature(rawRepresentation: raw).derRepresentation
         let withDER = [good[0], good[1], Base64URL.encode(der)].joined(separator: ".")
-        #expect(throws: DPoPError.self) { try verify(withDER) }
+        #expect(throws: DPoPProofVerifier.Failure.self) { try verify(withDER) }
         let other = try DPoPProofSigner(key: DPoPKey()).proof(method: .post, url: url(target), issuedAt: now)
         let mixed = [good[0], good[1], String(other.split(separator: ".")[2])].joined(separator: ".")
-        #expect(throws: DPoPError.self) { try verify(mixed) }
-        #expect(throws: DPoPError.self) { try verify("a.b") }
-        #expect(throws: DPoPError.self) { try verify("!!.??.**") }
+        #expect(throws: DPoPProofVerifier.Failure.self) { try verify(mixed) }
+        #expect(throws: DPoPProofVerifier.Failure.self) { try verify("a.b") }
+        #expect(throws: DPoPProofVerifier.Failure.self) { try verify("!!.??.**") }
     }
 }
