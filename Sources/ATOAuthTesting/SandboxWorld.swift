@@ -15,7 +15,7 @@ public import Sandbox
 /// try await SandboxWorld.with { world in
 ///     let accounts = world.accounts()
 ///     let alice = try await world.signIn("alice.test", with: accounts)
-///     let client = try await accounts.client(for: alice.did.rawValue)
+///     let client = try await accounts.client(for: .did(alice.did))
 ///     _ = try await client.getSession()
 /// }
 /// ```

@@ -1,6 +1,3 @@
-import ATProtoSyntax
-import HTTPTransport
-
 extension DIDDocument {
     /// One entry of a DID document's `service` array (W3C DID Core §5.4), as far as this client reads it.
     public struct Service: Sendable, Hashable, Decodable {

@@ -2,7 +2,6 @@ public import ATProtoSyntax
 import Failures
 public import Foundation
 public import HTTPTransport
-import WireFormat
 
 /// Fetches and checks the DID document of a `did:plc` or `did:web` (atproto.com/specs/did).
 ///

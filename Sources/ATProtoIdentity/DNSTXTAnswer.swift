@@ -1,6 +1,3 @@
-import ATProtoSyntax
-import HTTPTransport
-
 /// Reads the TXT records out of a raw DNS answer message (RFC 1035 §4.1, §3.3.14), checking every bound.
 ///
 /// `package` so the tests can feed it crafted messages; not part of the public API.

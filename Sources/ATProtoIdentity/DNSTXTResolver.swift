@@ -1,7 +1,5 @@
-import ATProtoSyntax
 import CResolv
 import Dispatch
-import HTTPTransport
 
 /// Looks up DNS TXT records; the seam handle resolution goes through, so tests can use a fake DNS.
 public protocol DNSTXTResolver: Sendable {

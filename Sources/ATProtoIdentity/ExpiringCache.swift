@@ -1,6 +1,4 @@
-import ATProtoSyntax
 import Foundation
-import HTTPTransport
 
 /// A small in-memory store whose entries expire, for identity results during sign-in (atproto.com/specs/oauth, Security Concerns).
 actor ExpiringCache<Key: Hashable & Sendable, Value: Sendable> {

@@ -1,5 +1,4 @@
 public import ATProtoSyntax
-import HTTPTransport
 
 /// Resolves a handle to the DID it claims (atproto.com/specs/handle, Handle Resolution); the result still needs the bidirectional check.
 public protocol HandleResolver: Sendable {

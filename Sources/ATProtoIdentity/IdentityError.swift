@@ -1,7 +1,6 @@
 import ATProtoSyntax
 public import Failures
 import Foundation
-import HTTPTransport
 import WireFormat
 
 /// A failure to turn what the user typed into a trusted identity: a handle that does not resolve, records that

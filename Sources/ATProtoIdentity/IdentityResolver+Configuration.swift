@@ -1,6 +1,4 @@
-import ATProtoSyntax
 public import Foundation
-import HTTPTransport
 
 extension IdentityResolver {
     /// Where identities are resolved and how long results are kept (atproto.com/specs/handle; atproto.com/specs/oauth, Security Concerns).

@@ -1,6 +1,5 @@
 public import ATProtoSyntax
 public import Foundation
-import HTTPTransport
 
 /// Who the user named and where their PDS is, after the identity checks (atproto.com/specs/oauth, Identity Authentication).
 public struct ResolvedIdentity: Sendable, Hashable {

@@ -2,7 +2,6 @@ public import ATProtoSyntax
 import Failures
 public import Foundation
 public import HTTPTransport
-import WireFormat
 
 /// Resolves handles with a service's `com.atproto.identity.resolveHandle` instead of DNS and HTTPS
 /// (atproto.com/specs/handle, Handle Resolution), for a configured resolver such as a development sandbox.

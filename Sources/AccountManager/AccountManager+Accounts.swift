@@ -1,6 +1,7 @@
 public import ATProtoSyntax
 import Foundation
-public import OAuthSessionManager
+import Keystore
+import OAuthSessionManager
 
 extension AccountManager {
     /// Every account whose session can be read, sorted by handle, with the active one marked.

@@ -6,8 +6,8 @@ extension AccountManager {
     /// Signs in with an app password (`com.atproto.server.createSession`), stores the session and makes the account
     /// active; the legacy way, beside OAuth.
     ///
-    /// The account is checked as for OAuth, and the PDS must answer for its DID; see
-    /// `OAuthSessionManager.signInWithAppPassword(_:password:authFactor:)`. A session the account had here before is
+    /// The account is checked as for OAuth (handle and DID both ways, the DID document's PDS), and the PDS must answer
+    /// for its DID; when it asks for a sign-in code (`AuthFactorTokenRequired`), `authFactor` is asked once. A session the account had here before is
     /// replaced and ended at its server, as ``callback(_:)`` reports.
     /// - Parameters:
     ///   - identifier: the account's handle or DID.

@@ -1,10 +1,12 @@
 public import ATProtoSyntax
 import Foundation
+import Keystore
 public import OAuthSessionManager
 
 extension AccountManager {
-    /// Removes an account: signs it out (``revoke(_:)``), or deletes its session by DID when the session cannot be
-    /// read (``removeUnreadable(_:)``), and says which account is active afterwards.
+    /// Removes an account: signs it out (revokes its tokens at the server that issued them, best effort, then
+    /// deletes its session and DPoP key), or deletes its session by DID without decrypting it when the session
+    /// cannot be read, and says which account is active afterwards.
     ///
     /// When the removed account was the active one, the remaining account signed in most recently becomes active
     /// (the latest session `createdAt`; on a tie, the first by handle, then DID); when none remains, no account is

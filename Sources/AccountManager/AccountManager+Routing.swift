@@ -1,4 +1,5 @@
 package import ATProtoSyntax
+import Keystore
 import OAuthSessionManager
 
 extension AccountManager {

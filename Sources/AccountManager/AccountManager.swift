@@ -1,6 +1,6 @@
 public import ATProtoIdentity
 import ATProtoSyntax
-public import DPoPRequestExecutor
+package import DPoPRequestExecutor
 public import Foundation
 public import HTTPTransport
 public import Keystore
@@ -13,7 +13,7 @@ public import WireFormat
 ///
 /// Apps and the command-line tool use this type, not the lower modules. Its verbs follow the reference
 /// TypeScript client: ``authorize(_:client:)`` starts a sign-in, ``callback(_:)`` completes it, ``restore(_:)``
-/// returns a signed-in account's connection, ``revoke(_:)`` signs out, and ``events()`` reports session changes.
+/// returns a signed-in account's connection, ``remove(_:)`` signs out, and ``events()`` reports session changes.
 /// `ATClient` adds `client(for:)` and the routed `client()`.
 ///
 /// Each account is its own encrypted session entry, written atomically, and the active account is one small entry

@@ -1,4 +1,5 @@
 public import Failures
+import Foundation
 
 /// A failure to exchange a request with a server: no response came, or it could not be read whole.
 ///
@@ -188,6 +189,7 @@ extension TransportError {
 }
 
 extension TransportError: CategorizedError {
-    /// No answer came, or it could not be read: the network or the server failed.
-    public var category: FailureCategory { .failed }
+    /// `cancelled` when the calling task was; otherwise no answer came, or it could not be read: the network or the
+    /// server failed.
+    public var category: FailureCategory { code == .cancelled ? .cancelled : .failed }
 }

@@ -1,6 +1,9 @@
+import ATProtoPermissions
 import ATProtoSyntax
 import Foundation
 import HTTPTransport
+import Keystore
+import Logging
 
 extension OAuthSessionManager {
     /// Refreshes under the keystore's lock for the session entry, re-reading the stored session first.

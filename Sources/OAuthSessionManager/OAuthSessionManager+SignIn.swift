@@ -1,8 +1,10 @@
 import ATProtoIdentity
 import ATProtoSyntax
 import DPoPRequestExecutor
-public import Foundation
+package import Foundation
 import HTTPTransport
+import Keystore
+import Logging
 import WireFormat
 
 extension OAuthSessionManager {

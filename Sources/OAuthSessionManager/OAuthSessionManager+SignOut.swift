@@ -1,9 +1,8 @@
-import ATProtoIdentity
 package import ATProtoSyntax
 import DPoPRequestExecutor
 import Foundation
-import HTTPTransport
-import WireFormat
+import Keystore
+import Logging
 
 extension OAuthSessionManager {
     /// Signs out: revokes the tokens (RFC 7009, with DPoP), then deletes the session and its DPoP key even if the

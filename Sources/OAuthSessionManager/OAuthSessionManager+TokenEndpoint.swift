@@ -4,6 +4,7 @@ import DPoPRequestExecutor
 import Failures
 import Foundation
 import HTTPTransport
+import Logging
 import WireFormat
 
 extension OAuthSessionManager {

@@ -1,11 +1,11 @@
-public import ATProtoIdentity
-public import ATProtoSyntax
-public import DPoPRequestExecutor
-public import Foundation
-public import HTTPTransport
-public import Keystore
-public import Logging
-public import WireFormat
+package import ATProtoIdentity
+package import ATProtoSyntax
+package import DPoPRequestExecutor
+package import Foundation
+package import HTTPTransport
+package import Keystore
+package import Logging
+package import WireFormat
 
 /// Signs people in and keeps their sessions, underneath `AccountManager` (the public front door): PAR, callback, tokens, refresh, revocation
 /// (atproto.com/specs/oauth, Authorization Flow; Tokens and Session Lifetime).

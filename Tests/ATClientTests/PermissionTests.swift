@@ -1,9 +1,10 @@
 import ATClient
 import ATOAuthTesting
 import ATProtoPermissions
+import ATProtoSyntax
 import AccountManager
 import Foundation
-import HTTPTransport
+import Keystore
 import OAuthSessionManager
 import Testing
 

@@ -1,7 +1,9 @@
 import ATClient
 import ATOAuthTesting
+import ATProtoPermissions
 import ATProtoSyntax
 import AccountManager
+import Failures
 import Foundation
 import HTTPTransport
 import Testing

@@ -1,4 +1,4 @@
-import ATProtoSyntax
+import ATProtoPermissions
 import Foundation
 import Testing
 

@@ -2,10 +2,10 @@ import ATClient
 import ATOAuthTesting
 import ATProtoSyntax
 import AccountManager
-import DPoPRequestExecutor
 import Foundation
-import HTTPTransport
+import Keystore
 import OAuthSessionManager
+import Sandbox
 import Testing
 
 @Suite("ATClient against the strict sandbox")

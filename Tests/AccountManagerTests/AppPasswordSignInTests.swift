@@ -1,6 +1,8 @@
 import ATClient
 import ATOAuthTesting
+import ATProtoSyntax
 import AccountManager
+import Failures
 import Foundation
 import HTTPTransport
 import OAuthSessionManager

@@ -4,6 +4,7 @@ import ATProtoSyntax
 import AccountManager
 import Foundation
 import HTTPTransport
+import Keystore
 import OAuthSessionManager
 import Sandbox
 import Testing

@@ -2,6 +2,7 @@ import ATClient
 import ATOAuthTesting
 import ATProtoSyntax
 import AccountManager
+import Failures
 import Foundation
 import HTTPTransport
 import Keystore

@@ -1,7 +1,9 @@
 import ATOAuthTesting
+import ATProtoSyntax
 import AccountManager
 import Foundation
 import Keystore
+import OAuthSessionManager
 import Testing
 
 @Suite("AccountManager lists the readable accounts when one stored session is unreadable")

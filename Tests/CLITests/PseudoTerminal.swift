@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 /// Runs the built `atoauth` with standard input, output and error on a pseudo-terminal, as in a terminal window:

@@ -1,6 +1,4 @@
-import DPoPRequestExecutor
 import Foundation
-import HTTPTransport
 import Testing
 
 @Suite("Sessions across processes: refresh, nonces, revocation", .serialized)

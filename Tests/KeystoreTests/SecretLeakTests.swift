@@ -1,4 +1,5 @@
 import Foundation
+import InMemoryLogging
 import Keystore
 import Testing
 

@@ -2,6 +2,8 @@ import ATClient
 import ATOAuthTesting
 import ATProtoSyntax
 import AccountManager
+import Crypto
+import DPoPRequestExecutor
 import Foundation
 import OAuthSessionManager
 import PostgresStore

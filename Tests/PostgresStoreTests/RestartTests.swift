@@ -1,6 +1,5 @@
 import ATOAuthTesting
 import Foundation
-import Keystore
 import PostgresStore
 import Synchronization
 import Testing

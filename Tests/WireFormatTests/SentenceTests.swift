@@ -1,6 +1,5 @@
 import Failures
 import Testing
-import WireFormat
 
 @Suite("Sentence: messages joined from parts end each sentence once")
 struct SentenceTests {

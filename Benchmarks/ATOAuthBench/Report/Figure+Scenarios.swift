@@ -1,3 +1,5 @@
+import Keystore
+
 /// The rows each scenario contributes to the report.
 extension Figure {
     /// Proof throughput against raw signatures.

@@ -1,7 +1,5 @@
 import ATOAuthTesting
-import AccountManager
 import Foundation
-import HTTPTransport
 import Keystore
 import Sandbox
 

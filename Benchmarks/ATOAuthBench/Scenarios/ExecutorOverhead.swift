@@ -1,12 +1,11 @@
 import ATClient
-import ATProtoIdentity
 import ATProtoSyntax
 import AccountManager
+import Crypto
 import DPoPRequestExecutor
 import Foundation
 import HTTPTransport
 import Keystore
-import OAuthSessionManager
 
 /// Client CPU per XRPC call with DPoP against the same transport without it, on a loopback server (another process)
 /// that verifies nothing, so the process CPU clock counts the client alone.

@@ -1,9 +1,8 @@
 import ATClient
 import ATOAuthTesting
+import ATProtoSyntax
 import AccountManager
-import DPoPRequestExecutor
 import Foundation
-import HTTPTransport
 import Keystore
 import Sandbox
 

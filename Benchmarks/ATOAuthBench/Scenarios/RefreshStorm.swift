@@ -1,13 +1,9 @@
 import ATClient
 import ATOAuthTesting
-import ATProtoIdentity
 import ATProtoSyntax
 import AccountManager
-import DPoPRequestExecutor
 import Foundation
-import HTTPTransport
 import Keystore
-import OAuthSessionManager
 import Sandbox
 
 /// 1,000 concurrent XRPC calls on an expired access token against the same calls on a fresh one.

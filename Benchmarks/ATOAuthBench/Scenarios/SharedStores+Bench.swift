@@ -3,6 +3,7 @@ import ATOAuthTesting
 import ATProtoSyntax
 import AccountManager
 import Foundation
+import Sandbox
 
 extension SharedStores {
     /// The instances of both kinds over one sandbox, and the measurements made with them.

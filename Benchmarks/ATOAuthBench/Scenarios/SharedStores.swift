@@ -1,6 +1,4 @@
-import ATClient
 import ATOAuthTesting
-import AccountManager
 import Foundation
 import Keystore
 import PostgresStore

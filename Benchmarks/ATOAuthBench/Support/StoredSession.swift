@@ -1,8 +1,6 @@
-import ATProtoIdentity
 import ATProtoSyntax
 import DPoPRequestExecutor
 import Foundation
-import HTTPTransport
 import Keystore
 import OAuthSessionManager
 

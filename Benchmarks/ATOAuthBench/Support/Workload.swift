@@ -1,7 +1,5 @@
 import Crypto
-import DPoPRequestExecutor
 import Foundation
-import HTTPTransport
 import WireFormat
 
 /// The fixed inputs of the micro-benchmarks, shaped like a real Bluesky call.

@@ -1,4 +1,3 @@
-import ATProtoSyntax
 public import Foundation
 
 extension ATClient {

@@ -1,3 +1,4 @@
+import ATProtoPermissions
 public import ATProtoSyntax
 public import Foundation
 public import OAuthSessionManager

@@ -4,6 +4,6 @@ public import OAuthSessionManager
 public struct AccountListing: Sendable {
     /// Every account whose session can be read, sorted by handle, with the active one marked.
     public var accounts: [Account]
-    /// Sessions whose entries are damaged; each can be removed with ``AccountManager/removeUnreadable(_:)``.
+    /// Sessions whose entries are damaged; each can be removed with ``AccountManager/remove(_:)`` (by its DID).
     public var unreadable: [UnreadableSession]
 }

@@ -1,11 +1,13 @@
 public import ATProtoSyntax
 import DPoPRequestExecutor
+import Failures
 public import Foundation
 public import HTTPTransport
 import Keystore
 import Logging
 public import OAuthSessionManager
 import Synchronization
+import WireFormat
 
 /// One signed-in account's long-lived link to its PDS: the DPoP key decoded once, the session kept in memory, one
 /// executor sharing the process's nonce cache.

@@ -1,3 +1,5 @@
+import HTTPTransport
+
 /// One challenge of a `WWW-Authenticate` header (RFC 9110 §11.6.1), such as `DPoP error="use_dpop_nonce"`.
 public struct WWWAuthenticateChallenge: Sendable, Hashable {
     /// The authentication scheme, as sent.

@@ -2,6 +2,8 @@ import ATProtoIdentity
 import ATProtoSyntax
 import Foundation
 import HTTPTransport
+import Keystore
+import Logging
 import WireFormat
 
 extension OAuthSessionManager {

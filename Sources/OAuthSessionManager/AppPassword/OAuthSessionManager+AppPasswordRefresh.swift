@@ -1,4 +1,6 @@
+import ATProtoSyntax
 import Foundation
+import HTTPTransport
 
 extension OAuthSessionManager {
     /// The app-password side of a refresh: `com.atproto.server.refreshSession` with the refresh JWT as Bearer, and

@@ -1,6 +1,7 @@
 import Failures
 import Foundation
 import HTTPTransport
+import Logging
 import WireFormat
 
 extension OAuthSessionManager {

@@ -1,8 +1,4 @@
-import ATProtoIdentity
-import ATProtoSyntax
 public import Foundation
-import HTTPTransport
-import WireFormat
 
 /// A started sign-in: the URL to open in the system browser and what the callback will be checked against.
 public struct AuthorizationRequest: Sendable, Hashable {

@@ -1,7 +1,4 @@
-import ATProtoIdentity
-import ATProtoSyntax
 public import Foundation
-import HTTPTransport
 import WireFormat
 
 /// The query of the redirect back to the client (RFC 6749 §4.1.2, RFC 9207).

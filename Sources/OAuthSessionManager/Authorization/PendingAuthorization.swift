@@ -1,8 +1,4 @@
-import ATProtoIdentity
-import ATProtoSyntax
 import Foundation
-import HTTPTransport
-import WireFormat
 
 /// What a started sign-in must remember until its callback: kept encrypted in the keystore under
 /// `pending/<state>` for ten minutes, so a later process can complete it (atproto.com/specs/oauth, Authorization Flow).

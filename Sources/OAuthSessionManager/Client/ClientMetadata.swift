@@ -1,9 +1,6 @@
-import ATProtoIdentity
 import ATProtoPermissions
-import ATProtoSyntax
 public import Foundation
 import HTTPTransport
-import WireFormat
 
 /// A hosted client metadata document for a native app (atproto.com/specs/oauth, Clients; AT Protocol OAuth "client metadata").
 ///

@@ -1,6 +1,4 @@
-import ATProtoIdentity
 public import ATProtoPermissions
-import ATProtoSyntax
 public import Foundation
 import HTTPTransport
 import WireFormat

@@ -1,8 +1,5 @@
-import ATProtoIdentity
-import ATProtoSyntax
+import Failures
 import Foundation
-import HTTPTransport
-import WireFormat
 
 extension OAuthError {
     /// A client metadata document or loopback client configuration breaks a rule (atproto.com/specs/oauth, Clients).

@@ -1,8 +1,5 @@
-import ATProtoIdentity
-import ATProtoSyntax
 public import Failures
 import Foundation
-import HTTPTransport
 import WireFormat
 
 /// A failure of the AT Protocol OAuth client: bad input, an identity or metadata check that failed, or a server

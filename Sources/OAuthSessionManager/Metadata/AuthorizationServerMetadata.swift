@@ -1,8 +1,5 @@
-import ATProtoIdentity
-import ATProtoSyntax
 public import Foundation
 import HTTPTransport
-import WireFormat
 
 /// An authorization server's metadata, checked as RFC 8414 §3; atproto.com/specs/oauth, Authorization Servers requires (RFC 8414 §2–§3).
 ///

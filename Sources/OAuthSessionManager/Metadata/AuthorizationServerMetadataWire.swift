@@ -1,8 +1,3 @@
-import ATProtoIdentity
-import ATProtoSyntax
-import HTTPTransport
-import WireFormat
-
 /// Authorization server metadata as sent (RFC 8414 §2), every member optional so each check can name what is
 /// missing; a member of the wrong type fails decoding with its name.
 struct AuthorizationServerMetadataWire: Decodable, Sendable {

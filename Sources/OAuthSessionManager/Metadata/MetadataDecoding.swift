@@ -1,8 +1,3 @@
-import ATProtoIdentity
-import ATProtoSyntax
-import HTTPTransport
-import WireFormat
-
 /// Turns a metadata decoding failure into the member it concerns and a reason in words.
 enum MetadataDecoding {
     /// The JSON member a decoding error concerns, when it names one.

@@ -1,8 +1,5 @@
-import ATProtoIdentity
-import ATProtoSyntax
 public import Foundation
 public import HTTPTransport
-import WireFormat
 
 /// Finds and checks a PDS's authorization server: PDS → protected resource metadata → authorization server
 /// metadata, every fetch through the ``SafeFetcher`` (RFC 9728 §3; atproto.com/specs/oauth, Authorization Servers).

@@ -1,8 +1,5 @@
-import ATProtoIdentity
-import ATProtoSyntax
 public import Foundation
 import HTTPTransport
-import WireFormat
 
 /// A PDS's OAuth protected resource metadata, checked as RFC 9728 §3; atproto.com/specs/oauth, Authorization Servers requires (RFC 9728 §3).
 ///

@@ -1,8 +1,4 @@
-import ATProtoIdentity
-import ATProtoSyntax
 public import Foundation
-import HTTPTransport
-import WireFormat
 
 /// A PDS with its checked protected resource metadata and authorization server metadata (RFC 9728 §3; atproto.com/specs/oauth, Authorization Servers).
 public struct ResolvedAuthorizationServer: Sendable, Hashable {

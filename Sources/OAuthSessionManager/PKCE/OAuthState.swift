@@ -1,7 +1,3 @@
-import ATProtoIdentity
-import ATProtoSyntax
-public import DPoPRequestExecutor
-import HTTPTransport
 public import WireFormat
 
 /// The OAuth `state` parameter: random, single use, carrying no data (RFC 6749 §10.12).

@@ -1,9 +1,5 @@
-import ATProtoIdentity
-import ATProtoSyntax
 import Crypto
-public import DPoPRequestExecutor
 import Foundation
-import HTTPTransport
 public import WireFormat
 
 /// A PKCE verifier and its S256 challenge (RFC 7636 §4.1–4.2).

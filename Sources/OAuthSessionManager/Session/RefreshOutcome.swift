@@ -1,8 +1,4 @@
-import ATProtoIdentity
-import ATProtoSyntax
-import DPoPRequestExecutor
 import HTTPTransport
-import WireFormat
 
 /// What a token endpoint's answer to a refresh means for the stored session (atproto.com/specs/oauth, Tokens and Session Lifetime); pure.
 enum RefreshOutcome: Equatable {

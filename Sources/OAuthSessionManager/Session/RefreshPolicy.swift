@@ -1,8 +1,4 @@
-import ATProtoIdentity
-import ATProtoSyntax
 public import Foundation
-import HTTPTransport
-import WireFormat
 
 /// When to refresh an access token: before it expires, by a margin plus random jitter so that many processes do
 /// not all refresh at the same instant (atproto.com/specs/oauth, Tokens and Session Lifetime; the reference client uses 10 s plus 0–30 s).

@@ -1,9 +1,6 @@
-import ATProtoIdentity
 public import ATProtoSyntax
-import HTTPTransport
-import WireFormat
 
-/// A change to a stored session that an app can observe through ``OAuthSessionManager/events()``.
+/// A change to a stored session that an app can observe through `AccountManager.events()`.
 public enum SessionEvent: Sendable, Hashable {
     /// The session was created or its tokens were refreshed.
     case updated(did: DID)

@@ -1,9 +1,5 @@
-import ATProtoIdentity
-import ATProtoSyntax
 import Foundation
-import HTTPTransport
 import Synchronization
-import WireFormat
 
 /// Fans session events out to every current subscriber.
 final class SessionEventBroadcaster: Sendable {

@@ -1,10 +1,7 @@
-import ATProtoIdentity
 import ATProtoSyntax
 import DPoPRequestExecutor
 import Foundation
-import HTTPTransport
 import Keystore
-import WireFormat
 
 /// Reads and writes sessions, their DPoP keys and pending sign-ins in the keystore, as JSON inside its encryption.
 struct SessionStore: Sendable {

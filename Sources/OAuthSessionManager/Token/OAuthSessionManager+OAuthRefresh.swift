@@ -1,5 +1,7 @@
 import ATProtoIdentity
+import ATProtoSyntax
 import Foundation
+import HTTPTransport
 
 extension OAuthSessionManager {
     /// The OAuth side of a refresh: the issuer is confirmed afresh, the `refresh_token` grant goes to the token

@@ -1,8 +1,5 @@
-import ATProtoIdentity
 import ATProtoSyntax
 import Foundation
-import HTTPTransport
-import WireFormat
 
 /// A token endpoint answer (RFC 6749 §5.1, RFC 9449 §5) and the checks a client must make on it
 /// (atproto.com/specs/oauth, Authorization Flow).

@@ -1,5 +1,4 @@
 import Foundation
-import HTTPTransport
 
 /// The server-side DPoP checks of one origin: the proof (through `DPoPProofVerifier`), the nonce, and `jti`
 /// replay across all origins.

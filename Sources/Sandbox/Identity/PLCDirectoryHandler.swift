@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTransport
 
 /// The sandbox's PLC directory: `GET /<did>` answers the account's DID document.
 struct PLCDirectoryHandler: OriginHandler {

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTransport
 
 /// The sandbox's test-control endpoints, on the authorization server's loopback origin only: read the counters and
 /// change lifetimes and faults of the running server from another process (a test script, a CI job).

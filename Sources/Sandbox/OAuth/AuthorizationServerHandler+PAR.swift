@@ -1,6 +1,5 @@
 import ATProtoPermissions
 import Foundation
-import HTTPTransport
 import WireFormat
 
 extension AuthorizationServerHandler {

@@ -1,5 +1,4 @@
 import Foundation
-import HTTPTransport
 
 extension AuthorizationServerHandler {
     /// `POST /oauth/token` (RFC 6749 §4.1.3, §6): the `authorization_code` and `refresh_token` grants, DPoP-bound.

@@ -1,4 +1,5 @@
 import ATProtoPermissions
+import ATProtoSyntax
 
 /// What the authorization server grants for a requested scope: the requested permissions, each `include:`
 /// replaced by the permissions of its set, minus the permissions the sandbox is told to withhold.

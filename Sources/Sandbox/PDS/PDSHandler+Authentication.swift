@@ -1,5 +1,4 @@
 import Foundation
-import HTTPTransport
 
 /// The account and token behind an authenticated resource request.
 struct AuthenticatedCaller: Sendable {

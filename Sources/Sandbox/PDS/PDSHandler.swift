@@ -1,3 +1,4 @@
+import ATProtoPermissions
 import Foundation
 import HTTPTransport
 

@@ -1,5 +1,4 @@
 public import Foundation
-import HTTPTransport
 public import Logging
 public import WireFormat
 

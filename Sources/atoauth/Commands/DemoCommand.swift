@@ -1,8 +1,8 @@
 import ATClient
 import ATProtoIdentity
+import ATProtoSyntax
 import AccountManager
 import ArgumentParser
-import DPoPRequestExecutor
 import Foundation
 import HTTPTransport
 import Keystore

@@ -1,5 +1,7 @@
+import ATProtoSyntax
 import AccountManager
 import ArgumentParser
+import Foundation
 import OAuthSessionManager
 
 /// `atoauth accounts list`.

@@ -1,8 +1,8 @@
+import ATProtoSyntax
 import AccountManager
 import ArgumentParser
 import Failures
 import OAuthSessionManager
-import WireFormat
 
 /// `atoauth accounts remove`.
 struct RemoveCommand: AsyncParsableCommand, GlobalOptionUser {

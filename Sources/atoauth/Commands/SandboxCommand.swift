@@ -1,6 +1,7 @@
 import ATClient
 import ArgumentParser
 import Foundation
+import Logging
 import Sandbox
 
 /// `atoauth sandbox`: a local, strict AT Protocol authorization server, PDS and PLC directory on loopback.

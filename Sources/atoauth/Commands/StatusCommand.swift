@@ -1,4 +1,5 @@
 import ATProtoPermissions
+import ATProtoSyntax
 import AccountManager
 import ArgumentParser
 import Foundation

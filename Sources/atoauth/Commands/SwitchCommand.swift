@@ -1,3 +1,4 @@
+import AccountManager
 import ArgumentParser
 
 /// `atoauth accounts switch`.

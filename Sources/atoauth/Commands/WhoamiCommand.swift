@@ -1,6 +1,8 @@
 import ATClient
+import ATProtoSyntax
 import AccountManager
 import ArgumentParser
+import Foundation
 import OAuthSessionManager
 import WireFormat
 

@@ -1,5 +1,4 @@
 import DPoPRequestExecutor
-import HTTPTransport
 import Testing
 
 @Suite("WWW-Authenticate parsing")

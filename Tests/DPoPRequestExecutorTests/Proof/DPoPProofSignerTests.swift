@@ -1,3 +1,4 @@
+import Crypto
 import DPoPRequestExecutor
 import Foundation
 import HTTPTransport

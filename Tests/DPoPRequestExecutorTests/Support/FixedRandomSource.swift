@@ -1,5 +1,3 @@
-import DPoPRequestExecutor
-import HTTPTransport
 import Synchronization
 import WireFormat
 

@@ -1,6 +1,4 @@
-import DPoPRequestExecutor
 import Foundation
-import HTTPTransport
 import WireFormat
 
 /// Decodes a proof's header and claims without verifying, to look at what the client wrote.

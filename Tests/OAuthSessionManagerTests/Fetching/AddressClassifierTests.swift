@@ -1,7 +1,4 @@
-import ATProtoIdentity
-import ATProtoSyntax
 import HTTPTransport
-import OAuthSessionManager
 import Testing
 
 @Suite("Addresses and host names are classified before any fetch")

@@ -1,8 +1,6 @@
-import DPoPRequestExecutor
 import Foundation
 import Synchronization
 import Testing
-import WireFormat
 
 @testable import ATProtoIdentity
 @testable import ATProtoSyntax

@@ -1,8 +1,6 @@
-import ATProtoIdentity
-import ATProtoSyntax
+import Failures
 import Foundation
 import HTTPTransport
-import OAuthSessionManager
 import Testing
 
 @Suite("The destination policy allows https to public hosts, and loopback only in development")

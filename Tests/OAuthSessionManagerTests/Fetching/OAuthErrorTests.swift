@@ -1,5 +1,6 @@
 import ATProtoIdentity
 import ATProtoSyntax
+import Failures
 import Foundation
 import HTTPTransport
 import OAuthSessionManager

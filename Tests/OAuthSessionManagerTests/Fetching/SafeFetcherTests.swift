@@ -1,9 +1,6 @@
-import ATProtoIdentity
-import ATProtoSyntax
-import DPoPRequestExecutor
+import Failures
 import Foundation
 import HTTPTransport
-import OAuthSessionManager
 import Testing
 
 @Suite("The safe fetcher checks the destination and the answer")

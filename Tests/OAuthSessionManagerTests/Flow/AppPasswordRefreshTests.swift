@@ -1,4 +1,6 @@
 import ATOAuthTesting
+import AccountManager
+import Failures
 import Foundation
 import HTTPTransport
 import Keystore

@@ -1,9 +1,10 @@
 import ATOAuthTesting
-import ATProtoIdentity
+import ATProtoPermissions
 import ATProtoSyntax
-import DPoPRequestExecutor
+import AccountManager
+import Failures
 import Foundation
-import HTTPTransport
+import Keystore
 import OAuthSessionManager
 import Sandbox
 import Testing

@@ -1,10 +1,10 @@
 import ATOAuthTesting
-import ATProtoIdentity
 import ATProtoSyntax
-import DPoPRequestExecutor
+import Failures
 import Foundation
-import HTTPTransport
+import Keystore
 import OAuthSessionManager
+import Sandbox
 import Testing
 
 @Suite("Sign-in against the strict sandbox", .serialized)

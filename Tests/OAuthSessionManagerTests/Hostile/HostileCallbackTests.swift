@@ -1,7 +1,7 @@
-import ATProtoIdentity
 import ATProtoSyntax
+import Failures
 import Foundation
-import HTTPTransport
+import Keystore
 import OAuthSessionManager
 import Testing
 

@@ -1,8 +1,6 @@
+import ATOAuthTesting
 import ATProtoIdentity
-import ATProtoSyntax
 import Foundation
-import HTTPTransport
-import OAuthSessionManager
 import Testing
 
 /// The PLC directory or the handle resolver lies about the account (atproto.com/specs/handle, Handle Resolution): sign-in stops before

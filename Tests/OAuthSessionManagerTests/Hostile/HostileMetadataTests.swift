@@ -1,5 +1,4 @@
-import ATProtoIdentity
-import ATProtoSyntax
+import ATOAuthTesting
 import Foundation
 import HTTPTransport
 import OAuthSessionManager

@@ -1,7 +1,7 @@
+import ATOAuthTesting
 import ATProtoIdentity
-import ATProtoSyntax
+import Failures
 import Foundation
-import HTTPTransport
 import OAuthSessionManager
 import Testing
 

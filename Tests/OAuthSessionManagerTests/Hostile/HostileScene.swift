@@ -1,7 +1,5 @@
 import ATOAuthTesting
 import ATProtoIdentity
-import ATProtoSyntax
-import DPoPRequestExecutor
 import Failures
 import Foundation
 import HTTPTransport

@@ -1,7 +1,4 @@
-import ATProtoIdentity
-import ATProtoSyntax
 import Foundation
-import HTTPTransport
 import OAuthSessionManager
 import Testing
 

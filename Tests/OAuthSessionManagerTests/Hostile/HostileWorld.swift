@@ -1,7 +1,5 @@
 import ATOAuthTesting
-import DPoPRequestExecutor
 import Foundation
-import HTTPTransport
 import OAuthSessionManager
 import Synchronization
 

@@ -1,7 +1,7 @@
-import ATProtoIdentity
+import ATOAuthTesting
 import ATProtoSyntax
 import Foundation
-import HTTPTransport
+import Keystore
 import OAuthSessionManager
 import Testing
 

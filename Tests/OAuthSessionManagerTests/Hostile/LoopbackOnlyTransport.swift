@@ -1,4 +1,3 @@
-import DPoPRequestExecutor
 import Foundation
 import HTTPTransport
 import Synchronization

@@ -1,8 +1,7 @@
 import ATProtoIdentity
 import ATProtoSyntax
+import Failures
 import Foundation
-import HTTPTransport
-import OAuthSessionManager
 import Testing
 
 @Suite("DID documents are checked for their id, handle and PDS")

@@ -1,9 +1,8 @@
 import ATProtoIdentity
 import ATProtoSyntax
-import DPoPRequestExecutor
+import Failures
 import Foundation
 import HTTPTransport
-import OAuthSessionManager
 import Testing
 
 @Suite("DID documents are fetched from the PLC directory or the did:web host")

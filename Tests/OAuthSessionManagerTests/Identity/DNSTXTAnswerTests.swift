@@ -1,7 +1,4 @@
 import ATProtoIdentity
-import ATProtoSyntax
-import HTTPTransport
-import OAuthSessionManager
 import Testing
 
 @Suite("TXT records are read from raw DNS answers with every bound checked")

@@ -1,9 +1,8 @@
 import ATProtoIdentity
 import ATProtoSyntax
-import DPoPRequestExecutor
+import Failures
 import Foundation
 import HTTPTransport
-import OAuthSessionManager
 import Testing
 
 @Suite("Handles resolve by DNS and HTTPS together, and disagreement fails")

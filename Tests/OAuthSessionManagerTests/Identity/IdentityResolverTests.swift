@@ -1,9 +1,7 @@
 import ATProtoIdentity
 import ATProtoSyntax
-import DPoPRequestExecutor
+import Failures
 import Foundation
-import HTTPTransport
-import OAuthSessionManager
 import Testing
 
 @Suite("The identity resolver checks handle, DID and PDS end to end")

@@ -1,7 +1,5 @@
-import ATProtoIdentity
-import ATProtoSyntax
+import Failures
 import Foundation
-import HTTPTransport
 import OAuthSessionManager
 import Testing
 

@@ -1,6 +1,4 @@
-import ATProtoIdentity
-import ATProtoSyntax
-import DPoPRequestExecutor
+import Failures
 import Foundation
 import HTTPTransport
 import OAuthSessionManager

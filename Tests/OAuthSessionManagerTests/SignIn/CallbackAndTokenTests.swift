@@ -1,7 +1,6 @@
-import DPoPRequestExecutor
+import Failures
 import Foundation
 import Testing
-import WireFormat
 
 @testable import ATProtoIdentity
 @testable import ATProtoSyntax

@@ -1,8 +1,6 @@
 import ATProtoIdentity
-import ATProtoSyntax
 import Foundation
 import HTTPTransport
-import OAuthSessionManager
 import Synchronization
 
 /// Resolves names from a table, and any other name to one public address, without touching DNS.

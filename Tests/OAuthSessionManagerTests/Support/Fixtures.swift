@@ -1,9 +1,5 @@
-import ATProtoIdentity
-import ATProtoSyntax
-import DPoPRequestExecutor
 import Foundation
 import HTTPTransport
-import OAuthSessionManager
 
 /// JSON documents as servers send them, with the values the identity and metadata tests share.
 enum Fixtures {

@@ -1,7 +1,4 @@
-import ATProtoIdentity
 import ATProtoSyntax
-import HTTPTransport
-import OAuthSessionManager
 import Testing
 
 @Suite("Only did:plc and bare-host did:web are resolved")

@@ -1,8 +1,5 @@
-import ATProtoIdentity
 import ATProtoSyntax
 import Foundation
-import HTTPTransport
-import OAuthSessionManager
 import Testing
 
 @Suite("Handles are normalized and checked before resolution")

@@ -1,7 +1,4 @@
-import ATProtoIdentity
 import ATProtoSyntax
-import HTTPTransport
-import OAuthSessionManager
 import Testing
 
 @Suite("Identifier syntax follows the AT Protocol interop vectors")

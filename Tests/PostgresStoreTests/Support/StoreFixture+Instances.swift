@@ -1,6 +1,5 @@
 import Foundation
 import HTTPTransport
-import Keystore
 import PostgresStore
 
 extension StoreFixture {

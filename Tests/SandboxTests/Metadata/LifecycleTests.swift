@@ -1,4 +1,4 @@
-import DPoPRequestExecutor
+import AsyncHTTPClient
 import Foundation
 import HTTPTransport
 import Logging

@@ -1,3 +1,4 @@
+import DPoPRequestExecutor
 import Foundation
 import HTTPTransport
 import Sandbox

@@ -1,7 +1,8 @@
 import AsyncHTTPClient
-import DPoPRequestExecutor
 import Foundation
 import HTTPTransport
+import NIOCore
+import NIOHTTP1
 
 /// The `HTTPTransport` over AsyncHTTPClient, never following redirects, for talking to the real sandbox.
 struct AHCTransport: HTTPTransport {

@@ -1,5 +1,3 @@
-import DPoPRequestExecutor
-import HTTPTransport
 import WireFormat
 
 /// Always the same bytes: a broken client whose proofs all share one `jti`.

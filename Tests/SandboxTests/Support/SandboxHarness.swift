@@ -1,7 +1,5 @@
 import AsyncHTTPClient
-import DPoPRequestExecutor
 import Foundation
-import HTTPTransport
 import InMemoryLogging
 import Logging
 import Sandbox

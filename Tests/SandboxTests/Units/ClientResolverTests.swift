@@ -1,4 +1,3 @@
-import HTTPTransport
 import Testing
 
 @testable import Sandbox

@@ -1,5 +1,4 @@
 import Foundation
-import HTTPTransport
 import Testing
 
 @testable import Sandbox

@@ -1,7 +1,6 @@
-import DPoPRequestExecutor
 import Foundation
-import HTTPTransport
 import Testing
+import WireFormat
 
 @testable import Sandbox
 

@@ -1,6 +1,5 @@
 import ATClient
 import ATProtoSyntax
-import AccountManager
 import ArgumentParser
 import Foundation
 

@@ -2,6 +2,7 @@ import ATClient
 import ATProtoPermissions
 import ATProtoSyntax
 import ArgumentParser
+import Foundation
 import HTTPTransport
 import WireFormat
 

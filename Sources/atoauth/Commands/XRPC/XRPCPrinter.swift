@@ -1,5 +1,6 @@
 import ATClient
 import Foundation
+import HTTPTransport
 import WireFormat
 
 /// How `xrpc` prints a successful answer on stdout.
