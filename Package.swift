@@ -206,8 +206,8 @@ let package = Package(
         .target(
             name: "ATOAuthTesting",
             dependencies: [
-                "Failures", "HTTPTransport", "Keystore", "ATProtoIdentity", "OAuthSessionManager", "AccountManager",
-                "Sandbox",
+                "Failures", "WireFormat", "HTTPTransport", "Keystore", "ATProtoIdentity", "OAuthSessionManager",
+                "AccountManager", "Sandbox",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -216,13 +216,36 @@ let package = Package(
             swiftSettings: testingKitSettings
         ),
         .testTarget(
+            name: "FailuresTests",
+            dependencies: [
+                "Failures", "ATProtoSyntax", "ATProtoPermissions", "WireFormat", "HTTPTransport", "Keystore",
+                "PostgresStore", "DPoPRequestExecutor", "ATProtoIdentity", "OAuthSessionManager",
+                "OAuthLoopbackListener",
+                "AccountManager", "ATClient", "Sandbox", "ATOAuthTesting",
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "ATProtoSyntaxTests",
+            dependencies: ["ATProtoSyntax"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "HTTPTransportTests",
+            dependencies: ["HTTPTransport", "Failures", "ATOAuthTesting"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "ATProtoIdentityTests",
+            dependencies: ["ATProtoIdentity", "ATProtoSyntax", "HTTPTransport", "Failures", "ATOAuthTesting"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "DPoPRequestExecutorTests",
             dependencies: [
                 "DPoPRequestExecutor", "HTTPTransport", "WireFormat", "OAuthSessionManager", "Sandbox",
                 "ATOAuthTesting",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings
         ),
@@ -231,18 +254,21 @@ let package = Package(
             dependencies: [
                 "Failures",
                 "ATProtoSyntax", "WireFormat", "HTTPTransport", "ATProtoIdentity", "OAuthSessionManager",
-                "OAuthLoopbackListener", "DPoPRequestExecutor", "ATOAuthTesting", "Keystore", "Sandbox",
-                "ATProtoPermissions",
-                .product(name: "Logging", package: "swift-log"),
+                "AccountManager", "ATOAuthTesting", "Keystore", "Sandbox", "ATProtoPermissions",
             ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "OAuthLoopbackListenerTests",
+            dependencies: ["OAuthLoopbackListener", "Failures", "ATOAuthTesting"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "SandboxTests",
             dependencies: [
-                "Sandbox", "DPoPRequestExecutor", "HTTPTransport", "WireFormat",
+                "Sandbox", "DPoPRequestExecutor", "HTTPTransport", "WireFormat", "ATOAuthTesting",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ],
             swiftSettings: strictSettings

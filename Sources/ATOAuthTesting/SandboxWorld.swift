@@ -4,7 +4,7 @@ public import Failures
 public import Foundation
 public import HTTPTransport
 public import Keystore
-import Logging
+package import Logging
 public import OAuthSessionManager
 public import Sandbox
 
@@ -36,10 +36,20 @@ public struct SandboxWorld: Sendable {
         _ configuration: SandboxConfiguration = SandboxConfiguration(autoApprove: true),
         _ body: (SandboxWorld) async throws -> T
     ) async throws -> T {
-        let clock = ShiftableClock()
+        try await with(configuration, clock: ShiftableClock(), logger: nil, body)
+    }
+
+    /// Starts a sandbox with `configuration` on `clock` that logs to `logger` (nowhere when `nil`), runs `body`,
+    /// and stops everything on every path: for tests of the sandbox itself, which read its log or stop its time.
+    package static func with<T>(
+        _ configuration: SandboxConfiguration,
+        clock: ShiftableClock,
+        logger: Logger?,
+        _ body: (SandboxWorld) async throws -> T
+    ) async throws -> T {
         let server = SandboxServer(
             configuration: configuration,
-            logger: Logger(label: "atoauth.sandbox") { _ in SwiftLogNoOpLogHandler() },
+            logger: logger ?? Logger(label: "atoauth.sandbox") { _ in SwiftLogNoOpLogHandler() },
             now: { clock.now() }
         )
         let endpoints = try await server.start()

@@ -1,3 +1,4 @@
+import ATOAuthTesting
 import DPoPRequestExecutor
 import Foundation
 import HTTPTransport

@@ -1,3 +1,4 @@
+import ATOAuthTesting
 import Crypto
 import DPoPRequestExecutor
 import Foundation
@@ -100,8 +101,4 @@ struct DPoPProofSignerTests {
         #expect(!key.description.contains(Base64URL.encode(key.privateKey.rawRepresentation)))
         #expect(throws: DPoPError.self) { try DPoPKey(persistedRepresentation: Data([9, 1, 2])) }
     }
-}
-
-func url(_ string: String) throws -> URL {
-    try #require(URL(string: string))
 }

@@ -1,3 +1,4 @@
+import ATOAuthTesting
 import Failures
 import Foundation
 import HTTPTransport
@@ -15,7 +16,7 @@ struct MetadataResolverTests {
     ) async throws
         -> ResolvedAuthorizationServer
     {
-        try await MetadataResolver(fetcher: Fixtures.fetcher(transport, addresses: addresses)).resolve(
+        try await MetadataResolver(fetcher: SafeFetcher.offline(transport, addresses: addresses)).resolve(
             pds: try url(Fixtures.pds)
         )
     }

@@ -1,3 +1,4 @@
+import ATOAuthTesting
 import Failures
 import Foundation
 import OAuthSessionManager

@@ -1,29 +1,9 @@
 import Foundation
-import HTTPTransport
 
-/// JSON documents as servers send them, with the values the identity and metadata tests share.
+/// Metadata documents as servers send them, with the values the metadata tests share.
 enum Fixtures {
-    static let did = "did:plc:ewvi7nxzyoun6zhxrhs64oiz"
-    static let otherDID = "did:plc:2222222222222222222222aa"
-    static let handle = "alice.example.com"
     static let pds = "https://pds.example.com"
     static let issuer = "https://auth.example.com"
-
-    static func didDocument(
-        id: String = did,
-        alsoKnownAs: [String] = ["at://\(handle)"],
-        serviceID: String = "#atproto_pds",
-        type: String = "AtprotoPersonalDataServer",
-        endpoint: String = pds
-    ) -> [String: Any] {
-        [
-            "@context": ["https://www.w3.org/ns/did/v1"],
-            "id": id,
-            "alsoKnownAs": alsoKnownAs,
-            "verificationMethod": [] as [Any],
-            "service": [["id": serviceID, "type": type, "serviceEndpoint": endpoint]],
-        ]
-    }
 
     static func protectedResource(resource: String = pds, servers: [String] = [issuer]) -> [String: Any] {
         ["resource": resource, "authorization_servers": servers, "scopes_supported": [] as [String]]
@@ -50,21 +30,5 @@ enum Fixtures {
 
     static func data(_ object: Any) throws -> Data {
         try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
-    }
-
-    /// A fetcher over `transport` that resolves every name to a public address (or as `addresses` says).
-    static func fetcher(
-        _ transport: ScriptedTransport,
-        allowHTTPLoopback: Bool = false,
-        addresses: [String: [String]] = [:],
-        maximumResponseSize: Int = 512 * 1024
-    ) -> SafeFetcher {
-        var resolver = FakeAddressResolver()
-        resolver.table.merge(addresses) { $1 }
-        return SafeFetcher(
-            transport: transport,
-            configuration: .init(allowHTTPLoopback: allowHTTPLoopback, maximumResponseSize: maximumResponseSize),
-            addressResolver: resolver
-        )
     }
 }

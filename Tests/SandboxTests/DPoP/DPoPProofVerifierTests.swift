@@ -1,3 +1,4 @@
+import ATOAuthTesting
 import Crypto
 import DPoPRequestExecutor
 import Foundation
@@ -34,8 +35,6 @@ struct DPoPProofVerifierTests {
     func proof(nonce: String? = nil, token: String? = nil, at time: Date? = nil) throws -> String {
         try signer.proof(method: .post, url: url(target), nonce: nonce, accessToken: token, issuedAt: time ?? now)
     }
-
-    private func url(_ text: String) throws -> URL { try #require(URL(string: text)) }
 
     @Test("a good proof verifies, and its thumbprint is the key's (RFC 7638)")
     func acceptsWithThumbprint() throws {

@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import Foundation
 import HTTPTransport
 import Logging
@@ -17,11 +16,12 @@ struct LifecycleTests {
         #expect(await server.endpoints == a)
         await server.stop()
         #expect(await server.endpoints == nil)
-        let http = AHCTransport.make()
-        await #expect(throws: (any Error).self) {
-            _ = try await AHCTransport(client: http, timeoutSeconds: 1).send(HTTPRequest(url: a.authorizationServer))
+        let quick = AsyncHTTPClientTransport.Configuration(connectTimeout: .seconds(1), totalTimeout: .seconds(1))
+        try await AsyncHTTPClientTransport.withTransport(configuration: quick) { transport in
+            await #expect(throws: (any Error).self) {
+                _ = try await transport.send(HTTPRequest(url: a.authorizationServer))
+            }
         }
-        try await http.shutdown()
     }
 
     @Test("run serves until its task is cancelled")

@@ -1,3 +1,4 @@
+import ATOAuthTesting
 import DPoPRequestExecutor
 import Foundation
 import HTTPTransport
@@ -114,7 +115,7 @@ struct DPoPRejectionTests {
         try await withSandbox { sandbox in
             let signedIn = try await SignedInClient(sandbox)
             let client = signedIn.client
-            let brokenSigner = DPoPProofSigner(key: client.key, random: RepeatingRandomSource(byte: 7))
+            let brokenSigner = DPoPProofSigner(key: client.key, random: FixedRandomSource(repeating: 7))
             let tokenURL = client.url(sandbox.endpoints.authorizationServer, "oauth/token")
             let refreshProof = try brokenSigner.proof(
                 method: .post,

@@ -4,14 +4,6 @@ import HTTPTransport
 import Testing
 
 extension HTTPResponse {
-    init(status: Int, headerPairs: [(String, String)], body: Data) {
-        self.init(
-            status: status,
-            headers: HTTPHeaders(headerPairs.map { HTTPHeaders.Field(name: $0.0, value: $0.1) }),
-            body: body
-        )
-    }
-
     /// The body as a JSON object.
     func json() throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any])

@@ -1,16 +1,21 @@
-import AsyncHTTPClient
+import ATOAuthTesting
 import Foundation
+import HTTPTransport
 import InMemoryLogging
 import Logging
 import Sandbox
 
-/// A started sandbox with a manual clock, a captured log and an HTTP client; made by ``withSandbox(_:_:)``.
+/// A started sandbox with a clock that stands still until the test moves it, a captured log and the production
+/// transport; made by ``withSandbox(_:_:)``.
 struct SandboxHarness: Sendable {
-    let server: SandboxServer
-    let endpoints: SandboxEndpoints
-    let clock: ManualClock
+    /// The sandbox, its transport and its clock.
+    let world: SandboxWorld
     let log: InMemoryLogHandler
-    let transport: AHCTransport
+
+    var server: SandboxServer { world.server }
+    var endpoints: SandboxEndpoints { world.endpoints }
+    var clock: ShiftableClock { world.clock }
+    var transport: AsyncHTTPClientTransport { world.transport }
 
     /// A new client with its own DPoP key, asking for `scope` at the PAR.
     func client(
@@ -31,36 +36,20 @@ struct SandboxHarness: Sendable {
     var logMessages: [String] { log.entries.map { "\($0.message)" } }
 }
 
-/// Starts a sandbox on loopback, runs `body`, and stops it whatever happens.
+/// Starts a sandbox on loopback with a clock frozen at the current time and a captured log, runs `body`, and stops
+/// it whatever happens.
 func withSandbox<T: Sendable>(
     _ configuration: SandboxConfiguration = SandboxConfiguration(autoApprove: true),
     _ body: (SandboxHarness) async throws -> T
 ) async throws -> T {
-    let clock = ManualClock()
     let log = InMemoryLogHandler()
-    let server = SandboxServer(
-        configuration: configuration,
-        logger: Logger(label: "sandbox-test") { _ in log },
-        now: { clock.now() }
-    )
-    let httpClient = AHCTransport.make()
-    let result: Result<T, any Error>
-    do {
-        let endpoints = try await server.start()
-        let harness = SandboxHarness(
-            server: server,
-            endpoints: endpoints,
-            clock: clock,
-            log: log,
-            transport: AHCTransport(client: httpClient)
-        )
-        result = .success(try await body(harness))
-    } catch {
-        result = .failure(error)
+    return try await SandboxWorld.with(
+        configuration,
+        clock: ShiftableClock(frozenAt: Date()),
+        logger: Logger(label: "sandbox-test") { _ in log }
+    ) { world in
+        try await body(SandboxHarness(world: world, log: log))
     }
-    await server.stop()
-    try await httpClient.shutdown()
-    return try result.get()
 }
 
 /// The loopback client the tests sign in with.

@@ -1,3 +1,4 @@
+import ATOAuthTesting
 import Crypto
 import DPoPRequestExecutor
 import Foundation

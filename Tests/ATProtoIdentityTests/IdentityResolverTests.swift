@@ -1,7 +1,9 @@
+import ATOAuthTesting
 import ATProtoIdentity
 import ATProtoSyntax
 import Failures
 import Foundation
+import HTTPTransport
 import Testing
 
 @Suite("The identity resolver checks handle, DID and PDS end to end")
@@ -12,7 +14,7 @@ struct IdentityResolverTests {
     struct Setup {
         let transport: ScriptedTransport
         let dns: FakeDNS
-        let clock: TestClock
+        let clock: ShiftableClock
         let resolver: IdentityResolver
 
         init(
@@ -23,13 +25,13 @@ struct IdentityResolverTests {
         ) {
             self.transport = transport
             self.dns = dns
-            let clock = TestClock()
+            let clock = ShiftableClock(frozenAt: Date(timeIntervalSince1970: 1_700_000_000))
             self.clock = clock
             self.resolver = IdentityResolver(
-                fetcher: Fixtures.fetcher(transport, allowHTTPLoopback: allowHTTPLoopback),
+                fetcher: SafeFetcher.offline(transport, allowHTTPLoopback: allowHTTPLoopback),
                 configuration: configuration,
                 dns: dns,
-                now: { clock.now }
+                now: { clock.now() }
             )
         }
     }

@@ -9,7 +9,7 @@ import Testing
 struct PastedRedirectTests {
     /// A listener expecting the state `right`.
     func withListener(_ body: (LoopbackCallbackListener, Int) async throws -> Void) async throws {
-        try await OAuthSessionManagerTests.withListener { listener, port in
+        try await OAuthLoopbackListenerTests.withListener { listener, port in
             listener.expect(state: "right")
             try await body(listener, port)
         }

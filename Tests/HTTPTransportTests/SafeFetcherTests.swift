@@ -1,3 +1,4 @@
+import ATOAuthTesting
 import Failures
 import Foundation
 import HTTPTransport
@@ -13,14 +14,14 @@ struct SafeFetcherTests {
         maximumResponseSize: Int = 1024
     ) async throws -> HTTPResponse {
         let transport = ScriptedTransport([target: response])
-        let fetcher = Fixtures.fetcher(transport, maximumResponseSize: maximumResponseSize)
+        let fetcher = SafeFetcher.offline(transport, maximumResponseSize: maximumResponseSize)
         return try await fetcher.get(try url(target), expecting: expectation)
     }
 
     @Test("a 200 JSON answer comes back, fetched with GET and an Accept header")
     func success() async throws {
         let transport = ScriptedTransport([target: .json(["resource": "x"])])
-        let response = try await Fixtures.fetcher(transport).get(try url(target), expecting: .metadata)
+        let response = try await SafeFetcher.offline(transport).get(try url(target), expecting: .metadata)
         #expect(response.status == 200)
         let request = try #require(transport.requests.first)
         #expect(request.method == .get)
@@ -91,7 +92,7 @@ struct SafeFetcherTests {
         let transport = ScriptedTransport()
         transport.failing(target)
         let error = await #expect(throws: FetchError.self) {
-            try await Fixtures.fetcher(transport).get(try url(target), expecting: .metadata)
+            try await SafeFetcher.offline(transport).get(try url(target), expecting: .metadata)
         }
         #expect(error?.hasSameCode(as: .networkFailure("")) == true)
         #expect(error?.category == .failed)
@@ -100,7 +101,7 @@ struct SafeFetcherTests {
     @Test("a name that resolves to a private address is never contacted")
     func privateResolution() async throws {
         let transport = ScriptedTransport([target: .json([:])])
-        let fetcher = Fixtures.fetcher(transport, addresses: ["pds.example.com": ["1.1.1.1", "10.0.0.7"]])
+        let fetcher = SafeFetcher.offline(transport, addresses: ["pds.example.com": ["1.1.1.1", "10.0.0.7"]])
         let error = await #expect(throws: FetchError.self) {
             try await fetcher.get(try url(target), expecting: .metadata)
         }
@@ -114,15 +115,15 @@ struct SafeFetcherTests {
         let local = "http://localhost:2583/.well-known/oauth-protected-resource"
         let transport = ScriptedTransport([local: .json([:])])
         await #expect(throws: FetchError.self) {
-            try await Fixtures.fetcher(transport).get(try url(local), expecting: .metadata)
+            try await SafeFetcher.offline(transport).get(try url(local), expecting: .metadata)
         }
         #expect(transport.requests.isEmpty)
-        let development = Fixtures.fetcher(transport, allowHTTPLoopback: true)
+        let development = SafeFetcher.offline(transport, allowHTTPLoopback: true)
         #expect(try await development.get(try url(local), expecting: .metadata).status == 200)
         await #expect(throws: FetchError.self) {
             try await development.get(try url("http://pds.example.com/x"), expecting: .metadata)
         }
-        let rebound = Fixtures.fetcher(transport, allowHTTPLoopback: true, addresses: ["localhost": ["10.0.0.1"]])
+        let rebound = SafeFetcher.offline(transport, allowHTTPLoopback: true, addresses: ["localhost": ["10.0.0.1"]])
         await #expect(throws: FetchError.self) { try await rebound.get(try url(local), expecting: .metadata) }
         #expect(transport.requests.count == 1)
     }

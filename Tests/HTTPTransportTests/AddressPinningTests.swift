@@ -1,11 +1,7 @@
-import Foundation
+import ATOAuthTesting
+import HTTPTransport
 import Synchronization
 import Testing
-
-@testable import ATProtoIdentity
-@testable import ATProtoSyntax
-@testable import HTTPTransport
-@testable import OAuthSessionManager
 
 @Suite("Resolve, check, then pin")
 struct AddressPinningTests {

@@ -1,3 +1,4 @@
+import ATOAuthTesting
 import ATProtoIdentity
 import ATProtoSyntax
 import Failures
@@ -11,14 +12,14 @@ struct DIDResolverTests {
 
     @Test("document URLs follow the method")
     func urls() throws {
-        let resolver = DIDResolver(fetcher: Fixtures.fetcher(ScriptedTransport()))
+        let resolver = DIDResolver(fetcher: SafeFetcher.offline(ScriptedTransport()))
         #expect(try resolver.documentURL(for: try DID(validating: Fixtures.did)).absoluteString == plcURL)
         #expect(
             try resolver.documentURL(for: try DID(validating: "did:web:example.com")).absoluteString
                 == "https://example.com/.well-known/did.json"
         )
         let custom = DIDResolver(
-            fetcher: Fixtures.fetcher(ScriptedTransport()),
+            fetcher: SafeFetcher.offline(ScriptedTransport()),
             plcDirectory: try url("https://plc.test/")
         )
         #expect(
@@ -30,10 +31,10 @@ struct DIDResolverTests {
     @Test("a localhost did:web port needs development mode, and then uses http")
     func localhostPort() throws {
         let did = try DID(validating: "did:web:localhost%3A1234")
-        let production = DIDResolver(fetcher: Fixtures.fetcher(ScriptedTransport()))
+        let production = DIDResolver(fetcher: SafeFetcher.offline(ScriptedTransport()))
         let error = #expect(throws: FetchError.self) { try production.documentURL(for: did) }
         #expect(error?.category == .securityCheckFailed)
-        let development = DIDResolver(fetcher: Fixtures.fetcher(ScriptedTransport(), allowHTTPLoopback: true))
+        let development = DIDResolver(fetcher: SafeFetcher.offline(ScriptedTransport(), allowHTTPLoopback: true))
         #expect(try development.documentURL(for: did).absoluteString == "http://localhost:1234/.well-known/did.json")
     }
 
@@ -42,11 +43,13 @@ struct DIDResolverTests {
         let transport = ScriptedTransport([
             plcURL: .json(Fixtures.didDocument(), contentType: "application/did+ld+json")
         ])
-        let doc = try await DIDResolver(fetcher: Fixtures.fetcher(transport)).resolve(try DID(validating: Fixtures.did))
+        let doc = try await DIDResolver(fetcher: SafeFetcher.offline(transport)).resolve(
+            try DID(validating: Fixtures.did)
+        )
         #expect(doc.id == Fixtures.did)
         let wrong = ScriptedTransport([plcURL: .json(Fixtures.didDocument(id: Fixtures.otherDID))])
         let error = await #expect(throws: IdentityError.self) {
-            try await DIDResolver(fetcher: Fixtures.fetcher(wrong)).resolve(try DID(validating: Fixtures.did))
+            try await DIDResolver(fetcher: SafeFetcher.offline(wrong)).resolve(try DID(validating: Fixtures.did))
         }
         #expect(error?.field == "id")
     }
@@ -54,7 +57,7 @@ struct DIDResolverTests {
     @Test("an unknown DID is a resolution failure with the status")
     func notFound() async throws {
         let error = await #expect(throws: IdentityError.self) {
-            try await DIDResolver(fetcher: Fixtures.fetcher(ScriptedTransport())).resolve(
+            try await DIDResolver(fetcher: SafeFetcher.offline(ScriptedTransport())).resolve(
                 try DID(validating: Fixtures.did)
             )
         }
@@ -69,7 +72,7 @@ struct DIDResolverTests {
             plcURL: HTTPResponse(status: 302, headers: ["Location": "https://elsewhere.example/"])
         ])
         let error = await #expect(throws: FetchError.self) {
-            try await DIDResolver(fetcher: Fixtures.fetcher(transport)).resolve(try DID(validating: Fixtures.did))
+            try await DIDResolver(fetcher: SafeFetcher.offline(transport)).resolve(try DID(validating: Fixtures.did))
         }
         #expect(error?.category == .securityCheckFailed)
     }

@@ -1,3 +1,4 @@
+import ATOAuthTesting
 import ATProtoIdentity
 import ATProtoSyntax
 import Failures
@@ -16,7 +17,7 @@ struct HandleResolutionTests {
     }
 
     func resolve(dns: FakeDNS, transport: ScriptedTransport = ScriptedTransport()) async throws -> DID {
-        try await DNSAndHTTPSHandleResolver(dns: dns, fetcher: Fixtures.fetcher(transport)).resolve(handle)
+        try await DNSAndHTTPSHandleResolver(dns: dns, fetcher: SafeFetcher.offline(transport)).resolve(handle)
     }
 
     @Test("DNS alone is enough")
@@ -94,7 +95,7 @@ struct HandleResolutionTests {
         let transport = ScriptedTransport()
         let local = try Handle(validating: "laptop.local")
         let error = await #expect(throws: SyntaxError.self) {
-            try await DNSAndHTTPSHandleResolver(dns: dns, fetcher: Fixtures.fetcher(transport)).resolve(local)
+            try await DNSAndHTTPSHandleResolver(dns: dns, fetcher: SafeFetcher.offline(transport)).resolve(local)
         }
         #expect(error?.expected == .handle)
         #expect(dns.queries.isEmpty)
@@ -107,7 +108,7 @@ struct HandleResolutionTests {
         let transport = ScriptedTransport([endpoint: .json(["did": Fixtures.did])])
         let resolver = XRPCHandleResolver(
             service: try url("http://localhost:2583"),
-            fetcher: Fixtures.fetcher(transport, allowHTTPLoopback: true)
+            fetcher: SafeFetcher.offline(transport, allowHTTPLoopback: true)
         )
         #expect(try await resolver.resolve(handle).rawValue == Fixtures.did)
         #expect(transport.requests.map(\.url.absoluteString) == [endpoint])
@@ -120,7 +121,7 @@ struct HandleResolutionTests {
         let transport = ScriptedTransport([endpoint: answer])
         let resolver = XRPCHandleResolver(
             service: try url("https://resolver.example/"),
-            fetcher: Fixtures.fetcher(transport)
+            fetcher: SafeFetcher.offline(transport)
         )
         let error = await #expect(throws: IdentityError.self) { try await resolver.resolve(handle) }
         #expect(error?.hasSameCode(as: .handleResolutionFailed("")) == true)

@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 
-@testable import DPoPRequestExecutor
 @testable import HTTPTransport
 
 @Suite("TransportError")

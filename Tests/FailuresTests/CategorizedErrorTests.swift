@@ -7,7 +7,7 @@ import OAuthSessionManager
 import Testing
 
 @Suite("Errors classify themselves and read as plain sentences")
-struct OAuthErrorTests {
+struct CategorizedErrorTests {
     @Test("each layer's errors carry the class of failure the CLI maps to an exit status")
     func kinds() throws {
         let target = try #require(URL(string: "https://pds.example.com/"))
