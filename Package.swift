@@ -155,6 +155,7 @@ let package = Package(
             dependencies: [
                 "Failures", "WireFormat", "HTTPTransport", "ATProtoPermissions",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -266,6 +267,7 @@ let package = Package(
         .testTarget(
             name: "SandboxTests",
             dependencies: [
+                "Failures",
                 "Sandbox", "DPoPRequestExecutor", "HTTPTransport", "WireFormat", "ATOAuthTesting",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,5 +1,5 @@
 import Synchronization
-package import WireFormat
+import WireFormat
 
 /// Random bytes a test chooses: scripted byte strings first, then a counter pattern (each call's bytes all `1`, then
 /// all `2`, …) or always the same byte, so tests control `jti`, PKCE verifiers and `state`.

@@ -1,3 +1,4 @@
+import ATProtoSyntax
 import Testing
 
 @testable import ATClient

@@ -1,7 +1,14 @@
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
 import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// One running Hummingbird server on 127.0.0.1: started by ``start(handler:port:origin:logger:)``, ended by
 /// ``stop()``.
@@ -45,6 +52,9 @@ struct OriginListener: Sendable {
         do {
             let boundPort = try await signal.wait()
             return OriginListener(port: boundPort, task: task)
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            task.cancel()
+            throw SandboxError.portInUse(port)
         } catch {
             task.cancel()
             throw error

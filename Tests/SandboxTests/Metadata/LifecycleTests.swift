@@ -1,3 +1,4 @@
+import Failures
 import Foundation
 import HTTPTransport
 import Logging
@@ -17,7 +18,7 @@ struct LifecycleTests {
         await server.stop()
         #expect(await server.endpoints == nil)
         let quick = AsyncHTTPClientTransport.Configuration(connectTimeout: .seconds(1), totalTimeout: .seconds(1))
-        try await AsyncHTTPClientTransport.withTransport(configuration: quick) { transport in
+        _ = try await AsyncHTTPClientTransport.withTransport(configuration: quick) { transport in
             await #expect(throws: (any Error).self) {
                 _ = try await transport.send(HTTPRequest(url: a.authorizationServer))
             }
@@ -35,5 +36,25 @@ struct LifecycleTests {
         task.cancel()
         try await task.value
         #expect(await server.endpoints == nil)
+    }
+}
+
+@Suite("A port another program holds")
+struct BusyPortTests {
+    @Test("a sandbox asked for a taken port names it, with another port as the remedy")
+    func portInUse() async throws {
+        let quiet = Logger(label: "quiet") { _ in SwiftLogNoOpLogHandler() }
+        let first = SandboxServer(logger: quiet)
+        let taken = try #require(try await first.start().pds.port)
+        let second = SandboxServer(
+            configuration: SandboxConfiguration(ports: SandboxConfiguration.Ports(pds: taken)),
+            logger: quiet
+        )
+        let error = await #expect(throws: SandboxError.self) { _ = try await second.start() }
+        await second.stop()
+        await first.stop()
+        #expect(error == .portInUse(taken))
+        #expect(error?.description.contains("port \(taken) on 127.0.0.1 is already in use") == true)
+        #expect(error?.remedy == .chooseAnotherPort(taken))
     }
 }
