@@ -317,7 +317,9 @@ let package = Package(
                 "ATProtoSyntax", "ATProtoIdentity", "AccountManager", "ATClient",
                 .product(name: "Logging", package: "swift-log"),
             ],
-            exclude: ["approve_browser.py", "chromium_approve.py", "deny_browser.py", "pty_run.py"],
+            exclude: [
+                "approve_browser.py", "chromium_approve.py", "deny_browser.py", "forged_state_browser.py", "pty_run.py",
+            ],
             swiftSettings: strictSettings
         ),
     ]

@@ -59,7 +59,7 @@ final class CallbackGate: Sendable {
 
     private let path: String
     private let port: Int
-    private let state = Mutex<(expected: String?, finished: Bool)>((nil, false))
+    private let state = Mutex<(expected: String?, finished: Bool, refusedStates: Int)>((nil, false, 0))
 
     init(path: String, port: Int) {
         self.path = path
@@ -68,6 +68,15 @@ final class CallbackGate: Sendable {
 
     /// The `state` the sign-in under way expects, once the caller has said so.
     var expectedState: String? { state.withLock { $0.expected } }
+
+    /// How many callbacks were refused because their `state` belongs to no sign-in under way.
+    var refusedStates: Int { state.withLock { $0.refusedStates } }
+
+    /// Counts a callback refused for its `state` after it was delivered (it came before the expected state was
+    /// known).
+    func noteRefusedState() {
+        state.withLock { $0.refusedStates += 1 }
+    }
 
     /// Sets the `state` a callback must carry to be delivered.
     func expect(state expected: String) {
@@ -90,7 +99,10 @@ final class CallbackGate: Sendable {
             return .refuse(.notFound)
         }
         let received = Self.state(in: url)
-        if let expected, received != expected { return .refuse(.foreignState) }
+        if let expected, received != expected {
+            state.withLock { $0.refusedStates += 1 }
+            return .refuse(.foreignState)
+        }
         return .deliver(url, state: received)
     }
 

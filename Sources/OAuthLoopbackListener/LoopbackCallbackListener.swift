@@ -109,15 +109,19 @@ public final class LoopbackCallbackListener: Sendable {
     /// is cancelled.
     ///
     /// With an `expectedState` (RFC 6749 §10.12), a callback carrying another `state` is answered with an error page
-    /// and the wait goes on; without one, the first callback wins. A negative timeout waits for nothing; one longer
+    /// and the wait goes on; without one, the first callback wins. When the wait ends with no callback for this
+    /// sign-in after one with another `state` was refused, the error says so (a failed security check), not that
+    /// none arrived. A negative timeout waits for nothing; one longer
     /// than ``maximumTimeout`` waits that long.
     public func waitForCallback(timeout: Duration, expectedState: String? = nil) async throws -> URL {
         if let expectedState { expect(state: expectedState) }
         let timeout = min(max(timeout, .zero), Self.maximumTimeout)
         return try await withThrowingTaskGroup(of: URL?.self) { group in
-            group.addTask { [callbacks] in
-                for await url in callbacks where expectedState == nil || CallbackGate.state(in: url) == expectedState {
-                    return url
+            group.addTask { [callbacks, gate] in
+                for await url in callbacks {
+                    if expectedState == nil || CallbackGate.state(in: url) == expectedState { return url }
+                    // Delivered before the expected state was known, and refused now.
+                    gate.noteRefusedState()
                 }
                 return nil
             }
@@ -128,7 +132,11 @@ public final class LoopbackCallbackListener: Sendable {
             defer { group.cancelAll() }
             guard let first = try await group.next(), let url = first else {
                 try Task.checkCancellation()
-                throw LoopbackListenerError.timedOut(Int(timeout.components.seconds))
+                let seconds = Int(timeout.components.seconds)
+                let refused = gate.refusedStates
+                // A redirect came and was refused: that is what the user needs to hear, not that none arrived.
+                guard refused == 0 else { throw LoopbackListenerError.refusedRedirects(refused, seconds: seconds) }
+                throw LoopbackListenerError.timedOut(seconds)
             }
             return url
         }

@@ -7,6 +7,7 @@ public struct LoopbackListenerError: CategorizedError, Hashable {
         case portInUse
         case notBound
         case timedOut
+        case refusedRedirects
     }
 
     let code: Code
@@ -14,25 +15,35 @@ public struct LoopbackListenerError: CategorizedError, Hashable {
     public let port: Int?
     /// How long the wait lasted, when it timed out.
     public let seconds: Int?
+    /// How many redirects were refused because their `state` belongs to no sign-in under way.
+    public let refused: Int?
 
     /// Another program holds the port asked for on 127.0.0.1.
     public static func portInUse(_ port: Int) -> LoopbackListenerError {
-        LoopbackListenerError(code: .portInUse, port: port, seconds: nil)
+        LoopbackListenerError(code: .portInUse, port: port, seconds: nil, refused: nil)
     }
 
     /// The listener's socket has no local address after binding.
-    public static let notBound = LoopbackListenerError(code: .notBound, port: nil, seconds: nil)
+    public static let notBound = LoopbackListenerError(code: .notBound, port: nil, seconds: nil, refused: nil)
 
     /// No redirect arrived within `seconds`.
     public static func timedOut(_ seconds: Int) -> LoopbackListenerError {
-        LoopbackListenerError(code: .timedOut, port: nil, seconds: seconds)
+        LoopbackListenerError(code: .timedOut, port: nil, seconds: seconds, refused: nil)
+    }
+
+    /// The wait of `seconds` ended after `count` redirects with a `state` of no sign-in under way were refused, and
+    /// none for this sign-in came (RFC 6749 §10.12).
+    public static func refusedRedirects(_ count: Int, seconds: Int) -> LoopbackListenerError {
+        LoopbackListenerError(code: .refusedRedirects, port: nil, seconds: seconds, refused: count)
     }
 
     /// Whether both errors are the same failure, ignoring the details.
     public func hasSameCode(as other: LoopbackListenerError) -> Bool { code == other.code }
 
-    /// The listener could not do its part; nothing was stored.
-    public var category: FailureCategory { .failed }
+    /// A refused redirect fails a security check; otherwise the listener could not do its part.
+    ///
+    /// Nothing was stored either way.
+    public var category: FailureCategory { code == .refusedRedirects ? .securityCheckFailed : .failed }
 
     /// For a taken port: another one, or none so that a free one is picked.
     public var remedy: Remedy {
@@ -47,6 +58,11 @@ public struct LoopbackListenerError: CategorizedError, Hashable {
             "Port \(port ?? 0) on 127.0.0.1 is already in use by another program, so the sign-in's redirect cannot "
                 + "be received there."
         case .notBound: "The loopback listener could not bind to 127.0.0.1."
+        case .refusedRedirects:
+            "Sign-in did not complete: \(refused == 1 ? "a redirect" : "\(refused ?? 0) redirects") came back with a state "
+                + "that belongs to no sign-in under way and \(refused == 1 ? "was" : "were") refused, and none for this "
+                + "sign-in arrived within \(seconds ?? 0) second\(seconds == 1 ? "" : "s"). The redirect may come from "
+                + "another sign-in or be forged; nothing was stored. Start the sign-in again."
         case .timedOut:
             "Sign-in timed out: no redirect arrived within \(seconds ?? 0) second\(seconds == 1 ? "" : "s"). Start it "
                 + "again and approve in the browser."

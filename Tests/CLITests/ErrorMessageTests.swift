@@ -135,6 +135,29 @@ struct ErrorMessageTests {
         }
     }
 
+    @Test("a redirect with another sign-in's state, then no approval: exit 4, saying it was refused, not missing")
+    func refusedRedirect() async throws {
+        try await CLIWorld.with(autoApprove: false) { world in
+            let result = try await world.atoauth(
+                "accounts",
+                "add",
+                "alice.test",
+                "--timeout",
+                "3",
+                extraEnvironment: ["BROWSER": "python3 \(Self.forgedStateBrowser.path)"]
+            )
+            expectTeaching(
+                result,
+                exit: 4,
+                saying: [
+                    "a redirect came back with a state that belongs to no sign-in under way", "nothing was stored",
+                ],
+                never: ["no redirect arrived"]
+            )
+            #expect(try world.storedNames().allSatisfy { !$0.hasPrefix("session/") })
+        }
+    }
+
     @Test("the server refuses the requested permissions (invalid_scope): exit 1, says which, points at --scope")
     func scopeRefused() async throws {
         try await CLIWorld.with { world in
@@ -183,6 +206,8 @@ struct ErrorMessageTests {
 
     static let denyBrowser = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("deny_browser.py")
+    static let forgedStateBrowser = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("forged_state_browser.py")
 }
 
 /// Checks the exit status and that stderr teaches: it says `saying`, never `never`, and shows no raw system text,

@@ -1,3 +1,4 @@
+import ATOAuthTesting
 import Failures
 import Foundation
 import OAuthLoopbackListener
@@ -28,5 +29,23 @@ struct ListenerErrorTests {
         await listener.finish(with: .failed("test over"))
         #expect(error?.hasSameCode(as: .timedOut(0)) == true)
         #expect(error?.description.contains("no redirect arrived within 1 second.") == true)
+    }
+}
+
+@Suite("A wait that ends after a refused redirect")
+struct RefusedRedirectTests {
+    @Test("says that a redirect of no sign-in under way was refused: a failed security check, not a timeout")
+    func refusedThenTimedOut() async throws {
+        try await withListener { listener, port in
+            listener.expect(state: "mine")
+            let waiting = Task { try await listener.waitForCallback(timeout: .seconds(2), expectedState: "mine") }
+            let connection = try RawHTTPConnection(port: port)
+            connection.sendGet("/callback?state=another&code=c", host: "127.0.0.1:\(port)")
+            #expect(await connection.readAll().hasPrefix("HTTP/1.1 400"))
+            let error = await #expect(throws: LoopbackListenerError.self) { try await waiting.value }
+            #expect(error?.hasSameCode(as: .refusedRedirects(1, seconds: 2)) == true)
+            #expect(error?.category == .securityCheckFailed)
+            #expect(error?.description.contains("a redirect came back with a state that belongs to no sign-in") == true)
+        }
     }
 }
