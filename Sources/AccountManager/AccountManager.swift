@@ -73,7 +73,6 @@ public actor AccountManager {
             identity: configuration.identity,
             allowHTTPLoopback: configuration.allowHTTPLoopback,
             nonceCache: nonceCache,
-            refreshPolicy: configuration.refreshPolicy,
             random: configuration.random,
             now: configuration.now,
             logger: configuration.logger

@@ -7,8 +7,8 @@ package import Keystore
 package import Logging
 package import WireFormat
 
-/// Signs people in and keeps their sessions, underneath `AccountManager` (the public front door): PAR, callback, tokens, refresh, revocation
-/// (atproto.com/specs/oauth, Authorization Flow; Tokens and Session Lifetime).
+/// Signs people in and keeps their sessions under `AccountManager`, the public front door: PAR, callback, tokens,
+/// refresh, revocation (atproto.com/specs/oauth, Authorization Flow; Tokens and Session Lifetime).
 ///
 /// One refresh per account runs at a time in a process (this actor holds the in-flight task) and across processes
 /// (the keystore's lock on the session entry); after taking the lock the stored session is read again, because
@@ -20,12 +20,10 @@ package actor OAuthSessionManager {
     let identityResolver: IdentityResolver
     let metadataResolver: MetadataResolver
     /// DPoP nonces per origin, shared with the XRPC client of the same process.
-    package nonisolated let nonceCache: DPoPNonceCache
+    let nonceCache: DPoPNonceCache
     let random: any RandomSource
     let now: @Sendable () -> Date
     let logger: Logger
-    /// When sessions are refreshed ahead of expiry.
-    package nonisolated let refreshPolicy: RefreshPolicy
     private var refreshesInFlight: [DID: Task<Session, any Error>] = [:]
     let broadcaster = SessionEventBroadcaster()
 
@@ -37,8 +35,7 @@ package actor OAuthSessionManager {
     ///   - identity: where DIDs and handles are resolved.
     ///   - allowHTTPLoopback: development only: allow `http://` and loopback addresses for loopback hosts.
     ///   - nonceCache: DPoP nonces per origin, shared by every request of the process.
-    ///   - refreshPolicy: how long before expiry a session is refreshed.
-    ///   - random: randomness for PKCE, `state`, `jti` and refresh jitter.
+    ///   - random: randomness for PKCE, `state` and `jti`.
     ///   - now: the clock.
     ///   - logger: where requests are logged; secrets are never logged.
     package init(
@@ -47,7 +44,6 @@ package actor OAuthSessionManager {
         identity: IdentityResolver.Configuration = IdentityResolver.Configuration(),
         allowHTTPLoopback: Bool = false,
         nonceCache: DPoPNonceCache = DPoPNonceCache(),
-        refreshPolicy: RefreshPolicy = RefreshPolicy(),
         random: any RandomSource = .system,
         now: @escaping @Sendable () -> Date = { Date() },
         logger: Logger = Logger(label: "atoauth.oauth", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -62,7 +58,6 @@ package actor OAuthSessionManager {
         self.identityResolver = IdentityResolver(fetcher: fetcher, configuration: identity, now: now)
         self.metadataResolver = MetadataResolver(fetcher: fetcher)
         self.nonceCache = nonceCache
-        self.refreshPolicy = refreshPolicy
         self.random = random
         self.now = now
         self.logger = logger

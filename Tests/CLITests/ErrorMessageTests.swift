@@ -100,62 +100,45 @@ struct ErrorMessageTests {
         await blackhole.shutdown()
     }
 
-    @Test("nobody approves in time: exit 1, how long it waited, and how to start again")
-    func signInTimesOut() async throws {
+    /// Runs `accounts add alice.test` against a sandbox that waits for consent, with `browser` as `$BROWSER`,
+    /// checks that nothing of the sign-in was kept, and returns the process's result.
+    private func unfinishedSignIn(browser: String, timeout: Int? = nil) async throws -> CLIProcess.Result {
         try await CLIWorld.with(autoApprove: false) { world in
             let result = try await world.atoauth(
-                "accounts",
-                "add",
-                "alice.test",
-                "--timeout",
-                "1",
-                extraEnvironment: ["BROWSER": "true"]
+                ["accounts", "add", "alice.test"] + (timeout.map { ["--timeout", "\($0)"] } ?? []),
+                extraEnvironment: ["BROWSER": browser]
             )
-            expectTeaching(result, exit: 1, saying: ["within 1 second.", "Start it again"])
             #expect(try world.storedNames().allSatisfy { !$0.hasPrefix("session/") && !$0.hasPrefix("pending/") })
+            return result
         }
+    }
+
+    @Test("nobody approves in time: exit 1, how long it waited, and how to start again")
+    func signInTimesOut() async throws {
+        let result = try await unfinishedSignIn(browser: "true", timeout: 1)
+        expectTeaching(result, exit: 1, saying: ["within 1 second.", "Start it again"])
     }
 
     @Test("the user presses Deny: exit 1, the server's words, nothing stored, how to sign in")
     func userDenies() async throws {
-        try await CLIWorld.with(autoApprove: false) { world in
-            let result = try await world.atoauth(
-                "accounts",
-                "add",
-                "alice.test",
-                extraEnvironment: ["BROWSER": "python3 \(Self.denyBrowser.path)"]
-            )
-            expectTeaching(
-                result,
-                exit: 1,
-                saying: ["access_denied", "Nothing was stored", "approve in the browser"],
-                never: ["try again later"]
-            )
-            #expect(try world.storedNames().allSatisfy { !$0.hasPrefix("session/") && !$0.hasPrefix("pending/") })
-        }
+        let result = try await unfinishedSignIn(browser: "python3 \(Self.denyBrowser.path)")
+        expectTeaching(
+            result,
+            exit: 1,
+            saying: ["access_denied", "Nothing was stored", "approve in the browser"],
+            never: ["try again later"]
+        )
     }
 
     @Test("a redirect with another sign-in's state, then no approval: exit 4, saying it was refused, not missing")
     func refusedRedirect() async throws {
-        try await CLIWorld.with(autoApprove: false) { world in
-            let result = try await world.atoauth(
-                "accounts",
-                "add",
-                "alice.test",
-                "--timeout",
-                "3",
-                extraEnvironment: ["BROWSER": "python3 \(Self.forgedStateBrowser.path)"]
-            )
-            expectTeaching(
-                result,
-                exit: 4,
-                saying: [
-                    "a redirect came back with a state that belongs to no sign-in under way", "nothing was stored",
-                ],
-                never: ["no redirect arrived"]
-            )
-            #expect(try world.storedNames().allSatisfy { !$0.hasPrefix("session/") })
-        }
+        let result = try await unfinishedSignIn(browser: "python3 \(Self.forgedStateBrowser.path)", timeout: 3)
+        expectTeaching(
+            result,
+            exit: 4,
+            saying: ["a redirect came back with a state that belongs to no sign-in under way", "nothing was stored"],
+            never: ["no redirect arrived"]
+        )
     }
 
     @Test("the server refuses the requested permissions (invalid_scope): exit 1, says which, points at --scope")

@@ -1,4 +1,3 @@
-import ATProtoSyntax
 import AccountManager
 import Foundation
 
@@ -24,7 +23,7 @@ struct AppPasswordSignIn {
                 message: "An app-password sign-in needs the account's handle or DID, not a server address."
             )
         }
-        let identifier = try ATIdentifier(validating: account.hasPrefix("@") ? String(account.dropFirst()) : account)
+        let identifier = try AccountName.parse(account)
         let input = SecretInput()
         let environment = context.environment
         for name in [Self.passwordVariable, Self.authFactorVariable] { unsetenv(name) }

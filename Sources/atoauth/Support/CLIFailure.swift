@@ -14,10 +14,15 @@ struct CLIFailure: Error {
     static let cancelled: Int32 = 130
 
     /// The contract's exit status for each category of failure.
-    static let statuses: [FailureCategory: Int32] = [
-        .failed: failed, .usage: usage, .signInNeeded: signInNeeded, .securityCheckFailed: securityCheck,
-        .cancelled: cancelled,
-    ]
+    static func status(for category: FailureCategory) -> Int32 {
+        switch category {
+        case .failed: failed
+        case .usage: usage
+        case .signInNeeded: signInNeeded
+        case .securityCheckFailed: securityCheck
+        case .cancelled: cancelled
+        }
+    }
 
     /// Maps any error to its exit status and a message that never contains a token: the category picks the status,
     /// and the message is the error's own followed by what to do about it.
@@ -30,7 +35,7 @@ struct CLIFailure: Error {
         case let error as any CategorizedError:
             let advice = RemedyText.text(for: error.remedy)
             self.init(
-                status: Self.statuses[error.category] ?? Self.failed,
+                status: Self.status(for: error.category),
                 message: advice.isEmpty ? error.description : error.description + " " + advice
             )
         default:
