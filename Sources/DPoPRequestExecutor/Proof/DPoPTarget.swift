@@ -3,6 +3,9 @@ public import Foundation
 /// The `htu` of a proof: the request URL without query and fragment, normalized (RFC 9449 §4.2, RFC 3986 §6).
 public enum DPoPTarget {
     /// Normalizes a URL for `htu`: lowercase scheme and host, no default port, no user info, `/` for an empty path.
+    ///
+    /// Only `http` and `https` URLs have one: a proof binds an HTTP request (RFC 9449 §4.2), and a server compares
+    /// `htu` with the HTTP target URI it received (§4.3, RFC 9110 §7.1).
     public static func htu(for url: URL) throws -> String {
         if let htu = commonFormHTU(url.absoluteString) { return htu }
         // The host as written: URLComponents would turn a punycode (`xn--`) host into percent-encoded Unicode, and
@@ -11,6 +14,9 @@ public enum DPoPTarget {
             let scheme = components.scheme?.lowercased(), var host = url.host(percentEncoded: true)?.lowercased(),
             !host.isEmpty
         else { throw DPoPError.invalidTarget("the URL has no scheme or host") }
+        guard defaultPort(for: scheme) != nil else {
+            throw DPoPError.invalidTarget("the URL is not an http or https URL")
+        }
         if host.contains(":") { host = "[" + host + "]" }  // an IPv6 literal (RFC 3986 §3.2.2)
         var result = scheme + "://" + host
         if let port = components.port, port != defaultPort(for: scheme) {

@@ -47,7 +47,7 @@ struct TokenResponse: Decodable, Sendable {
             throw OAuthError.invalidTokenResponse("it is not a JSON object with access_token and token_type")
         }
         guard response.tokenType == "DPoP" else {
-            throw OAuthError.invalidTokenResponse("token_type is \(response.tokenType), not DPoP")
+            throw OAuthError.invalidTokenResponse(tokenTypeRefusal(response.tokenType))
         }
         guard let sub = response.sub, DID.isValid(sub) else {
             throw OAuthError.invalidTokenResponse("sub is missing or not a DID")
@@ -63,5 +63,15 @@ struct TokenResponse: Decodable, Sendable {
             throw OAuthError.invalidTokenResponse("expires_in is not a positive number")
         }
         return response
+    }
+
+    /// Why `token_type` is refused.
+    ///
+    /// Only a registered type (RFC 6749 §11.1) is named: whatever else the server sent is not repeated, since a
+    /// hostile or broken server may echo a token there.
+    private static func tokenTypeRefusal(_ tokenType: String) -> String {
+        let registered = ["bearer", "dpop", "mac", "n_a", "pop"]
+        guard registered.contains(tokenType.lowercased()) else { return "token_type is not DPoP" }
+        return "token_type is \(tokenType), not DPoP"
     }
 }

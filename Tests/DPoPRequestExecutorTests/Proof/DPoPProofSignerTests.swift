@@ -94,6 +94,13 @@ struct DPoPProofSignerTests {
         #expect(try DPoPTarget.htu(for: url(input)) == expected)
     }
 
+    @Test("a URL that is not http or https has no htu", arguments: ["thtps://pds.example.com/x", "ftp://example.com/"])
+    func htuOfOtherSchemes(input: String) {
+        #expect(throws: DPoPError.invalidTarget("the URL is not an http or https URL")) {
+            try DPoPTarget.htu(for: url(input))
+        }
+    }
+
     @Test("a stored key round-trips and keeps its thumbprint; its description hides the scalar")
     func keyPersistence() throws {
         let restored = try DPoPKey(persistedRepresentation: key.persistedRepresentation)

@@ -91,7 +91,8 @@ struct EncodingEquivalenceTests {
         #expect(checked > 1000)
     }
 
-    /// The `htu` read with `URLComponents`, the host as written, the implementation before the fast path.
+    /// The `htu` read with `URLComponents`, the host as written, the implementation before the fast path; none for a
+    /// scheme other than http and https.
     private static func referenceHTU(_ url: URL) -> String? {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true),
             let scheme = components.scheme?.lowercased(), var host = url.host(percentEncoded: true)?.lowercased(),
@@ -99,7 +100,7 @@ struct EncodingEquivalenceTests {
         else { return nil }
         if host.contains(":") { host = "[\(host)]" }
         var result = scheme + "://" + host
-        let defaultPort = ["https": 443, "http": 80][scheme]
+        guard let defaultPort = ["https": 443, "http": 80][scheme] else { return nil }
         if let port = components.port, port != defaultPort { result += ":\(port)" }
         return result + (components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath)
     }

@@ -83,6 +83,19 @@ struct CallbackAndTokenTests {
         #expect(error?.category == .securityCheckFailed)
     }
 
+    @Test("a refused token_type is named only when it is a registered type, never when it may be a token")
+    func tokenTypeInTheMessage() throws {
+        let bearer = #expect(throws: OAuthError.self) {
+            try TokenResponse.checked(try token { $0["token_type"] = "Bearer" })
+        }
+        #expect(bearer?.description.contains("token_type is Bearer, not DPoP") == true)
+        let echoed = #expect(throws: OAuthError.self) {
+            try TokenResponse.checked(try token { $0["token_type"] = "Dacc-7fBbC7yYkb_Kj6kBKXTfJ6pDGlSGQ" })
+        }
+        #expect(echoed?.description.contains("token_type is not DPoP") == true)
+        #expect(echoed?.description.contains("7fBbC7yYkb") == false)
+    }
+
     @Test("a token response without sub or not JSON is refused")
     func missingSub() throws {
         #expect(throws: OAuthError.self) { try TokenResponse.checked(try token { $0["sub"] = nil }) }
