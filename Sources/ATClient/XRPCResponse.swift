@@ -46,6 +46,12 @@ public struct XRPCResponse: Sendable {
         guard JSONSerialization.isValidJSONObject([object]),
             let data = try? JSONSerialization.data(withJSONObject: object, options: options)
         else { return nil }
-        return TerminalText.escapedJSON(String(decoding: data, as: UTF8.self))
+        var text = String(decoding: data, as: UTF8.self)
+        // An empty object or array stays `{}` or `[]` rather than spanning lines; JSON strings hold no raw line
+        // breaks (RFC 8259 §7), so a break between brackets is always layout.
+        if pretty {
+            text = text.replacing(/\{\n\s*\}/, with: "{}").replacing(/\[\n\s*\]/, with: "[]")
+        }
+        return TerminalText.escapedJSON(text)
     }
 }

@@ -32,6 +32,9 @@ public struct AccountError: CategorizedError, Hashable {
     /// The kind of the session the error is about, when it is about one: an app-password session is signed in
     /// again with an app password (or moved to OAuth).
     public let sessionKind: SessionKind?
+    /// What became of the active account when this error is about the active account's session, which ended: as
+    /// after ``AccountManager/remove(_:)``, the account signed in most recently is active now, or none is.
+    public internal(set) var activeChange: ActiveAccountChange?
 
     init(
         _ code: Code,
@@ -78,6 +81,14 @@ public struct AccountError: CategorizedError, Hashable {
 
     /// A sentence for people.
     public var description: String {
+        switch activeChange {
+        case .switched(let account)?: summary + " \(account.displayName) is the active account now."
+        case .noneActive?: summary + " No account is active now."
+        case .unchanged?, nil: summary
+        }
+    }
+
+    private var summary: String {
         switch code {
         case .noAccounts: "No account is signed in here."
         case .noActiveAccount: "No account is active (\(reason))."

@@ -51,7 +51,12 @@ extension AccountManager {
         guard let identifier else {
             if let active = try await activeAccount() { return active }
             // The active entry still names an account whose session is gone: say so rather than pick another.
-            if let did = try await activeDID() { throw AccountError.activeAccountSignedOut(did.rawValue) }
+            if let did = try await activeDID() {
+                // Another process ended it without handing over: hand over now, and say so.
+                var error = AccountError.activeAccountSignedOut(did.rawValue)
+                error.activeChange = try await handOverActive(from: did)
+                throw error
+            }
             let all = try await accounts()
             throw all.isEmpty ? AccountError.noAccounts : .noActiveAccount("\(all.count) accounts are signed in")
         }

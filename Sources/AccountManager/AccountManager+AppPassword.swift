@@ -7,22 +7,28 @@ extension AccountManager {
     /// active; the legacy way, beside OAuth.
     ///
     /// The account is checked as for OAuth (handle and DID both ways, the DID document's PDS), and the PDS must answer
-    /// for its DID; when it asks for a sign-in code (`AuthFactorTokenRequired`), `authFactor` is asked once. A session the account had here before is
-    /// replaced and ended at its server, as ``callback(_:)`` reports.
+    /// for its DID; when it asks for a sign-in code (`AuthFactorTokenRequired`), `authFactor` is asked once. A session
+    /// the account had here before is replaced and ended at its server, as ``callback(_:)`` reports; an OAuth session
+    /// only when `replacingOAuth` says so, since the app-password session that takes its place is not limited to the
+    /// permissions the user granted.
     /// - Parameters:
     ///   - identifier: the account's handle or DID.
     ///   - password: the app password; it is sent once and never stored.
+    ///   - replacingOAuth: whether an OAuth session of the account may be replaced; when `false` (the default),
+    ///     `OAuthError.oauthSessionKept` is thrown before the password is sent.
     ///   - authFactor: returns the sign-in code when the PDS asks for one (two-factor sign-in), or `nil`.
     /// - Returns: the signed-in account, and the previous session's revocation when there was one.
     /// - Throws: `OAuthError`, `IdentityError` or `FetchError` naming the failed check; nothing is stored then.
     public func signInWithAppPassword(
         _ identifier: ATIdentifier,
         password: String,
+        replacingOAuth: Bool = false,
         authFactor: @Sendable () async throws -> String? = { nil }
     ) async throws -> AccountSignIn {
         let completion = try await sessions.signInWithAppPassword(
             identifier.description,
             password: password,
+            replacingOAuth: replacingOAuth,
             authFactor: authFactor
         )
         return try await adopt(completion, activate: true)
@@ -33,10 +39,14 @@ extension AccountManager {
     ///
     /// Nothing changes until ``completeUpgrade(callbackURL:)`` stores the OAuth session.
     /// - Throws: ``AccountError`` when the account is not signed in here, or already signs in with OAuth.
-    public func authorizeUpgrade(_ identifier: ATIdentifier, client: OAuthClient) async throws -> AuthorizationRequest {
+    public func authorizeUpgrade(
+        _ identifier: ATIdentifier,
+        client: OAuthClient,
+        progress: @Sendable (SignInStep) -> Void = { _ in }
+    ) async throws -> AuthorizationRequest {
         let account = try await account(identifier)
         guard account.kind == .appPassword else { throw AccountError.alreadyOAuth(account.displayName) }
-        return try await sessions.startSignIn(account.did.rawValue, client: client)
+        return try await sessions.startSignIn(account.did.rawValue, client: client, progress: progress)
     }
 
     /// Completes an upgrade started with ``authorizeUpgrade(_:client:)``: stores the OAuth session in place of the

@@ -38,6 +38,19 @@ extension AccountManager {
         return change
     }
 
+    /// Makes another account active if `did` was the active one and its session is gone from the store (the server
+    /// ended it, or it had to be deleted), as ``remove(_:)`` does.
+    func handOverActive(fromEnded did: DID) async throws -> ActiveAccountChange {
+        let name = Session.entryName(did: did)
+        let gone =
+            switch try await keystore.revision(of: name) {
+            case let revision?: revision == .absent
+            case nil: try await keystore.load(name) == nil
+            }
+        guard gone else { return .unchanged }
+        return try await handOverActive(from: did)
+    }
+
     /// The order in which a successor is chosen: `first` ranks below `second` when it was signed in earlier, or at
     /// the same moment and sorts after it by handle, then DID.
     static func signedInBefore(_ first: Session, _ second: Session) -> Bool {

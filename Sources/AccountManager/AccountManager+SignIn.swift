@@ -8,10 +8,16 @@ extension AccountManager {
     /// - Parameters:
     ///   - input: a handle, a DID, or a PDS or entryway `https://` URL.
     ///   - client: the loopback development client, or a hosted one from ``hostedClient(clientID:redirectURI:scope:)``.
+    ///   - progress: told of each step (resolving, checking the servers, sending the request) as it starts, for a
+    ///     front end to show while the network answers.
     /// - Returns: the authorization request; keep its `state` to cancel it.
     /// - Throws: `SyntaxError`, `IdentityError`, `FetchError` or `OAuthError` naming the failed check.
-    public func authorize(_ input: String, client: OAuthClient) async throws -> AuthorizationRequest {
-        try await sessions.startSignIn(input, client: client)
+    public func authorize(
+        _ input: String,
+        client: OAuthClient,
+        progress: @Sendable (SignInStep) -> Void = { _ in }
+    ) async throws -> AuthorizationRequest {
+        try await sessions.startSignIn(input, client: client, progress: progress)
     }
 
     /// Completes a sign-in from the redirect URL (RFC 6749 §4.1.2, RFC 9207 §2), stores the session and makes the

@@ -32,4 +32,8 @@ public enum Remedy: Sendable, Hashable {
     case findKeyFile
     /// The port asked for is taken: choose another, or let one be picked.
     case chooseAnotherPort(Int)
+    /// Signing in with an app password would replace the account's OAuth session: confirm it, or keep OAuth.
+    case confirmReplacingOAuth
+    /// A request ran out of time: a slow server may need a longer limit.
+    case allowMoreTime
 }

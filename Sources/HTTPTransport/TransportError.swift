@@ -192,4 +192,7 @@ extension TransportError: CategorizedError {
     /// `cancelled` when the calling task was; otherwise no answer came, or it could not be read: the network or the
     /// server failed.
     public var category: FailureCategory { code == .cancelled ? .cancelled : .failed }
+
+    /// A timed-out request may succeed with more time; nothing in particular for the others.
+    public var remedy: Remedy { code == .timeout ? .allowMoreTime : .none }
 }

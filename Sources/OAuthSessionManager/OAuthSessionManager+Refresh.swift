@@ -34,7 +34,7 @@ extension OAuthSessionManager {
         exchange prepare: () async throws -> RefreshExchange
     ) async throws -> Session {
         guard let refreshToken = current.refreshToken else {
-            try await end(current, "the session of \(current.did) has no refresh token")
+            try await end(current, "the session of \(current.displayName) has no refresh token")
         }
         let journal = RefreshJournal(keystore: store.keystore)
         try await endIfInterrupted(current, refreshToken: refreshToken, journal: journal)
@@ -69,21 +69,21 @@ extension OAuthSessionManager {
                 updated = try exchange.adopt(response)
             } catch {
                 await exchange.discard(response)
-                try? await end(current, "the server's answer to the refresh of \(current.did) failed a check")
+                try? await end(current, "the server's answer to the refresh of \(current.displayName) failed a check")
                 throw error
             }
             // The server recomputes the grant on every refresh and may grant less (atproto.com/specs/permission).
             let newlyMissing = updated.permissions.missing(from: current.permissions)
             if !newlyMissing.isEmpty {
                 logger.warning(
-                    "the refresh of \(current.did) granted fewer permissions; no longer granted: \(newlyMissing)"
+                    "the refresh of \(current.displayName) granted fewer permissions; no longer granted: \(newlyMissing)"
                 )
             }
             if let failure = await saveRetrying(updated) {
                 await exchange.discard(response)
                 try await end(
                     current,
-                    "the refreshed tokens of \(current.did) could not be saved (\(failure)); \(exchange.discardedWords), "
+                    "the refreshed tokens of \(current.displayName) could not be saved (\(failure)); \(exchange.discardedWords), "
                         + "since the old refresh token is spent"
                 )
             }
@@ -104,7 +104,7 @@ extension OAuthSessionManager {
         guard await journal.wasInterrupted(current.did, refreshToken: refreshToken) else { return }
         try await end(
             current,
-            "an earlier refresh of \(current.did) was cut off after its request was sent and before the new "
+            "an earlier refresh of \(current.displayName) was cut off after its request was sent and before the new "
                 + "tokens were saved, so its refresh token may be spent and was not sent again"
         )
     }
@@ -129,7 +129,7 @@ extension OAuthSessionManager {
     private func end(_ session: Session, _ reason: String) async throws -> Never {
         try await store.delete(session.did)
         broadcaster.publish(.deleted(did: session.did, reason: .refreshRefused))
-        logger.warning("session of \(session.did) ended: \(reason)")
+        logger.warning("the session of \(session.displayName) ended: \(reason)")
         throw OAuthError.signInNeeded(reason)
     }
 }

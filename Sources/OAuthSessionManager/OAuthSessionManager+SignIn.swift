@@ -14,13 +14,21 @@ extension OAuthSessionManager {
     /// - Parameters:
     ///   - input: a handle, a DID, or a PDS or entryway `https://` URL.
     ///   - client: the client identity and redirect URI to use.
+    ///   - progress: told of each step as it starts.
     /// - Returns: the URL to open in the system browser.
     /// - Throws: ``OAuthError`` naming the failed resolution, metadata check or PAR answer.
-    package func startSignIn(_ input: String, client: OAuthClient) async throws -> AuthorizationRequest {
+    package func startSignIn(
+        _ input: String,
+        client: OAuthClient,
+        progress: @Sendable (SignInStep) -> Void = { _ in }
+    ) async throws -> AuthorizationRequest {
         try? await store.purgeExpiredPending(now: now())
+        progress(.resolvingAccount(input))
         let identity = try await identityResolver.resolve(input)
+        progress(.checkingServers(pds: identity.pds))
         let server = try await metadataResolver.resolve(pds: identity.pds)
         let metadata = server.authorizationServer
+        progress(.sendingRequest(authorizationServer: metadata.issuer))
 
         let pkce = PKCE.generate(using: random)
         let state = OAuthState.generate(using: random)

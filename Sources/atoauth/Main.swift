@@ -11,10 +11,18 @@ enum Main {
         let json = arguments.contains("--json")
         let task = Task {
             let command: any ParsableCommand
+            let normalized = GlobalOptionPlacement.normalize(arguments)
             do {
-                command = try ATOAuthCommand.parseAsRoot(GlobalOptionPlacement.normalize(arguments))
+                // The async form runs the async shell completions (account names) too.
+                command = try await ATOAuthCommand.asyncParseAsRoot(normalized)
             } catch {
-                throw ParseFailure(underlying: error, suggestion: CommandSuggestion.suggestion(for: arguments))
+                let suggestion = CommandSuggestion.suggestion(for: arguments)
+                if suggestion == nil,
+                    let unknown = CommandSuggestion.unknownOption(in: normalized, parseError: error, json: json)
+                {
+                    throw unknown
+                }
+                throw ParseFailure(underlying: error, suggestion: suggestion)
             }
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
@@ -61,6 +69,13 @@ enum Main {
     ///
     /// Both are laid out for the terminal's width (``HelpLayout``).
     private static func exitForParseError(_ error: any Error, suggestion: String? = nil, json: Bool) -> Never {
+        if let suggestion {
+            // The usage of whatever command the mistyped word was read under would only mislead.
+            report(
+                CLIFailure(status: CLIFailure.usage, message: "No such command. Did you mean `\(suggestion)`?"),
+                json: json
+            )
+        }
         let code = ATOAuthCommand.exitCode(for: error)
         let width = HelpLayout.width()
         let message = HelpLayout.fitted(ATOAuthCommand.fullMessage(for: error, columns: width), width: width)
@@ -69,12 +84,9 @@ enum Main {
             exit(0)
         }
         if json {
-            let message =
-                suggestion.map { "No such command. Did you mean `\($0)`?" } ?? ATOAuthCommand.message(for: error)
-            report(CLIFailure(status: CLIFailure.usage, message: message), json: true)
+            report(CLIFailure(status: CLIFailure.usage, message: ATOAuthCommand.message(for: error)), json: true)
         }
         Output.message(message)
-        if let suggestion { Output.message("Did you mean `\(suggestion)`?") }
         exit(CLIFailure.usage)
     }
 

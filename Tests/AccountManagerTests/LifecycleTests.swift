@@ -115,11 +115,53 @@ struct LifecycleTests {
             #expect(error?.account == "alice.test")
             #expect(error?.requestedScope == scope)
             #expect(error?.description.hasPrefix("alice.test was signed out by the server: ") == true)
+            #expect(error?.activeChange == .noneActive)
+            #expect(error?.description.hasSuffix(" No account is active now.") == true)
             #expect(try await accounts.sessions.storedSession(for: alice.did) == nil)
 
-            let active = await #expect(throws: AccountError.self) { try await accounts.account(nil) }
-            #expect(active?.hasSameCode(as: .activeAccountSignedOut("")) == true)
-            #expect(active?.account == alice.did.rawValue)
+            let none = await #expect(throws: AccountError.self) { try await accounts.account(nil) }
+            #expect(none?.hasSameCode(as: .noAccounts) == true)
+        }
+    }
+
+    @Test("when the server ends the active account's session, the account signed in most recently becomes active")
+    func serverEndedActiveAccountHandsOver() async throws {
+        try await SandboxWorld.with(Self.threeAccounts) { world in
+            let accounts = world.accounts()
+            for handle in ["bob.test", "carol.test", "alice.test"] {
+                _ = try await world.signIn(handle, with: accounts)
+                world.clock.advance(by: 10)
+            }
+            let alice = try await accounts.account("alice.test")
+            let session = try #require(try await accounts.sessions.storedSession(for: alice.did))
+            try await revokeAtServer(world, token: try #require(session.refreshToken))
+
+            let error = await #expect(throws: AccountError.self) { try await accounts.client().getSession() }
+            guard case .switched(let successor)? = error?.activeChange else {
+                Issue.record("expected a new active account, got \(String(describing: error?.activeChange))")
+                return
+            }
+            #expect(successor.handle?.description == "carol.test", "the most recent sign-in of those left")
+            #expect(error?.description.hasSuffix(" carol.test is the active account now.") == true)
+            #expect(try await accounts.account(nil).handle?.description == "carol.test")
+        }
+    }
+
+    @Test("an active entry left naming a deleted session is handed over on the next look, and the error says so")
+    func danglingActiveEntryHandsOver() async throws {
+        try await SandboxWorld.with(Self.threeAccounts) { world in
+            let accounts = world.accounts()
+            for handle in ["bob.test", "alice.test"] {
+                _ = try await world.signIn(handle, with: accounts)
+                world.clock.advance(by: 10)
+            }
+            let alice = try await accounts.account("alice.test")
+            try world.keystore.delete(Session.entryName(did: alice.did))
+
+            let error = await #expect(throws: AccountError.self) { try await accounts.account(nil) }
+            #expect(error?.hasSameCode(as: .activeAccountSignedOut("")) == true)
+            #expect(error?.description.hasSuffix(" bob.test is the active account now.") == true)
+            #expect(try await accounts.account(nil).handle?.description == "bob.test")
         }
     }
 

@@ -80,15 +80,16 @@ struct AccountLifecycleTests {
             )
             let command = "atoauth accounts add alice.test --scope \"\(scope)\""
             #expect(whoami.stderr.contains("Sign in again with `\(command)`."), "\(whoami.stderr)")
+            #expect(whoami.stderr.contains("No account is active now."), "\(whoami.stderr)")
             #expect(try world.storedNames().allSatisfy { !$0.hasPrefix("session/") && !$0.hasPrefix("dpop-key/") })
 
-            // The active account still names alice: the next command says so instead of acting as another account.
+            // No other account was signed in, so none is active: the next command says so, naming no DID.
             let again = try await world.atoauth("whoami", "--json")
             #expect(again.status == 3)
             let error = try #require(try JSONSerialization.jsonObject(with: Data(again.stderr.utf8)) as? [String: Any])
             let message = try #require(error["message"] as? String)
-            #expect(message.contains("The active account \(did) is no longer signed in"), "\(message)")
-            #expect(message.contains("`atoauth accounts add \(did)`"), "\(message)")
+            #expect(message.hasPrefix("No account is signed in here."), "\(message)")
+            #expect(!message.contains(did), "\(message)")
 
             // The command given signs the same account in again, with the same permissions.
             let signedIn = try await world.atoauth("accounts", "add", "alice.test", "--scope", scope)

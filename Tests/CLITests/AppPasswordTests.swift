@@ -28,7 +28,7 @@ struct AppPasswordTests {
             #expect(xrpc.status == 0, "\(xrpc.stderr)")
             #expect(xrpc.stdout.contains(did))
             let status = try await world.atoauth("accounts", "status", "--json")
-            #expect(status.stdout.contains(#""kind" : "app-password""#), "\(status.stdout)")
+            #expect(status.stdout.contains(#""kind":"app-password""#), "\(status.stdout)")
             let statusText = try await world.atoauth("accounts", "status")
             #expect(statusText.stdout.contains("kind         app-password"), "\(statusText.stdout)")
             #expect(statusText.stdout.contains("com.atproto.appPass  — an app password"), "\(statusText.stdout)")
@@ -184,6 +184,7 @@ struct AppPasswordTests {
                 ),
                 "\(unconfirmed.stderr)"
             )
+            #expect(unconfirmed.stderr.contains("delete the app password in the account's settings (App Passwords)"))
             #expect(try world.storedNames().allSatisfy { !$0.hasPrefix("session/") })
         }
     }
@@ -198,6 +199,10 @@ struct AppPasswordTests {
             let upgraded = try await world.atoauth("accounts", "upgrade", "alice.test")
             #expect(upgraded.status == 0, "\(upgraded.stderr)")
             #expect(upgraded.stdout == "Upgraded alice.test (\(alice)) to OAuth\n")
+            #expect(
+                upgraded.stderr.contains("delete it in the account's settings (App Passwords)"),
+                "\(upgraded.stderr)"
+            )
             #expect(try await world.sandbox.counters().legacySessionsDeleted == 1)
             #expect(try world.storedSession(alice)["kind"] as? String == "oauth")
             #expect(try world.storedNames().contains("dpop-key/\(alice)"))
@@ -212,6 +217,51 @@ struct AppPasswordTests {
             #expect(reuse.status == 2, "\(reuse.stderr)")
             #expect(reuse.stderr.contains("already signs in with OAuth"), "\(reuse.stderr)")
             #expect(try world.leaks([oldRefreshJwt], in: [upgraded, list, whoami, reuse]).isEmpty)
+        }
+    }
+
+    @Test("--app-password keeps an OAuth session unless --replace: refused before the password is read, exit 2")
+    func appPasswordKeepsOAuth() async throws {
+        try await CLIWorld.with { world in
+            let alice = try #require(world.did("alice.test"))
+            let password = try #require(world.sandbox.appPasswords["alice.test"])
+            try await world.signIn("alice.test")
+            let before = try world.storedSession(alice)
+            let refused = try await world.atoauth(
+                "accounts",
+                "add",
+                "alice.test",
+                "--app-password",
+                stdin: Data((password + "\n").utf8)
+            )
+            #expect(refused.status == 2, "\(refused.stderr)")
+            #expect(
+                refused.stderr.contains("alice.test signs in here with OAuth, granted atproto"),
+                "\(refused.stderr)"
+            )
+            #expect(refused.stderr.contains("full rights instead of the permissions granted."))
+            #expect(refused.stderr.contains("Add --replace to replace it anyway"), "\(refused.stderr)")
+            #expect(!refused.stderr.contains("App password for"), "refused before the password is asked for")
+            #expect(try world.storedSession(alice)["refreshToken"] as? String == before["refreshToken"] as? String)
+            var counters = try await world.sandbox.counters()
+            #expect(counters.legacySessionsCreated == 0 && counters.revocations == 0)
+
+            let misplaced = try await world.atoauth("accounts", "add", "alice.test", "--replace")
+            #expect(misplaced.status == 2 && misplaced.stderr.contains("--replace goes with --app-password"))
+
+            let replaced = try await world.atoauth(
+                "accounts",
+                "add",
+                "alice.test",
+                "--app-password",
+                "--replace",
+                stdin: Data((password + "\n").utf8)
+            )
+            #expect(replaced.status == 0, "\(replaced.stderr)")
+            #expect(replaced.stderr.contains("The previous session of alice.test was replaced and its tokens revoked"))
+            #expect(try world.storedSession(alice)["kind"] as? String == "app-password")
+            counters = try await world.sandbox.counters()
+            #expect(counters.legacySessionsCreated == 1 && counters.revocations >= 1)
         }
     }
 

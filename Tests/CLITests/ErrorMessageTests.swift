@@ -26,6 +26,14 @@ struct ErrorMessageTests {
                     saying: ["No signed-in account is bob.test.", "atoauth accounts add bob.test", "accounts list"]
                 )
             }
+            // Removing what is not there needs no sign-in: exit 1, and nothing suggests one.
+            let remove = try await world.atoauth("accounts", "remove", "bob.test")
+            expectTeaching(
+                remove,
+                exit: 1,
+                saying: ["No signed-in account is bob.test, so nothing was removed.", "accounts list"],
+                never: ["accounts add"]
+            )
         }
     }
 

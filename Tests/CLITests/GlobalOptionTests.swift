@@ -92,31 +92,31 @@ struct GlobalOptionTests {
         let taken: [[String]: Set<String>] = [
             ["accounts", "add"]: [
                 "--home", "--store", "--plc-directory", "--handle-resolver", "--allow-http-loopback", "--client-id",
-                "--json", "--verbose",
+                "--request-timeout", "--json", "--verbose",
             ],
             ["accounts", "upgrade"]: [
                 "--home", "--store", "--plc-directory", "--handle-resolver", "--allow-http-loopback", "--client-id",
-                "--json",
-                "--verbose",
+                "--request-timeout", "--json", "--verbose",
             ],
             ["accounts", "list"]: ["--home", "--store", "--json", "--verbose"],
             ["accounts", "status"]: ["--home", "--store", "--account", "--json", "--verbose"],
             ["accounts", "switch"]: ["--home", "--store", "--json", "--verbose"],
-            ["accounts", "remove"]: ["--home", "--store", "--allow-http-loopback", "--json", "--verbose"],
+            ["accounts", "remove"]: [
+                "--home", "--store", "--allow-http-loopback", "--request-timeout", "--json", "--verbose",
+            ],
             ["whoami"]: [
                 "--home", "--store", "--account", "--plc-directory", "--handle-resolver", "--allow-http-loopback",
-                "--json", "--verbose",
+                "--request-timeout", "--json", "--verbose",
             ],
             ["xrpc"]: [
                 "--home", "--store", "--account", "--plc-directory", "--handle-resolver", "--allow-http-loopback",
-                "--json", "--verbose",
+                "--request-timeout", "--json", "--verbose",
             ],
             ["demo"]: ["--json"],
         ]
         let global: Set<String> = [
             "--home", "--store", "--account", "--plc-directory", "--handle-resolver", "--allow-http-loopback",
-            "--client-id",
-            "--json", "--verbose",
+            "--client-id", "--request-timeout", "--json", "--verbose",
         ]
         try await ScratchHome.with { scratch in
             for (command, expected) in taken {

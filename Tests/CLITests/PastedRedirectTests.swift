@@ -131,6 +131,15 @@ struct PastedRedirectTests {
             )
             let screen = try await terminal.waitFor("left)…")
             #expect(screen.contains("paste it here (it is not shown) and press Enter"), "\(screen)")
+            // Before the URL, a terminal is told what is happening, in order.
+            let steps = [
+                "Resolving alice.test…", "Checking its servers (http://127.0.0.1:", "Sending the sign-in request to ",
+            ]
+            let positions = steps.compactMap { screen.range(of: $0)?.lowerBound }
+            #expect(positions.count == 3 && positions == positions.sorted(), "\(screen)")
+            #expect(
+                screen.range(of: "Open this URL")?.lowerBound ?? screen.startIndex > positions.last ?? screen.endIndex
+            )
             #expect(!screen.contains("press Ctrl-C to cancel."), "the static waiting line is for pipes")
             #expect(try !terminal.echoes(), "echo is off while the address is read")
             let redirect = try await world.redirectAddress(approving: try CLIWorld.authorizationURL(in: screen))
@@ -139,6 +148,7 @@ struct PastedRedirectTests {
             let (status, output) = try await terminal.finish()
             #expect(status == 0, "\(output)")
             #expect(!output.contains(try CLIWorld.code(in: redirect)), "the pasted address is not echoed")
+            #expect(output.contains("Got \(redirect.absoluteString.count) characters; checking…"), "\(output)")
             #expect(try terminal.echoes(), "echo is back after the sign-in")
             let drawn = output.components(separatedBy: "\r\u{1B}[KWaiting for the redirect until ").dropFirst()
             #expect(drawn.count >= 2, "the line is redrawn in place: \(output.debugDescription)")

@@ -32,6 +32,11 @@ struct PermissionCommandTests {
             #expect(text.stdout.contains("transition:generic  — broad access"))
             #expect(text.stdout.contains("access token"))
             #expect(text.stdout.contains("signed in"))
+            // A sign-in a moment ago is in the past, never "in 0 s".
+            for line in text.stdout.split(separator: "\n")
+            where line.contains("signed in") || line.contains("refreshed  ") {
+                #expect(line.contains("just now)") || line.contains(" s ago)"), "\(line)")
+            }
             #expect(text.stdout.contains("(in 13 d) at the latest") || text.stdout.contains("(in 14 d) at the latest"))
 
             let json = try await world.atoauth("accounts", "status", "alice.test", "--json")

@@ -98,4 +98,27 @@ struct SessionLifecycleTests {
             #expect(try world.storedNames().allSatisfy { !$0.hasPrefix("session/") })
         }
     }
+
+    @Test("when the server ends the active account, the other account becomes active, and every message names handles")
+    func revokedActiveAccountHandsOver() async throws {
+        try await CLIWorld.with { world in
+            try await world.signIn("bob.test")
+            try await world.signIn("alice.test")
+            let alice = try #require(world.did("alice.test"))
+            let refreshToken = try #require(try world.storedSession(alice)["refreshToken"] as? String)
+            try await world.revokeAtServer(refreshToken)
+
+            let whoami = try await world.atoauth("whoami")
+            #expect(whoami.status == 3, "\(whoami.stderr)")
+            #expect(whoami.stderr.contains("alice.test was signed out by the server"), "\(whoami.stderr)")
+            #expect(whoami.stderr.contains("bob.test is the active account now."), "\(whoami.stderr)")
+            #expect(whoami.stderr.contains("Sign in again with `atoauth accounts add alice.test`."))
+            #expect(!whoami.stderr.contains("did:"), "handles, not DIDs: \(whoami.stderr)")
+            #expect(!whoami.stderr.contains("<handle>"), "\(whoami.stderr)")
+
+            let next = try await world.atoauth("whoami")
+            #expect(next.status == 0, "\(next.stderr)")
+            #expect(next.stdout.hasPrefix("bob.test "), "\(next.stdout)")
+        }
+    }
 }

@@ -50,6 +50,38 @@ struct XRPCOutputTests {
         }
     }
 
+    @Test("with --json, a server's error answer is one line on stderr with its HTTP status and XRPC error name")
+    func jsonError() async throws {
+        try await Self.withAnswers([
+            "/xrpc/com.example.record.get": .json(
+                #"{"error":"RecordNotFound","message":"no such record"}"#,
+                status: 400
+            )
+        ]) { world in
+            let result = try await world.atoauth("xrpc", "com.example.record.get", "--json")
+            #expect(result.status == 1 && result.stdout.isEmpty)
+            let line = result.stderr.trimmingCharacters(in: .newlines)
+            #expect(!line.contains("\n"), "one line: \(result.stderr)")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect(object["error"] as? String == "failed" && object["exit"] as? Int == 1)
+            #expect(object["status"] as? Int == 400 && object["xrpcError"] as? String == "RecordNotFound")
+            #expect((object["message"] as? String)?.contains("no such record") == true)
+            #expect(line.hasPrefix(#"{"error":"failed","exit":1,"message":"#), "keys in a stable order: \(line)")
+        }
+    }
+
+    @Test("an empty object or array prints on one line, as {} and [], also inside indented JSON")
+    func emptyJSON() async throws {
+        try await Self.withAnswers([
+            "/xrpc/com.example.empty.do": .json("{}"),
+            "/xrpc/com.example.nested.get": .json(#"{"items":[],"meta":{}}"#),
+        ]) { world in
+            #expect(try await world.atoauth("xrpc", "com.example.empty.do", "--post").stdout == "{}\n")
+            let nested = try await world.atoauth("xrpc", "com.example.nested.get").stdout
+            #expect(nested == "{\n  \"items\" : [],\n  \"meta\" : {}\n}\n", "\(nested)")
+        }
+    }
+
     @Test("on a terminal, bytes that would drive it are shown made safe, even with --raw")
     func terminal() async throws {
         try await Self.withAnswers([

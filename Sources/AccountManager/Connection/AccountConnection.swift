@@ -29,6 +29,8 @@ public final class AccountConnection: Sendable {
     private let configuration: AccountManager.Configuration
     private let entryName: String
     private let state: Mutex<Snapshot>
+    /// Hands the active account over when this account's session ended and was deleted; what became of it.
+    private let handOverActive: @Sendable (DID) async -> ActiveAccountChange?
 
     /// The session, the sender holding its key, the store revision they were read at, and this session's jitter.
     struct Snapshot: Sendable {
@@ -46,6 +48,7 @@ public final class AccountConnection: Sendable {
         self.nonceCache = manager.nonceCache
         self.configuration = manager.configuration
         self.entryName = Session.entryName(did: session.did)
+        self.handOverActive = { [weak manager] did in try? await manager?.handOverActive(fromEnded: did) }
         let sender = Self.sender(key, manager.transport, manager.nonceCache, manager.configuration)
         self.state = Mutex(
             Snapshot(
@@ -146,7 +149,9 @@ public final class AccountConnection: Sendable {
         do {
             session = try await sessions.refresh(did: did, replacing: accessToken)
         } catch let error as OAuthError where error.category == .signInNeeded {
-            throw Self.ended(previous.session, error)
+            var ended = Self.ended(previous.session, error)
+            ended.activeChange = await handOverActive(did)
+            throw ended
         }
         return try await adopt(session, revision: revision, over: previous)
     }
@@ -173,7 +178,8 @@ public final class AccountConnection: Sendable {
     private func reload(over previous: Snapshot) async throws -> Snapshot {
         let revision = try await keystore.revision(of: entryName)
         guard revision != .absent, let session = try await sessions.storedSession(for: did) else {
-            throw AccountError(.noSuchAccount, "\(did.rawValue) (it was signed out)", account: did.rawValue)
+            let name = previous.session.displayName
+            throw AccountError(.noSuchAccount, "\(name) (it was signed out)", account: name)
         }
         return try await adopt(session, revision: revision, over: previous)
     }

@@ -21,12 +21,15 @@ extension OAuthSessionManager {
     /// - Parameters:
     ///   - input: the account's handle or DID.
     ///   - password: the app password.
+    ///   - replacingOAuth: whether an OAuth session the account has here may be replaced; when `false`, such a
+    ///     session is kept and ``OAuthError/oauthSessionKept(account:scope:)`` thrown before the password is sent.
     ///   - authFactor: returns the sign-in code when the PDS asks for one, or `nil` when there is none.
     /// - Returns: the new session, and what became of the previous one.
     /// - Throws: ``OAuthError``, `IdentityError` or `FetchError` naming the failed check; nothing is stored then.
     package func signInWithAppPassword(
         _ input: String,
         password: String,
+        replacingOAuth: Bool,
         authFactor: @Sendable () async throws -> String?
     ) async throws -> SignInCompletion {
         guard !input.contains("://") else {
@@ -36,6 +39,9 @@ extension OAuthSessionManager {
         }
         let identity = try await identityResolver.resolve(input, cachePolicy: .reload)
         guard let did = identity.did else { throw OAuthError.signInNeeded("\(input) names no account") }
+        if !replacingOAuth, let existing = try await store.session(did), existing.kind == .oauth {
+            throw OAuthError.oauthSessionKept(account: existing.displayName, scope: existing.scope)
+        }
         let endpoint = try Self.xrpcURL(identity.pds, "com.atproto.server.createSession")
         var request = ["identifier": did.rawValue, "password": password]
         var response = try await postLegacy(endpoint, bearer: nil, json: request, purpose: "app-password sign-in")

@@ -118,6 +118,16 @@ extension OAuthError {
         OAuthError(.invalidInput, .usage, reason)
     }
 
+    /// An app-password sign-in would replace the OAuth session `account` has here, and replacing it was not asked
+    /// for; nothing was sent to the PDS.
+    public static func oauthSessionKept(account: String, scope: String) -> OAuthError {
+        OAuthError(
+            .oauthSessionKept,
+            .usage,
+            "\(account) signs in here with OAuth, granted \(scope)"
+        )
+    }
+
     /// The PDS asks for a sign-in code (`AuthFactorTokenRequired`) and none was given.
     public static let authFactorRequired = OAuthError(
         .authFactorRequired,
@@ -151,6 +161,9 @@ extension OAuthError {
         case .dpopFailed: "DPoP failed: \(reason)."
         case .appPasswordRefused: "Sign-in did not complete: \(reason). Nothing was stored."
         case .authFactorRequired: "Sign-in did not complete: \(reason). Nothing was stored."
+        case .oauthSessionKept:
+            "\(reason). An app-password session would replace that session, revoke its grant, and hold the account's "
+                + "full rights instead of the permissions granted. Nothing was changed and no password was sent."
         default: reason
         }
     }

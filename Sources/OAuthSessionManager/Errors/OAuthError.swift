@@ -65,6 +65,7 @@ public struct OAuthError: CategorizedError, Hashable {
         case appPasswordRefused
         case authFactorRequired
         case invalidInput
+        case oauthSessionKept
     }
 
     let code: Code
@@ -107,6 +108,7 @@ public struct OAuthError: CategorizedError, Hashable {
     /// Sign in again when the session is gone; give the sign-in code when the PDS asked for one.
     public var remedy: Remedy {
         if code == .authFactorRequired { return .giveSignInCode }
+        if code == .oauthSessionKept { return .confirmReplacingOAuth }
         return category == .signInNeeded ? .signInAgain(account: nil, scope: nil, orSwitch: false) : .none
     }
 

@@ -29,7 +29,9 @@ struct AddCommand: AsyncParsableCommand, GlobalOptionUser {
             never from the command line. When the server asks for a two-factor sign-in code \
             (AuthFactorTokenRequired), it comes from ATOAUTH_AUTH_FACTOR or the next line on stdin. The account \
             is checked as for OAuth, the password is not stored, and the session's JWTs are stored encrypted; \
-            `atoauth accounts upgrade` moves it to OAuth later.
+            `atoauth accounts upgrade` moves it to OAuth later. An account signed in here with OAuth keeps that \
+            session unless --replace is given, since an app-password session is not limited to the permissions \
+            granted; the refusal comes before any password is asked for or sent.
 
             Examples:
               atoauth accounts add alice.bsky.social
@@ -49,7 +51,9 @@ struct AddCommand: AsyncParsableCommand, GlobalOptionUser {
     )
 
     /// Signing in resolves the account and talks to its servers; it acts as no existing account, so no `--account`.
-    static let globalOptions = GlobalOption.store.union([.plcDirectory, .handleResolver, .allowHTTPLoopback, .clientID])
+    static let globalOptions = GlobalOption.store.union([
+        .plcDirectory, .handleResolver, .allowHTTPLoopback, .clientID, .requestTimeout,
+    ])
 
     @Argument(help: ArgumentHelp("A handle, a DID, or a PDS or entryway URL.", valueName: "handle | did | https://pds"))
     var identifier: String
@@ -65,9 +69,23 @@ struct AddCommand: AsyncParsableCommand, GlobalOptionUser {
     )
     var appPassword = false
 
+    @Flag(
+        name: .long,
+        help: ArgumentHelp(
+            "With --app-password: replace the account's OAuth session, which is refused without it (an app-password "
+                + "session is not limited to the permissions granted)."
+        )
+    )
+    var replace = false
+
     @OptionGroup var global: GlobalOptions<Self>
 
     func validate() throws {
+        if replace, !appPassword {
+            throw ValidationError(
+                "--replace goes with --app-password; an OAuth sign-in replaces the account's session without it."
+            )
+        }
         if appPassword, signIn.isCustomized || global.clientID != nil {
             throw ValidationError(
                 "--app-password signs in without a browser: --scope, --callback-port, --no-browser, --timeout and "
@@ -78,10 +96,14 @@ struct AddCommand: AsyncParsableCommand, GlobalOptionUser {
 
     func run() async throws {
         let signIn = try await CLIContext.run(global) { context in
-            if appPassword { return try await AppPasswordSignIn(account: identifier).run(context) }
+            if appPassword {
+                return try await AppPasswordSignIn(account: identifier, replacingOAuth: replace).run(context)
+            }
             return try await BrowserSignIn(options: self.signIn, clientID: global.clientID).run(
                 context,
-                start: { try await context.accounts.authorize(identifier, client: $0) },
+                start: {
+                    try await context.accounts.authorize(identifier, client: $0, progress: SignInProgress.onTerminal)
+                },
                 complete: { try await context.accounts.callback($0) }
             )
         }

@@ -26,16 +26,24 @@ struct RemoveCommand: AsyncParsableCommand, GlobalOptionUser {
     )
 
     /// Revocation goes to the stored revocation endpoint, which may be a development server on loopback.
-    static let globalOptions = GlobalOption.store.union([.allowHTTPLoopback])
+    static let globalOptions = GlobalOption.store.union([.allowHTTPLoopback, .requestTimeout])
 
-    @Argument(help: ArgumentHelp("The account's handle or DID.", valueName: "handle-or-did"))
+    @Argument(
+        help: ArgumentHelp("The account's handle or DID.", valueName: "handle-or-did"),
+        completion: AccountCompletion.signedIn
+    )
     var account: String
 
     @OptionGroup var global: GlobalOptions<Self>
 
     func run() async throws {
         let (removal, active) = try await CLIContext.run(global) { context in
-            let removal = try await context.accounts.remove(try AccountName.identifier(account))
+            let removal: AccountRemoval
+            do {
+                removal = try await context.accounts.remove(try AccountName.identifier(account))
+            } catch let error as AccountError where error.hasSameCode(as: .noSuchAccount("")) {
+                throw await AccountSuggestion.failure(for: error, context: context, removing: true)
+            }
             switch removal.active {
             case .switched(let successor): return (removal, Optional(successor))
             case .noneActive: return (removal, nil)
@@ -50,7 +58,9 @@ struct RemoveCommand: AsyncParsableCommand, GlobalOptionUser {
                     removed.kind == .appPassword
                     ? "the PDS did not confirm ending the app-password session (com.atproto.server.deleteSession)"
                     : "the authorization server did not confirm the revocation"
-                Output.message("Removed here, but \(server). " + Sentence.ended(reason))
+                Output.message(
+                    "Removed here, but \(server). " + Sentence.ended(reason) + " " + Self.stillValid(removed)
+                )
             }
             json = RemovalJSON(removed, revocation: RevocationText.word(revocation), active: active)
             if !global.json {
@@ -121,5 +131,19 @@ struct RemovalJSON: Encodable {
 
     private enum CodingKeys: String, CodingKey {
         case did, handle, revocation, active, activeChanged
+    }
+}
+
+extension RemoveCommand {
+    /// What a failed revocation leaves behind, and where the user can end it by hand.
+    static func stillValid(_ account: Account) -> String {
+        switch account.kind {
+        case .appPassword:
+            "The session stays valid until it expires; to end it now, delete the app password in the account's "
+                + "settings (App Passwords)."
+        case .oauth:
+            "Its tokens stay valid until they expire; to end them now, revoke this app's access in the account's "
+                + "settings at \(account.issuer)."
+        }
     }
 }

@@ -27,7 +27,8 @@ struct StatusCommand: AsyncParsableCommand, GlobalOptionUser {
     static let globalOptions = GlobalOption.store.union([.account])
 
     @Argument(
-        help: ArgumentHelp("The account's handle or DID (default: the active account).", valueName: "handle-or-did")
+        help: ArgumentHelp("The account's handle or DID (default: the active account).", valueName: "handle-or-did"),
+        completion: AccountCompletion.signedIn
     )
     var account: String?
 
@@ -92,7 +93,8 @@ struct SessionStatus: Encodable {
         endIsRenewedByRefresh = session.endIsRenewedByRefresh
         ages = (
             session.accessTokenExpiresAt.map { Self.relative($0, now: now) },
-            Self.relative(session.createdAt, now: now), Self.relative(session.updatedAt, now: now),
+            Self.relative(session.createdAt, now: now, past: true),
+            Self.relative(session.updatedAt, now: now, past: true),
             Self.relative(end, now: now)
         )
     }
@@ -128,11 +130,16 @@ struct SessionStatus: Encodable {
         "  " + name.padding(toLength: 13, withPad: " ", startingAt: 0) + value
     }
 
-    /// "in 4 min", "3 h ago"; a stored date too far away for an `Int` of seconds reads in whole days, never traps.
-    static func relative(_ date: Date, now: Date) -> String {
+    /// A date relative to `now`: "in 4 min", "3 h ago", "now".
+    ///
+    /// A stored date too far away for an `Int` of seconds reads in whole days, never traps. A `past` event (a
+    /// sign-in, a refresh) is never "in" some time, even when clocks disagree a little.
+    static func relative(_ date: Date, now: Date, past: Bool = false) -> String {
         let interval = date.timeIntervalSince(now)
         guard interval.isFinite else { return "at an unknown time" }
-        let seconds = Int(min(max(interval, -1e15), 1e15).rounded())
+        var seconds = Int(min(max(interval, -1e15), 1e15).rounded())
+        if past { seconds = min(seconds, 0) }
+        if seconds == 0 { return past ? "just now" : "now" }
         let magnitude = abs(seconds)
         let amount =
             switch magnitude {

@@ -26,7 +26,10 @@ struct UpgradeCommand: AsyncParsableCommand, GlobalOptionUser {
 
     static let globalOptions = AddCommand.globalOptions
 
-    @Argument(help: ArgumentHelp("The app-password account's handle or DID.", valueName: "handle-or-did"))
+    @Argument(
+        help: ArgumentHelp("The app-password account's handle or DID.", valueName: "handle-or-did"),
+        completion: AccountCompletion.signedIn
+    )
     var account: String
 
     @OptionGroup var signIn: BrowserSignInOptions
@@ -37,7 +40,13 @@ struct UpgradeCommand: AsyncParsableCommand, GlobalOptionUser {
         let upgrade = try await CLIContext.run(global) { context in
             try await BrowserSignIn(options: self.signIn, clientID: global.clientID).run(
                 context,
-                start: { try await context.accounts.authorizeUpgrade(try AccountName.identifier(account), client: $0) },
+                start: {
+                    try await context.accounts.authorizeUpgrade(
+                        try AccountName.identifier(account),
+                        client: $0,
+                        progress: SignInProgress.onTerminal
+                    )
+                },
                 complete: { try await context.accounts.completeUpgrade(callbackURL: $0) }
             )
         }
@@ -50,9 +59,13 @@ struct UpgradeCommand: AsyncParsableCommand, GlobalOptionUser {
             Output.line("Upgraded \(upgraded.displayName) (\(upgraded.did)) to OAuth")
         }
         switch upgrade.previousGrant {
-        case .revoked?, nil: break
+        case .revoked?, nil:
+            Output.message(Self.deleteAppPasswordReminder)
         case .notSupported?:
-            Output.message("The app-password session was replaced here; the PDS offers no way to end it.")
+            Output.message(
+                "The app-password session was replaced here; the PDS offers no way to end it. "
+                    + Self.deleteAppPasswordReminder
+            )
         case .failed(let reason)?:
             Output.message(
                 "The app-password session was replaced here, but the PDS did not confirm ending it. "
@@ -63,4 +76,9 @@ struct UpgradeCommand: AsyncParsableCommand, GlobalOptionUser {
             Output.message("Warning: the server did not grant \(missing). Calls that need it will be refused.")
         }
     }
+
+    /// The app password outlives the session made with it: only the account's owner can delete it.
+    static let deleteAppPasswordReminder =
+        "The app password itself still works: delete it in the account's settings (App Passwords) unless something "
+        + "else uses it."
 }

@@ -1,5 +1,6 @@
 import AccountManager
 import Foundation
+import OAuthSessionManager
 
 /// `accounts add <handle | did> --app-password`: a legacy app-password session beside OAuth.
 ///
@@ -9,6 +10,8 @@ import Foundation
 struct AppPasswordSignIn {
     /// The account's handle or DID.
     let account: String
+    /// Whether an OAuth session of the account may be replaced (`--replace`).
+    var replacingOAuth = false
 
     /// The variable holding the app password.
     static let passwordVariable = "ATOAUTH_APP_PASSWORD"
@@ -24,6 +27,10 @@ struct AppPasswordSignIn {
             )
         }
         let identifier = try AccountName.parse(account)
+        // Refused before the password is asked for; the library checks again once the handle is resolved.
+        if !replacingOAuth, let existing = try? await context.accounts.account(identifier), existing.kind == .oauth {
+            throw OAuthError.oauthSessionKept(account: existing.displayName, scope: existing.scope)
+        }
         let input = SecretInput()
         let environment = context.environment
         for name in [Self.passwordVariable, Self.authFactorVariable] { unsetenv(name) }
@@ -40,7 +47,11 @@ struct AppPasswordSignIn {
             )
         }
         let code = environment[Self.authFactorVariable].nonEmpty
-        return try await context.accounts.signInWithAppPassword(identifier, password: password) {
+        return try await context.accounts.signInWithAppPassword(
+            identifier,
+            password: password,
+            replacingOAuth: replacingOAuth
+        ) {
             if let code { return code }
             Output.message("The server sent a sign-in code to the account's email address.")
             return await input.next(prompt: "Sign-in code for \(account)")

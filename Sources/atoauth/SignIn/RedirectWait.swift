@@ -88,7 +88,11 @@ struct RedirectWait: Sendable {
     private func readPasted(say: @Sendable (String) -> Void) async throws {
         let redirect = listener.redirectURI.absoluteString
         let lines = StandardInputLines.start(maximumLength: LoopbackCallbackListener.maximumPastedLength)
+        let terminal = isatty(STDIN_FILENO) == 1
         for await text in lines {
+            let received = text.trimmingCharacters(in: .whitespacesAndNewlines).count
+            // A terminal does not echo the paste: say that it arrived, and how much of it.
+            if terminal, received > 0 { say("Got \(received) characters; checking…") }
             switch listener.submit(pasted: text) {
             case .accepted, .finished: return
             case .blank: continue

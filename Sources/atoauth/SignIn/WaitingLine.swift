@@ -1,9 +1,14 @@
+import Dispatch
 import Foundation
 import Synchronization
 
 /// The single line on a terminal's standard error that says the sign-in is waiting and until when, rewritten in
 /// place every second (a carriage return, then "erase to the end of the line"); never used when standard error is
 /// not a terminal, so logs and pipes get no carriage returns.
+///
+/// The line never wraps: "erase to the end of the line" clears one row only, so a wrapped line would leave a row
+/// behind on every tick. It is shortened to the terminal's width, read again on every tick and at once when the
+/// terminal is resized (`SIGWINCH`).
 final class WaitingLine: Sendable {
     private let subject: String
     private let deadline: Date
@@ -19,11 +24,19 @@ final class WaitingLine: Sendable {
         self.deadline = deadline
     }
 
-    /// The line's text at `now`: what it waits for, the deadline in local time, and the time left.
+    /// The line's text at `now`: what it waits for, the deadline in local time, and the time left, in at most
+    /// `width - 1` characters (the last column is left free, where some terminals wrap early).
     ///
     /// For example `Waiting for the browser until 14:05:33 (4:59 left)… Ctrl-C cancels.`; a deadline on another day
-    /// also shows its date.
-    static func text(waitingFor subject: String, until deadline: Date, now: Date, timeZone: TimeZone) -> String {
+    /// also shows its date. Narrower, it drops the Ctrl-C hint, then what it waits for, then the deadline:
+    /// `Waiting (4:59 left)…`, and at the narrowest `4:59 left`, cut to fit.
+    static func text(
+        waitingFor subject: String,
+        until deadline: Date,
+        now: Date,
+        timeZone: TimeZone,
+        width: Int = .max
+    ) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let formatter = DateFormatter()
@@ -35,11 +48,38 @@ final class WaitingLine: Sendable {
         let left =
             hours > 0
             ? String(format: "%d:%02d:%02d", hours, minutes, rest) : String(format: "%d:%02d", minutes, rest)
-        return "Waiting for \(subject) until \(formatter.string(from: deadline)) (\(left) left)… Ctrl-C cancels."
+        let until = formatter.string(from: deadline)
+        let forms = [
+            "Waiting for \(subject) until \(until) (\(left) left)… Ctrl-C cancels.",
+            "Waiting for \(subject) until \(until) (\(left) left)…",
+            "Waiting until \(until) (\(left) left)…",
+            "Waiting (\(left) left)…",
+            "\(left) left",
+        ]
+        let room = max(1, width - 1)
+        return forms.first { $0.count <= room } ?? String(forms[forms.count - 1].prefix(room))
     }
 
-    /// Draws the line every second until the task is cancelled.
+    /// The terminal's width in columns: standard error's terminal size (`TIOCGWINSZ`), else `COLUMNS`, else 80.
+    static func terminalWidth() -> Int {
+        var size = winsize()
+        if ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap({ Int($0) }), columns > 0 {
+            return columns
+        }
+        return 80
+    }
+
+    /// Draws the line every second, and at once when the terminal is resized, until the task is cancelled.
     func run() async {
+        signal(SIGWINCH, SIG_IGN)
+        let resized = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .global())
+        resized.setEventHandler { [weak self] in self?.draw() }
+        resized.resume()
+        defer {
+            resized.cancel()
+            signal(SIGWINCH, SIG_DFL)
+        }
         while !Task.isCancelled {
             draw()
             try? await Task.sleep(for: .seconds(1))
@@ -64,7 +104,13 @@ final class WaitingLine: Sendable {
     }
 
     private func draw() {
-        let text = Self.text(waitingFor: subject, until: deadline, now: Date(), timeZone: .current)
+        let text = Self.text(
+            waitingFor: subject,
+            until: deadline,
+            now: Date(),
+            timeZone: .current,
+            width: Self.terminalWidth()
+        )
         drawn.withLock { drawn in
             Self.write("\r\u{1B}[K" + text)
             drawn = true

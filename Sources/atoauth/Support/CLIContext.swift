@@ -25,8 +25,19 @@ struct CLIContext {
         environment: [String: String] = ProcessInfo.processInfo.environment,
         _ body: (CLIContext) async throws -> T
     ) async throws -> T {
-        let settings = GlobalSettings(options, environment: environment)
-        var logger = Logger(label: "atoauth") { StreamLogHandler.standardError(label: $0) }
+        try await run(GlobalSettings(options, environment: environment), environment: environment, body)
+    }
+
+    /// Builds the context from settings already read, runs `body`, and shuts the transport down on every path.
+    static func run<T>(
+        _ settings: GlobalSettings,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        _ body: (CLIContext) async throws -> T
+    ) async throws -> T {
+        var logger =
+            settings.verbose
+            ? Logger(label: "atoauth") { StreamLogHandler.standardError(label: $0) }
+            : Logger(label: "atoauth") { _ in SentenceLogHandler() }
         logger.logLevel = settings.verbose ? .debug : .warning
         let home = try homeDirectory(settings, environment)
         return try await StoreSelection.withKeystore(
@@ -49,7 +60,13 @@ struct CLIContext {
     ) async throws -> T {
         var transportLogger = logger
         transportLogger.logLevel = .warning  // AsyncHTTPClient's own connection chatter is not what -v shows.
-        return try await AsyncHTTPClientTransport.withTransport(logger: transportLogger) { base in
+        let timeout = try settings.requestTimeout()
+        let limits = AsyncHTTPClientTransport.Configuration(
+            connectTimeout: min(.seconds(10), timeout),
+            totalTimeout: timeout
+        )
+        return try await AsyncHTTPClientTransport.withTransport(configuration: limits, logger: transportLogger) {
+            base in
             let transport: any HTTPTransport = settings.verbose ? LoggingTransport(base, logger: logger) : base
             var configuration = AccountManager.Configuration()
             configuration.identity = try identityConfiguration(settings)
@@ -66,7 +83,11 @@ struct CLIContext {
                 accounts: AccountManager(keystore: keystore, transport: transport, configuration: configuration),
                 keystore: keystore
             )
-            return try await body(context)
+            do {
+                return try await body(context)
+            } catch let error as AccountError where error.hasSameCode(as: .noSuchAccount("")) {
+                throw await AccountSuggestion.failure(for: error, context: context)
+            }
         }
     }
 

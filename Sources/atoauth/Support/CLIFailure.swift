@@ -1,3 +1,4 @@
+import ATClient
 import Failures
 import Foundation
 
@@ -6,6 +7,10 @@ struct CLIFailure: Error {
     /// 0 success, 1 failed, 2 usage, 3 sign-in needed, 4 security check failed, 130 cancelled.
     var status: Int32
     var message: String
+    /// The HTTP status of the server's error answer, when the failure is one (`status` in `--json`).
+    var httpStatus: Int?
+    /// The XRPC error name of the server's answer, such as `RecordNotFound` (`xrpcError` in `--json`).
+    var xrpcError: String?
 
     static let failed: Int32 = 1
     static let usage: Int32 = 2
@@ -38,6 +43,10 @@ struct CLIFailure: Error {
                 status: Self.status(for: error.category),
                 message: advice.isEmpty ? error.description : error.description + " " + advice
             )
+            if let answer = error as? XRPCError {
+                httpStatus = answer.status
+                xrpcError = answer.error
+            }
         default:
             self.init(status: Self.failed, message: "The operation failed: \(error).")
         }
@@ -59,9 +68,12 @@ struct CLIFailure: Error {
         }
     }
 
-    /// `{"error": "<code>", "message": "…", "exit": N}` on one line, for `--json`.
+    /// `{"error": "<code>", "exit": N, "message": "…"}` on one line with sorted keys, for `--json`; an XRPC error
+    /// answer adds the HTTP `status` and the `xrpcError` name.
     var json: String {
-        let object: [String: Any] = ["error": code, "message": message, "exit": Int(status)]
+        var object: [String: Any] = ["error": code, "message": message, "exit": Int(status)]
+        object["status"] = httpStatus
+        object["xrpcError"] = xrpcError
         let options: JSONSerialization.WritingOptions = [.sortedKeys, .withoutEscapingSlashes]
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: options) else {
             return #"{"error":"failed","exit":1,"message":"the error could not be encoded"}"#

@@ -8,16 +8,55 @@ enum CommandSuggestion {
         AccountsCommand.configuration.subcommands.map { $0.name },
     ]
 
-    /// The closest known subcommand to a mistyped word, within two edits; `nil` when none is close.
+    /// What other tools call the commands (`gh auth login`, `bsky login`): the word, and atoauth's command.
+    static let habits: [String: String] = [
+        "login": "atoauth accounts add", "signin": "atoauth accounts add", "sign-in": "atoauth accounts add",
+        "auth": "atoauth accounts add", "logout": "atoauth accounts remove", "signout": "atoauth accounts remove",
+        "sign-out": "atoauth accounts remove", "use": "atoauth accounts switch",
+        "accounts-list": "atoauth accounts list",
+    ]
+
+    /// The closest known subcommand to a mistyped word, within two edits, or atoauth's name for another tool's
+    /// command; `nil` when none is close.
     static func suggestion(for arguments: [String]) -> String? {
         let words = arguments.filter { !$0.hasPrefix("-") }
         guard let first = words.first else { return nil }
         let root = levels[0]
+        if !root.contains(first), let habit = habits[first.lowercased()] { return habit }
         guard root.contains(first) else { return closest(first, in: root).map { "atoauth \($0)" } }
         guard first == AccountsCommand.configuration.commandName, words.count > 1 else { return nil }
         let second = words[1]
         guard !levels[1].contains(second) else { return nil }
         return closest(second, in: levels[1]).map { "atoauth accounts \($0)" }
+    }
+
+    /// A usage error naming an unknown option, for a command line the parser refused for a missing argument first:
+    /// `atoauth xrpc --bogus` is told about `--bogus`, not about the missing NSID; `nil` when every option is known
+    /// or the error is another.
+    static func unknownOption(in arguments: [String], parseError: any Error, json: Bool) -> CLIFailure? {
+        guard ATOAuthCommand.message(for: parseError).hasPrefix("Missing expected argument") else { return nil }
+        let words = arguments.filter { !$0.hasPrefix("-") }
+        let command = CommandTree.paths.filter { _, path in
+            let names = path.split(separator: " ").dropFirst().map(String.init)
+            return words.starts(with: names)
+        }
+        .max { $0.path.count < $1.path.count }
+        guard let command else { return nil }
+        let help = ATOAuthCommand.helpMessage(for: command.command, includeHidden: true, columns: 10_000)
+        let known = Set(help.matches(of: /(^|[^\w-])(--?[A-Za-z][\w-]*)/).map { String($0.output.2) })
+        let options = arguments.filter { $0.count > 1 && $0 != "--" && $0.hasPrefix("-") && Double($0) == nil }
+        guard
+            let unknown = options.map({ String($0.split(separator: "=", maxSplits: 1)[0]) }).first(where: {
+                !known.contains($0)
+            })
+        else { return nil }
+        if json { return CLIFailure(status: CLIFailure.usage, message: "Unknown option '\(unknown)'") }
+        return CLIFailure(
+            status: CLIFailure.usage,
+            message: "Error: Unknown option '\(unknown)'\nUsage: "
+                + ATOAuthCommand.usageString(for: command.command)
+                + "\n  See '\(command.path) --help' for more information."
+        )
     }
 
     /// Options whose values are numbers: `--timeout -5` is read as the value -5 (then refused by validation), not as
@@ -47,23 +86,6 @@ enum CommandSuggestion {
     }
 
     private static func closest(_ word: String, in names: [String]) -> String? {
-        names.map { ($0, distance(word.lowercased(), $0)) }.filter { $0.1 <= 2 }.min { $0.1 < $1.1 }?.0
-    }
-
-    /// Levenshtein distance.
-    private static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a)
-        let b = Array(b)
-        guard !a.isEmpty else { return b.count }
-        guard !b.isEmpty else { return a.count }
-        var previous = Array(0...b.count)
-        for i in 1...a.count {
-            var current = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[b.count]
+        names.map { ($0, EditDistance.between(word.lowercased(), $0)) }.filter { $0.1 <= 2 }.min { $0.1 < $1.1 }?.0
     }
 }

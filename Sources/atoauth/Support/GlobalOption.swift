@@ -13,6 +13,7 @@ enum GlobalOption: String, CaseIterable, Sendable {
     case handleResolver
     case allowHTTPLoopback
     case clientID
+    case requestTimeout
     case json
     case verbose
 
@@ -26,6 +27,7 @@ enum GlobalOption: String, CaseIterable, Sendable {
         case .handleResolver: "--handle-resolver"
         case .allowHTTPLoopback: "--allow-http-loopback"
         case .clientID: "--client-id"
+        case .requestTimeout: "--request-timeout"
         case .json: "--json"
         case .verbose: "--verbose"
         }
@@ -47,6 +49,7 @@ enum GlobalOption: String, CaseIterable, Sendable {
         case .handleResolver: "ATOAUTH_HANDLE_RESOLVER"
         case .allowHTTPLoopback: "ATOAUTH_ALLOW_HTTP_LOOPBACK"
         case .clientID: "ATOAUTH_CLIENT_ID"
+        case .requestTimeout: "ATOAUTH_REQUEST_TIMEOUT"
         case .json: nil
         case .verbose: "ATOAUTH_VERBOSE"
         }
@@ -66,8 +69,11 @@ enum GlobalOption: String, CaseIterable, Sendable {
     /// What a command sending requests as a signed-in account uses: the store, `--account`, and what a refresh
     /// needs (it resolves the DID again and talks to the authorization server).
     static let signedInRequests: Set<GlobalOption> = store.union([
-        .account, .plcDirectory, .handleResolver, .allowHTTPLoopback,
+        .account, .plcDirectory, .handleResolver, .allowHTTPLoopback, .requestTimeout,
     ])
+
+    /// The longest `--request-timeout`, in seconds.
+    static let maximumRequestTimeout = 3_600
 }
 
 /// A command that takes some of the global options, through `@OptionGroup var global: GlobalOptions<Self>`.

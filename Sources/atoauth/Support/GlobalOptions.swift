@@ -8,7 +8,12 @@ import Foundation
 struct GlobalOptions<Command: GlobalOptionUser>: ParsableArguments {
     @Option(
         name: .long,
-        help: Self.shown(.home, "Where accounts, sessions and DPoP keys are kept (env ATOAUTH_HOME).", valueName: "dir")
+        help: Self.shown(
+            .home,
+            "Where accounts, sessions and DPoP keys are kept (env ATOAUTH_HOME).",
+            valueName: "dir"
+        ),
+        completion: .directory
     )
     var home: String?
 
@@ -29,7 +34,8 @@ struct GlobalOptions<Command: GlobalOptionUser>: ParsableArguments {
             .account,
             "Act as this account for one command, without switching (env ATOAUTH_ACCOUNT).",
             valueName: "handle-or-did"
-        )
+        ),
+        completion: AccountCompletion.signedIn
     )
     var account: String?
 
@@ -86,6 +92,16 @@ struct GlobalOptions<Command: GlobalOptionUser>: ParsableArguments {
     )
     var verbose = false
 
+    @Option(
+        name: .long,
+        help: Self.shown(
+            .requestTimeout,
+            "How long one HTTP request may take, in seconds (env ATOAUTH_REQUEST_TIMEOUT; default 30).",
+            valueName: "seconds"
+        )
+    )
+    var requestTimeout: String?
+
     /// Refuses an option `Command` cannot use.
     func validate() throws {
         if let refused = given.first(where: { !Command.globalOptions.contains($0) }) {
@@ -104,6 +120,7 @@ struct GlobalOptions<Command: GlobalOptionUser>: ParsableArguments {
             case .handleResolver: handleResolver != nil
             case .allowHTTPLoopback: allowHTTPLoopback
             case .clientID: clientID != nil
+            case .requestTimeout: requestTimeout != nil
             case .json: json
             case .verbose: verbose
             }

@@ -18,10 +18,11 @@ enum Output {
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 
-    /// Prints a value as pretty JSON with sorted keys, so field order is stable for scripts.
+    /// Prints a value as JSON on one line with sorted keys: every `--json` output has this one style, so a script
+    /// can read it line by line and field order is stable.
     static func json(_ value: some Encodable) throws {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         line(String(decoding: try encoder.encode(value), as: UTF8.self))
     }
 }

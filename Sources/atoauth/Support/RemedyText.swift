@@ -41,6 +41,11 @@ enum RemedyText {
             "Point \(StoreEnvironment.keyFileVariable) at the key file that was used to create the keystore."
         case .chooseAnotherPort:
             "Choose another port, or leave the option out to use a free one."
+        case .allowMoreTime:
+            "A slow server may need more time: --request-timeout SECONDS (or ATOAUTH_REQUEST_TIMEOUT; default 30)."
+        case .confirmReplacingOAuth:
+            "Add --replace to replace it anyway, or keep the OAuth session (`atoauth accounts status` shows its "
+                + "permissions)."
         }
     }
 }

@@ -18,6 +18,7 @@ struct AppPasswordRefreshTests {
         let completion = try await sessions.signInWithAppPassword(
             "alice.test",
             password: SandboxAccount.defaults[0].appPassword,
+            replacingOAuth: false,
             authFactor: { nil }
         )
         return (sessions, store, completion.session)

@@ -24,7 +24,7 @@ struct XRPCCommand: AsyncParsableCommand, GlobalOptionUser {
             server repeats a cursor, or after --max-pages pages (then it names the cursor to continue from).
 
             app.bsky.* and chat.bsky.* methods go through the PDS to the Bluesky services (atproto-proxy); \
-            --proxy DID#SERVICE names another service. --header NAME:VALUE adds a field, but not one atoauth \
+            --proxy DID#SERVICE names another service. --header (or -H) NAME:VALUE adds a field, but not one atoauth \
             sets itself (Authorization, DPoP, Host, Content-Length; Content-Type comes from --content-type). \
             The call goes out as --account when given, else as the \
             account its repo (a repo=... parameter or a "repo" member of the JSON body) names when that account \
@@ -96,8 +96,8 @@ struct XRPCCommand: AsyncParsableCommand, GlobalOptionUser {
     var raw = false
 
     @Option(
-        name: .customLong("header"),
-        help: ArgumentHelp("Add a header field (repeat for more).", valueName: "name:value")
+        name: [.customShort("H"), .customLong("header")],
+        help: ArgumentHelp("Add a header field (repeat for more), as curl's -H does.", valueName: "name:value")
     )
     var headers: [String] = []
 
@@ -146,6 +146,11 @@ struct XRPCCommand: AsyncParsableCommand, GlobalOptionUser {
 
     func run() async throws {
         let body = try input.map { try XRPCInput.read($0, contentType: contentType) }
+        if input == nil, StandardInputData.isWaiting {
+            Output.message(
+                "Note: standard input has data, which xrpc sends only with `--input -`; it was not read or sent."
+            )
+        }
         let extra = try XRPCHeaderOptions(headers: headers, proxy: proxy)
         let method = try NSID(validating: nsid)
         let pairs = parameters.map { parameter -> (String, String) in

@@ -1,0 +1,113 @@
+import ATOAuthTesting
+import Foundation
+import Testing
+
+/// What people bring from curl and gh: `-H`, `login`, a mistyped word, an unknown option, a body piped in.
+@Suite("curl and gh habits, through the CLI as a process", .serialized)
+struct HabitTests {
+    @Test("-H is --header, as in curl")
+    func shortHeader() async throws {
+        let answer = ScriptedResponse.json(#"{"ok":true}"#)
+        try await CLIWorld.withScriptedPDS(LoopbackHTTPServer.always(answer)) { world, pds in
+            let result = try await world.atoauth("xrpc", "com.example.feed.get", "-H", "X-Trace: 42")
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(pds.requests.last?.header("X-Trace") == "42")
+        }
+    }
+
+    @Test(
+        "another tool's word for a command gets atoauth's, in words and in JSON",
+        arguments: [
+            (["login"], "atoauth accounts add"), (["login", "alice.test"], "atoauth accounts add"),
+            (["logout"], "atoauth accounts remove"), (["auth", "login"], "atoauth accounts add"),
+        ]
+    )
+    func otherToolsWords(arguments: [String], suggestion: String) async throws {
+        try await ScratchHome.with { scratch in
+            let result = try await scratch.atoauth(arguments)
+            #expect(result.status == 2)
+            #expect(result.stderr == "No such command. Did you mean `\(suggestion)`?\n", "\(result.stderr)")
+            let json = try await scratch.atoauth(arguments + ["--json"])
+            let object = try JSONSerialization.jsonObject(with: Data(json.stderr.utf8)) as? [String: Any]
+            #expect(object?["message"] as? String == "No such command. Did you mean `\(suggestion)`?")
+        }
+    }
+
+    @Test("a mistyped accounts subcommand with an argument gets the suggestion alone, not another command's usage")
+    func mistypedWithArgument() async throws {
+        try await ScratchHome.with { scratch in
+            let result = try await scratch.atoauth(["accounts", "ad", "alice.test"])
+            #expect(result.status == 2)
+            #expect(result.stderr == "No such command. Did you mean `atoauth accounts add`?\n", "\(result.stderr)")
+            #expect(!result.stderr.contains("accounts list"))
+        }
+    }
+
+    @Test(
+        "an unknown option is named before a missing argument",
+        arguments: [
+            ["xrpc", "--bogus"], ["accounts", "add", "--no-such-flag"], ["accounts", "switch", "--frobnicate"],
+        ]
+    )
+    func unknownOptionFirst(arguments: [String]) async throws {
+        try await ScratchHome.with { scratch in
+            let result = try await scratch.atoauth(arguments)
+            #expect(result.status == 2)
+            let option = try #require(arguments.last)
+            #expect(result.stderr.contains("Unknown option '\(option)'"), "\(result.stderr)")
+            #expect(!result.stderr.contains("Missing expected argument"), "\(result.stderr)")
+        }
+    }
+
+    @Test("a body piped to xrpc without --input gets a hint and is not sent; with --input - it is")
+    func pipedBody() async throws {
+        let answer = ScriptedResponse.json(#"{"ok":true}"#)
+        try await CLIWorld.withScriptedPDS(LoopbackHTTPServer.always(answer)) { world, pds in
+            let body = Data(#"{"repo":"alice.test"}"#.utf8)
+            // From a file (`< body.json`), so the data is there before atoauth looks, whatever the timing.
+            let file = world.directory.appendingPathComponent("body.json")
+            try body.write(to: file)
+            let executable = try #require(CLIProcess.executable)
+            let forgotten = try await CLIProcess.run(
+                ["-c", #"exec "$0" xrpc com.example.thing.get < "$1""#, executable.path, file.path],
+                environment: world.environment,
+                executable: URL(fileURLWithPath: "/bin/sh")
+            )
+            #expect(forgotten.status == 0, "\(forgotten.stderr)")
+            #expect(forgotten.stderr.contains("standard input has data, which xrpc sends only with `--input -`"))
+            #expect(pds.requests.last?.method == "GET" && pds.requests.last?.body.isEmpty == true)
+
+            let sent = try await world.atoauth("xrpc", "com.example.thing.do", "--input", "-", stdin: body)
+            #expect(sent.status == 0, "\(sent.stderr)")
+            #expect(!sent.stderr.contains("standard input has data"))
+            #expect(pds.requests.last?.body == body)
+
+            let quiet = try await world.atoauth("xrpc", "com.example.thing.get", stdin: Data())
+            #expect(!quiet.stderr.contains("standard input has data"), "an empty stdin says nothing")
+        }
+    }
+}
+
+@Suite("Warnings read as sentences", .serialized)
+struct WarningTests {
+    @Test("a warning is a sentence on stderr without -v, and a full log record with -v")
+    func warningAsSentence() async throws {
+        try await CLIWorld.with { world in
+            try await world.signIn("alice.test")
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: world.home.path)
+            let plain = try await world.atoauth("accounts", "list")
+            #expect(plain.status == 0, "\(plain.stderr)")
+            #expect(
+                plain.stderr.hasPrefix("Warning: Tightened permissions of \(world.home.path)"),
+                "\(plain.stderr)"
+            )
+            #expect(plain.stderr.hasSuffix(" from 0755 to 0700.\n"), "\(plain.stderr)")
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: world.home.path)
+            let verbose = try await world.atoauth("accounts", "list", "-v")
+            #expect(
+                verbose.stderr.contains("warning atoauth"),
+                "the record keeps its level and label: \(verbose.stderr)"
+            )
+        }
+    }
+}
