@@ -121,4 +121,37 @@ struct SessionLifecycleTests {
             #expect(next.stdout.hasPrefix("bob.test "), "\(next.stdout)")
         }
     }
+
+    @Test("accounts status --all --check: every account, each session asked live; a revoked one shows as ended, exit 3")
+    func statusCheck() async throws {
+        try await CLIWorld.with { world in
+            try await world.signIn("alice.test")
+            try await world.signIn("bob.test")
+            let valid = try await world.atoauth("accounts", "status", "--all", "--check")
+            #expect(valid.status == 0, "\(valid.stderr)")
+            #expect(valid.stdout.contains("alice.test ") && valid.stdout.contains("bob.test "), "\(valid.stdout)")
+            #expect(valid.stdout.components(separatedBy: "checked      valid: the PDS accepts").count == 3)
+
+            let bob = try #require(world.did("bob.test"))
+            let refreshToken = try #require(try world.storedSession(bob)["refreshToken"] as? String)
+            try await world.revokeAtServer(refreshToken)
+            let checked = try await world.atoauth("accounts", "status", "--all", "--check", "--json")
+            #expect(checked.status == 3, "\(checked.stderr)")
+            let objects = try #require(
+                try JSONSerialization.jsonObject(with: Data(checked.stdout.utf8)) as? [[String: Any]]
+            )
+            let results = Dictionary(
+                uniqueKeysWithValues: objects.map {
+                    ($0["handle"] as? String ?? "", ($0["check"] as? [String: Any])?["result"] as? String)
+                }
+            )
+            #expect(results == ["alice.test": "valid", "bob.test": "ended"], "\(checked.stdout)")
+            #expect(try world.storedNames().allSatisfy { $0 != "session/\(bob)" }, "the ended session is gone")
+
+            let unchecked = try await world.atoauth("accounts", "status", "--all")
+            #expect(unchecked.status == 0 && !unchecked.stdout.contains("checked"), "nothing is sent without --check")
+            let both = try await world.atoauth("accounts", "status", "alice.test", "--all")
+            #expect(both.status == 2 && both.stderr.contains("--all shows every account"), "\(both.stderr)")
+        }
+    }
 }

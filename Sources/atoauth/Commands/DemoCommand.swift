@@ -45,7 +45,7 @@ struct DemoCommand: AsyncParsableCommand, GlobalOptionUser {
         )
         let endpoints = try await server.start()
         do {
-            try await AsyncHTTPClientTransport.withTransport { base in
+            try await AsyncHTTPClientTransport.withTransport(configuration: Self.limits) { base in
                 let log = DemoLog(json: global.json)
                 try await walk(
                     endpoints: endpoints,
@@ -60,6 +60,11 @@ struct DemoCommand: AsyncParsableCommand, GlobalOptionUser {
             throw error
         }
     }
+
+    /// Every exchange of the demo is with the sandbox in this process, on loopback, and answers in milliseconds: a
+    /// step that waits for a time limit is a fault, so the limits are short and reaching one fails the demo (and the
+    /// test that runs it) instead of stalling it.
+    static let limits = AsyncHTTPClientTransport.Configuration(connectTimeout: .seconds(2), totalTimeout: .seconds(5))
 
     private func walk(
         endpoints: SandboxEndpoints,
@@ -95,7 +100,7 @@ struct DemoCommand: AsyncParsableCommand, GlobalOptionUser {
         // steps that end it and is awaited after `finish`.
         let browser = Task { try await transport.send(HTTPRequest(url: callbackTarget)) }
         defer { browser.cancel() }
-        let callback = try await listener.waitForCallback(timeout: .seconds(10))
+        let callback = try await listener.waitForCallback(timeout: Self.limits.totalTimeout)
         log.detail("callback has code, state and iss")
 
         log.step(3, "Check state and iss, exchange the code, check the tokens and re-resolve the account's issuer")

@@ -46,6 +46,6 @@ final class DemoLog: Sendable {
             "sandbox": sandbox,
             "steps": steps.withLock { $0 }.map { ["step": $0.number, "title": $0.title, "lines": $0.lines] },
         ]
-        Output.line(XRPCResponse.jsonText(of: report, pretty: true) ?? "{}")
+        Output.line(XRPCResponse.jsonText(of: report, pretty: false) ?? "{}")
     }
 }

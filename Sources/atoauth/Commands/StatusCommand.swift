@@ -11,20 +11,26 @@ struct StatusCommand: AsyncParsableCommand, GlobalOptionUser {
         commandName: "status",
         abstract: "Show an account's session: server, permissions, token expiry and age; never a secret.",
         discussion: """
-            Reads the stored session only; nothing is sent. Without an account, shows the active one (or the one \
-            --account or ATOAUTH_ACCOUNT names). With --json, one object with kind, did, handle, active, pds, \
-            issuer, scope, permissions, notGranted, accessTokenExpiresAt, signedInAt, refreshedAt and \
-            sessionEndsAtLatest (a public client's session lasts at most two weeks from sign-in; an app-password \
-            session lasts until its refresh token expires, and each refresh renews it).
+            Reads the stored session only; nothing is sent, unless --check asks the PDS. Without an account, shows \
+            the active one (or the one --account or ATOAUTH_ACCOUNT names); --all shows every account. With \
+            --json, one object (an array with --all) with kind, did, handle, active, pds, issuer, scope, \
+            permissions, notGranted, accessTokenExpiresAt, signedInAt, refreshedAt and sessionEndsAtLatest (a \
+            public client's session lasts at most two weeks from sign-in; an app-password session lasts until its \
+            refresh token expires, and each refresh renews it), and `check` with --check.
+
+            --check calls com.atproto.server.getSession with each session (refreshing it when due): `valid` when \
+            the PDS accepts it, `ended` when the server ended it (it is then deleted here, and the exit status is \
+            3), `failed` when the PDS could not be asked (exit 1).
 
             Examples:
               atoauth accounts status
               atoauth accounts status bob.bsky.social --json
+              atoauth accounts status --all --check
             """
     )
 
-    /// Reads the stored session only; `--account` picks it when no argument does.
-    static let globalOptions = GlobalOption.store.union([.account])
+    /// Reads the stored session, and with `--check` sends a request as the account (which may refresh it).
+    static let globalOptions = GlobalOption.signedInRequests
 
     @Argument(
         help: ArgumentHelp("The account's handle or DID (default: the active account).", valueName: "handle-or-did"),
@@ -32,20 +38,51 @@ struct StatusCommand: AsyncParsableCommand, GlobalOptionUser {
     )
     var account: String?
 
+    @Flag(name: .long, help: "Show every account signed in here.")
+    var all = false
+
+    @Flag(name: .long, help: "Ask the PDS whether each session is still valid (com.atproto.server.getSession).")
+    var check = false
+
     @OptionGroup var global: GlobalOptions<Self>
+
+    func validate() throws {
+        if all, account != nil || global.account != nil {
+            throw ValidationError("--all shows every account; name none with it.")
+        }
+    }
+
     func run() async throws {
-        let (account, session) = try await CLIContext.run(global) { context in
-            let account = try await context.accounts.account(
-                try AccountName.identifier(self.account ?? context.selectedAccount)
-            )
-            return (account, try await context.accounts.restore(.did(account.did)).session)
+        let statuses = try await CLIContext.run(global) { context in
+            let accounts: [Account]
+            if all {
+                accounts = try await context.accounts.accounts()
+            } else {
+                accounts = [
+                    try await context.accounts.account(
+                        try AccountName.identifier(self.account ?? context.selectedAccount)
+                    )
+                ]
+            }
+            var statuses: [SessionStatus] = []
+            for account in accounts {
+                let session = try await context.accounts.restore(.did(account.did)).session
+                var status = SessionStatus(account: account, session: session, now: Date())
+                if check { status.check = await SessionCheck.run(account, accounts: context.accounts) }
+                statuses.append(status)
+            }
+            return statuses
         }
-        let status = SessionStatus(account: account, session: session, now: Date())
         if global.json {
-            try Output.json(status)
+            if all { try Output.json(statuses) } else { try Output.json(statuses[0]) }
+        } else if statuses.isEmpty {
+            Output.message("No accounts. Sign in with: atoauth accounts add <handle>")
         } else {
-            Output.line(status.text)
+            Output.line(statuses.map(\.text).joined(separator: "\n\n"))
         }
+        let results = statuses.compactMap { $0.check?.result }
+        if results.contains(.ended) { throw ExitCode(CLIFailure.signInNeeded) }
+        if results.contains(.failed) { throw ExitCode(CLIFailure.failed) }
     }
 }
 
@@ -64,13 +101,15 @@ struct SessionStatus: Encodable {
     var signedInAt: String
     var refreshedAt: String
     var sessionEndsAtLatest: String
+    /// What the PDS said of the session, with `--check`.
+    var check: SessionCheck?
     private let endIsRenewedByRefresh: Bool
     private let tokens: [ScopeSet.Token]
     private let ages: (expiry: String?, signedIn: String, refreshed: String, end: String)
 
     private enum CodingKeys: String, CodingKey {
         case kind, did, handle, active, pds, issuer, scope, permissions, notGranted, accessTokenExpiresAt
-        case signedInAt, refreshedAt, sessionEndsAtLatest
+        case signedInAt, refreshedAt, sessionEndsAtLatest, check
     }
 
     init(account: Account, session: Session, now: Date) {
@@ -123,6 +162,7 @@ struct SessionStatus: Encodable {
                     : "\(sessionEndsAtLatest) (\(ages.end)) at the latest; the server may end it sooner"
             )
         )
+        if let check { lines.append(field("checked", check.text)) }
         return lines.joined(separator: "\n")
     }
 

@@ -87,7 +87,7 @@ struct RedirectWait: Sendable {
     /// Hands each pasted line to the listener until one is accepted or input ends.
     private func readPasted(say: @Sendable (String) -> Void) async throws {
         let redirect = listener.redirectURI.absoluteString
-        let lines = StandardInputLines.start(maximumLength: LoopbackCallbackListener.maximumPastedLength)
+        let lines = StandardInputLines.shared
         let terminal = isatty(STDIN_FILENO) == 1
         for await text in lines {
             let received = text.trimmingCharacters(in: .whitespacesAndNewlines).count

@@ -23,7 +23,7 @@ actor SecretInput {
                 FileHandle.standardError.write(Data("\n".utf8))
             }
         }
-        var iterator = lines ?? StandardInputLines.start(maximumLength: Self.maximumLength).makeAsyncIterator()
+        var iterator = lines ?? StandardInputLines.shared.makeAsyncIterator()
         let line = await iterator.next(isolation: #isolation)
         lines = iterator
         guard var line, line.utf8.count <= Self.maximumLength else { return nil }

@@ -5,8 +5,15 @@ import Foundation
 /// The stream ends at end of file or on a read error. A line longer than `maximumLength` bytes is cut one byte past
 /// it (so the reader can tell it was too long), and the rest up to the line break is dropped.
 enum StandardInputLines {
-    /// Starts reading standard input; call once per process.
-    static func start(maximumLength: Int) -> AsyncStream<String> {
+    /// The longest line kept whole, the longest pasted redirect address; each reader refuses what is too long for it.
+    static let maximumLength = 8_192
+
+    /// The one reader of this process's standard input, started on first use; its lines go to whoever asks next
+    /// (the store passphrase, then an app password and a sign-in code, or a pasted address), one consumer at a time.
+    static let shared = start(maximumLength: maximumLength)
+
+    /// Starts reading standard input; call once per process (``shared`` does).
+    private static func start(maximumLength: Int) -> AsyncStream<String> {
         let (lines, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(16))
         let thread = Thread {
             var line = Data()

@@ -17,6 +17,42 @@ enum StoreEnvironment {
         try EncryptedFileKeystore(directory: directory, keySource: keySource(environment: environment), logger: logger)
     }
 
+    /// Opens the store as ``open(directory:environment:logger:)`` does, asking for a missing passphrase.
+    ///
+    /// When the store is protected by a passphrase that `ATOAUTH_PASSPHRASE` does not give and standard input is a
+    /// terminal, it asks for it there without echo (three tries). Scripts keep the variable: without a terminal,
+    /// the error says to set it.
+    static func openAsking(
+        directory: URL,
+        environment: [String: String],
+        logger: Logger
+    ) async throws -> EncryptedFileKeystore {
+        do {
+            return try open(directory: directory, environment: environment, logger: logger)
+        } catch let error as KeystoreError
+            where error == .passphraseRequired && isatty(STDIN_FILENO) == 1
+            && environment[passphraseVariable].nonEmpty == nil
+        {
+            let input = SecretInput()
+            let tries = 3
+            for attempt in 1...tries {
+                guard let passphrase = await input.next(prompt: "Passphrase of the store at \(directory.path)"),
+                    !passphrase.isEmpty
+                else { throw error }
+                do {
+                    return try EncryptedFileKeystore(
+                        directory: directory,
+                        keySource: .passphrase(passphrase),
+                        logger: logger
+                    )
+                } catch let wrong as KeystoreError where wrong == .wrongPassphrase && attempt < tries {
+                    Output.message("That passphrase does not open the store; try again.")
+                }
+            }
+            throw error
+        }
+    }
+
     /// The key source `environment` selects.
     static func keySource(environment: [String: String]) throws -> EncryptedFileKeystore.KeySource {
         if let passphrase = environment[passphraseVariable], !passphrase.isEmpty {

@@ -22,7 +22,8 @@ enum StoreSelection {
         _ body: (any Keystore) async throws -> T
     ) async throws -> T {
         guard let url else {
-            return try await body(try StoreEnvironment.open(directory: home, environment: environment, logger: logger))
+            let store = try await StoreEnvironment.openAsking(directory: home, environment: environment, logger: logger)
+            return try await body(store)
         }
         let configuration = try postgresConfiguration(url, environment: environment)
         let keySource = try StoreEnvironment.keySource(environment: environment)

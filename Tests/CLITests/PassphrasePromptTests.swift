@@ -1,0 +1,33 @@
+import Foundation
+import Testing
+
+/// The store passphrase asked on a terminal when `ATOAUTH_PASSPHRASE` does not give it.
+@Suite("The store passphrase on a terminal", .serialized)
+struct PassphrasePromptTests {
+    @Test("a passphrase store asks for its passphrase without echo, again after a wrong one; scripts keep the variable")
+    func prompt() async throws {
+        try await CLIWorld.with { world in
+            let passphrase = ["ATOAUTH_PASSPHRASE": "correct horse battery staple"]
+            let added = try await world.atoauth("accounts", "add", "alice.test", extraEnvironment: passphrase)
+            #expect(added.status == 0, "\(added.stderr)")
+
+            let terminal = try TerminalProcess(["accounts", "list"], environment: world.environment)
+            try await terminal.waitFor("Passphrase of the store at \(world.home.path) (it is not shown): ")
+            #expect(try !terminal.echoes(), "echo is off while the passphrase is read")
+            terminal.type("wrong horse\n")
+            try await terminal.waitFor("That passphrase does not open the store; try again.")
+            terminal.type("correct horse battery staple\n")
+            let (status, screen) = try await terminal.finish()
+            #expect(status == 0, "\(screen)")
+            #expect(screen.contains("* alice.test "), "\(screen)")
+            #expect(!screen.contains("horse"), "what is typed is never shown")
+            #expect(try terminal.echoes(), "echo is back afterwards")
+
+            // Without a terminal nothing is asked: the error says to set the variable.
+            let piped = try await world.atoauth("accounts", "list", stdin: Data("correct horse battery staple\n".utf8))
+            #expect(piped.status == 1, "\(piped.stderr)")
+            #expect(piped.stderr.contains("Set ATOAUTH_PASSPHRASE"), "\(piped.stderr)")
+            #expect(try await world.atoauth("accounts", "list", extraEnvironment: passphrase).status == 0)
+        }
+    }
+}
