@@ -10,8 +10,9 @@ struct ATOAuthCommand: AsyncParsableCommand {
             ATOAUTH_PASSPHRASE) and signs every request with a DPoP proof. Tokens and keys are never printed \
             or written in plaintext.
 
-            Global options (--home, --account, --plc-directory, --handle-resolver, --allow-http-loopback, \
-            --client-id, --json, -v) may come before or after the command. Each command takes only those it can \
+            Global options (--home, --store, --account, --plc-directory, --handle-resolver, \
+            --allow-http-loopback, --client-id, --request-timeout, --json, -v) may come before or after the \
+            command. Each command takes only those it can \
             use and refuses the others; their ATOAUTH_* variables are read only by the commands that use them.
 
             Examples:
@@ -25,6 +26,7 @@ struct ATOAuthCommand: AsyncParsableCommand {
             130 interrupted.
 
             Shell completion: atoauth --generate-completion-script bash|zsh|fish
+            The man page: atoauth --generate-manual (scripts/install installs both)
             """,
         version: "0.1.0",
         subcommands: [

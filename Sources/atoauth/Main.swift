@@ -9,6 +9,10 @@ enum Main {
         HelpLayout.normalizeColumns()
         let arguments = CommandSuggestion.joiningNegativeNumbers(Array(CommandLine.arguments.dropFirst()))
         let json = arguments.contains("--json")
+        if arguments == [ManualPage.flag] {
+            Output.bytes(Data(ManualPage.roff().utf8))
+            exit(0)
+        }
         let task = Task {
             let command: any ParsableCommand
             let normalized = GlobalOptionPlacement.normalize(arguments)
