@@ -319,6 +319,7 @@ let package = Package(
             ],
             exclude: [
                 "approve_browser.py", "chromium_approve.py", "deny_browser.py", "forged_state_browser.py", "pty_run.py",
+                "signup_browser.py",
             ],
             swiftSettings: strictSettings
         ),

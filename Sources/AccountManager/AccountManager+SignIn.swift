@@ -8,6 +8,8 @@ extension AccountManager {
     /// - Parameters:
     ///   - input: a handle, a DID, or a PDS or entryway `https://` URL.
     ///   - client: the loopback development client, or a hosted one from ``hostedClient(clientID:redirectURI:scope:)``.
+    ///   - prompt: what the authorization server is asked to show (`login`, `consent`, `select_account`), or
+    ///     `create` to sign up a new account where the server offers it; `input` is then the server's address.
     ///   - progress: told of each step (resolving, checking the servers, sending the request) as it starts, for a
     ///     front end to show while the network answers.
     /// - Returns: the authorization request; keep its `state` to cancel it.
@@ -15,9 +17,10 @@ extension AccountManager {
     public func authorize(
         _ input: String,
         client: OAuthClient,
+        prompt: SignInPrompt? = nil,
         progress: @Sendable (SignInStep) -> Void = { _ in }
     ) async throws -> AuthorizationRequest {
-        try await sessions.startSignIn(input, client: client, progress: progress)
+        try await sessions.startSignIn(input, client: client, prompt: prompt, progress: progress)
     }
 
     /// Completes a sign-in from the redirect URL (RFC 6749 §4.1.2, RFC 9207 §2), stores the session and makes the

@@ -14,12 +14,15 @@ extension OAuthSessionManager {
     /// - Parameters:
     ///   - input: a handle, a DID, or a PDS or entryway `https://` URL.
     ///   - client: the client identity and redirect URI to use.
+    ///   - prompt: what the authorization server is asked to show; `create` signs up, from a server URL.
     ///   - progress: told of each step as it starts.
     /// - Returns: the URL to open in the system browser.
-    /// - Throws: ``OAuthError`` naming the failed resolution, metadata check or PAR answer.
+    /// - Throws: ``OAuthError`` naming the failed resolution, metadata check or PAR answer, or a prompt the server
+    ///   does not list.
     package func startSignIn(
         _ input: String,
         client: OAuthClient,
+        prompt: SignInPrompt? = nil,
         progress: @Sendable (SignInStep) -> Void = { _ in }
     ) async throws -> AuthorizationRequest {
         try? await store.purgeExpiredPending(now: now())
@@ -28,6 +31,20 @@ extension OAuthSessionManager {
         progress(.checkingServers(pds: identity.pds))
         let server = try await metadataResolver.resolve(pds: identity.pds)
         let metadata = server.authorizationServer
+        if let prompt {
+            // Sign-up must be offered explicitly; the other values are OpenID Connect's own and pass unless the
+            // server lists its values without them.
+            let listed = metadata.promptValuesSupported
+            guard listed?.contains(prompt.rawValue) ?? (prompt != .create) else {
+                throw OAuthError.promptNotSupported(prompt, issuer: metadata.issuer)
+            }
+            if prompt == .create, identity.did != nil {
+                throw OAuthError.invalidInput(
+                    "Signing up starts from a server (its https:// address), since the account does not exist yet; "
+                        + "\(input) names an account."
+                )
+            }
+        }
         progress(.sendingRequest(authorizationServer: metadata.issuer))
 
         let pkce = PKCE.generate(using: random)
@@ -41,6 +58,7 @@ extension OAuthSessionManager {
         if let hint = identity.handle?.description ?? identity.did?.rawValue {
             form.append(("login_hint", hint))
         }
+        if let prompt { form.append(("prompt", prompt.rawValue)) }
         let response = try await postForm(
             form,
             to: metadata.pushedAuthorizationRequestEndpoint,

@@ -128,6 +128,17 @@ extension OAuthError {
         )
     }
 
+    /// The authorization server does not list `prompt` in its `prompt_values_supported`; nothing was sent.
+    public static func promptNotSupported(_ prompt: SignInPrompt, issuer: String) -> OAuthError {
+        let reason =
+            prompt == .create
+            ? "the authorization server \(issuer) does not offer sign-up (prompt=create is not in its "
+                + "prompt_values_supported); create the account on its website first, then sign in"
+            : "the authorization server \(issuer) does not list prompt=\(prompt.rawValue) in its "
+                + "prompt_values_supported; leave --prompt out"
+        return OAuthError(.invalidInput, .usage, reason)
+    }
+
     /// The PDS asks for a sign-in code (`AuthFactorTokenRequired`) and none was given.
     public static let authFactorRequired = OAuthError(
         .authFactorRequired,

@@ -25,6 +25,8 @@ public struct AuthorizationServerMetadata: Sendable, Hashable {
     public let dpopSigningAlgValuesSupported: [String]
     /// The resources this server protects, when it lists them.
     public let protectedResources: [String]?
+    /// The `prompt` values the server supports (OpenID Connect Prompt Create §4.1), when it lists them.
+    public let promptValuesSupported: [String]?
 
     /// Decodes and checks metadata fetched for `issuer`; throws
     /// ``OAuthError/invalidAuthorizationServerMetadata(_:field:)`` naming the failed check.
@@ -69,6 +71,7 @@ public struct AuthorizationServerMetadata: Sendable, Hashable {
         self.scopesSupported = wire.scopesSupported ?? []
         self.dpopSigningAlgValuesSupported = wire.dpopSigningAlgValuesSupported ?? []
         self.protectedResources = wire.protectedResources
+        self.promptValuesSupported = wire.promptValuesSupported
     }
 
     /// The individual checks, each throwing an error that names its member.

@@ -14,6 +14,7 @@ struct AuthorizationServerMetadataWire: Decodable, Sendable {
     let tokenEndpointAuthMethodsSupported: [String]?
     let scopesSupported: [String]?
     let protectedResources: [String]?
+    let promptValuesSupported: [String]?
 
     enum CodingKeys: String, CodingKey {
         case issuer
@@ -29,5 +30,6 @@ struct AuthorizationServerMetadataWire: Decodable, Sendable {
         case tokenEndpointAuthMethodsSupported = "token_endpoint_auth_methods_supported"
         case scopesSupported = "scopes_supported"
         case protectedResources = "protected_resources"
+        case promptValuesSupported = "prompt_values_supported"
     }
 }

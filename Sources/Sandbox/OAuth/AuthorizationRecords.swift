@@ -38,6 +38,8 @@ struct PushedAuthorization: Sendable {
     var codeChallenge: String
     /// The DID of the `login_hint` account, if a hint was given.
     var loginHintDID: String?
+    /// The `prompt` the client sent (OpenID Connect Core §3.1.2.1; `create` from OpenID Connect Prompt Create), if any.
+    var prompt: String?
     /// The thumbprint of the PAR's DPoP key; every token is bound to it.
     var dpopKeyThumbprint: String
     /// When the `request_uri` expires.

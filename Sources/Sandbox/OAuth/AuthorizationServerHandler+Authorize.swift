@@ -42,6 +42,16 @@ extension AuthorizationServerHandler {
             return errorPage(request, .invalidRequestURI, "the request_uri is unknown or was already used")
         }
         let settings = core.configuration
+        if pushed.prompt == "create" {
+            guard settings.autoApprove else {
+                let csrfToken = core.randomToken()
+                await core.authorizations.openInteraction(pushed, csrfToken: csrfToken)
+                return .html(200, SignUp.page(request: pushed, csrfToken: csrfToken))
+            }
+            let account = SignUp.createAccount(handle: nil, in: core)
+            core.monitor.note(request, "signed up \(account.handle) (\(account.did))")
+            return await approve(request, pushed, account: account, status: 302)
+        }
         if settings.autoApprove {
             guard let account = pushed.loginHintDID.flatMap(settings.account(for:)) ?? settings.accounts.first else {
                 return errorPage(request, .invalidRequest, "the sandbox has no accounts to approve with")
@@ -73,6 +83,17 @@ extension AuthorizationServerHandler {
             return errorPage(request, .csrfMismatch, "the form's CSRF token is unknown or was already used")
         }
         switch form["decision"] {
+        case "create" where pushed.prompt == "create":
+            guard let handle = form["handle"]?.lowercased(), SignUp.isAvailable(handle, in: core) else {
+                return errorPage(
+                    request,
+                    .invalidRequest,
+                    "choose a handle ending in .test that no account has, such as carol.test"
+                )
+            }
+            let account = SignUp.createAccount(handle: handle, in: core)
+            core.monitor.note(request, "signed up \(account.handle) (\(account.did))")
+            return await approve(request, pushed, account: account, status: 303)
         case "approve":
             let settings = core.configuration
             guard let account = form["account"].flatMap(settings.account(for:)) else {

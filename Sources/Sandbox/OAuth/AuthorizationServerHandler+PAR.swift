@@ -69,6 +69,16 @@ extension AuthorizationServerHandler {
             throw reject(request, .invalidRequest, "state is required (1 to 1024 characters)")
         }
         let scope = try validateScope(request, form["scope"], client: client)
+        if let prompt = form["prompt"], !SignUp.promptValues.contains(prompt) {
+            throw reject(
+                request,
+                .invalidRequest,
+                "prompt must be one of \(SignUp.promptValues.joined(separator: ", ")), not \(prompt)"
+            )
+        }
+        if form["prompt"] == "create", form["login_hint"] != nil {
+            throw reject(request, .invalidRequest, "prompt=create signs up a new account, so it takes no login_hint")
+        }
         var loginHintDID: String?
         if let hint = form["login_hint"] {
             guard let account = core.configuration.account(for: hint) else {
@@ -92,6 +102,7 @@ extension AuthorizationServerHandler {
             scope: scope,
             codeChallenge: challenge,
             loginHintDID: loginHintDID,
+            prompt: form["prompt"],
             dpopKeyThumbprint: proof.thumbprint,
             expiresAt: core.now().addingTimeInterval(core.configuration.requestURILifetime)
         )

@@ -21,6 +21,7 @@ enum AuthorizationServerMetadata {
             "subject_types_supported": ["public"],
             "ui_locales_supported": ["en-US"],
             "display_values_supported": ["page"],
+            "prompt_values_supported": SignUp.promptValues,
             "request_parameter_supported": false,
             "request_uri_parameter_supported": true,
             "require_request_uri_registration": true,

@@ -21,6 +21,12 @@ struct AddCommand: AsyncParsableCommand, GlobalOptionUser {
             (exit 4). When the browser cannot be opened, atoauth says so and takes a pasted address the same \
             way. The redirect to the listener is accepted meanwhile; the first to arrive wins.
 
+            --create-account signs up: given a server's address (https://…), it asks that server's authorization \
+            server for its sign-up page (prompt=create), then signs the new account in; a server that does not list \
+            create in prompt_values_supported is told apart before anything is sent. --prompt login|consent| \
+            select_account passes the other prompt values on (OpenID Connect), for example to choose among the \
+            accounts signed in at the server.
+
             Signing in to an account that already has a session here replaces it and revokes the old grant at \
             its authorization server (best effort; reported on stderr, and as previousSession with --json).
 
@@ -42,6 +48,8 @@ struct AddCommand: AsyncParsableCommand, GlobalOptionUser {
                 "atproto repo:app.bsky.feed.post blob:image/*"
               ATOAUTH_APP_PASSWORD=xxxx-xxxx-xxxx-xxxx \\
                 atoauth accounts add alice.bsky.social --app-password
+              atoauth accounts add https://pds.example.com --create-account
+              atoauth accounts add alice.bsky.social --prompt select_account
 
             Ask for exactly the permissions the work needs (atproto.com/specs/permission): repo:<collection> \
             with ?action=create|update|delete, blob:<mime pattern>, rpc:<method>?aud=<did>#<service>, \
@@ -72,6 +80,24 @@ struct AddCommand: AsyncParsableCommand, GlobalOptionUser {
     @Flag(
         name: .long,
         help: ArgumentHelp(
+            "Sign up: create an account on the server given (https://…), then sign in to it; only where its "
+                + "authorization server offers sign-up (prompt=create)."
+        )
+    )
+    var createAccount = false
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "What the authorization server shows: login (sign in again), consent (ask again) or select_account.",
+            valueName: "login|consent|select_account"
+        )
+    )
+    var prompt: String?
+
+    @Flag(
+        name: .long,
+        help: ArgumentHelp(
             "With --app-password: replace the account's OAuth session, which is refused without it (an app-password "
                 + "session is not limited to the permissions granted)."
         )
@@ -81,6 +107,22 @@ struct AddCommand: AsyncParsableCommand, GlobalOptionUser {
     @OptionGroup var global: GlobalOptions<Self>
 
     func validate() throws {
+        if appPassword, createAccount || prompt != nil {
+            throw ValidationError(
+                "--app-password signs in without a browser: --create-account and --prompt do not apply."
+            )
+        }
+        if createAccount, prompt != nil {
+            throw ValidationError(
+                "--create-account asks the server for its sign-up (prompt=create); leave --prompt out."
+            )
+        }
+        if let prompt, SignInPrompt(rawValue: prompt) == nil || prompt == SignInPrompt.create.rawValue {
+            throw ValidationError(
+                "--prompt takes login, consent or select_account, not “\(prompt)”"
+                    + (prompt == "create" ? "; to sign up, use --create-account." : ".")
+            )
+        }
         if replace, !appPassword {
             throw ValidationError(
                 "--replace goes with --app-password; an OAuth sign-in replaces the account's session without it."
@@ -102,7 +144,12 @@ struct AddCommand: AsyncParsableCommand, GlobalOptionUser {
             return try await BrowserSignIn(options: self.signIn, clientID: global.clientID).run(
                 context,
                 start: {
-                    try await context.accounts.authorize(identifier, client: $0, progress: SignInProgress.onTerminal)
+                    try await context.accounts.authorize(
+                        identifier,
+                        client: $0,
+                        prompt: createAccount ? .create : prompt.flatMap(SignInPrompt.init(rawValue:)),
+                        progress: SignInProgress.onTerminal
+                    )
                 },
                 complete: { try await context.accounts.callback($0) }
             )

@@ -1,4 +1,5 @@
 import ATOAuthTesting
+import Failures
 import Foundation
 import HTTPTransport
 import OAuthSessionManager
@@ -78,6 +79,22 @@ struct HostileMetadataTests {
             expectRefusal(error, .invalidAuthorizationServerMetadata("", field: "issuer"))
             scene.expectNoPAR()
             try scene.expectNothingStored()
+        }
+    }
+
+    @Test("sign-up is asked only of a server that lists prompt=create; another prompt passes through to the PAR")
+    func promptValues() async throws {
+        try await HostileScene.run { scene in
+            let error = await #expect(throws: OAuthError.self) {
+                try await scene.start(scene.origin, prompt: .create)
+            }
+            #expect(error?.hasSameCode(as: .promptNotSupported(.create, issuer: "")) == true)
+            #expect(error?.category == .usage)
+            #expect(error?.description.contains("does not offer sign-up") == true)
+            scene.expectNoPAR()
+            _ = try await scene.start(prompt: .selectAccount)
+            let pushed = try #require(scene.requests(to: "/oauth/par").last)
+            #expect(String(decoding: pushed.body, as: UTF8.self).contains("prompt=select_account"))
         }
     }
 }

@@ -72,8 +72,11 @@ struct HostileScene: Sendable {
     }
 
     /// Starts a sign-in for `input` (alice's handle by default).
-    func start(_ input: String = HostileScript.aliceHandle) async throws -> AuthorizationRequest {
-        try await manager.startSignIn(input, client: client)
+    func start(
+        _ input: String = HostileScript.aliceHandle,
+        prompt: SignInPrompt? = nil
+    ) async throws -> AuthorizationRequest {
+        try await manager.startSignIn(input, client: client, prompt: prompt)
     }
 
     /// Plays the browser: opens the authorization URL and returns where the server redirects it.
