@@ -28,6 +28,18 @@ struct PassphrasePromptTests {
             #expect(piped.status == 1, "\(piped.stderr)")
             #expect(piped.stderr.contains("Set ATOAUTH_PASSPHRASE"), "\(piped.stderr)")
             #expect(try await world.atoauth("accounts", "list", extraEnvironment: passphrase).status == 0)
+
+            // Shell completion on a terminal never asks (the shell would wait): it offers nothing instead.
+            let completion = try TerminalProcess(
+                [
+                    "---completion", "accounts", "switch", "--", "positional@0", "3", "0", "atoauth", "accounts",
+                    "switch", "",
+                ],
+                environment: world.environment
+            )
+            let (completed, offered) = try await completion.finish(timeout: .seconds(20))
+            #expect(completed == 0 && !offered.contains("Passphrase"), "\(offered)")
+            #expect(!offered.contains("alice.test"), "\(offered)")
         }
     }
 }

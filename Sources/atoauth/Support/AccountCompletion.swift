@@ -15,12 +15,13 @@ enum AccountCompletion {
     /// The signed-in accounts' names, the active one first.
     static func names(commandLine words: [String]) async -> [String] {
         let environment = ProcessInfo.processInfo.environment
-        let settings = GlobalSettings(
+        var settings = GlobalSettings(
             home: value(of: "--home", in: words),
             store: value(of: "--store", in: words),
             environment: environment
         )
-        // Completing never creates a store: without one, there is nothing to offer.
+        // Completing never asks for anything (the shell waits) and never creates a store.
+        settings.mayAsk = false
         if settings.store == nil {
             guard let home = try? CLIContext.homeDirectory(settings, environment),
                 FileManager.default.fileExists(atPath: home.appendingPathComponent("keystore.json").path)

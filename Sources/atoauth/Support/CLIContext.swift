@@ -44,7 +44,8 @@ struct CLIContext {
             url: settings.store,
             home: home,
             environment: environment,
-            logger: logger
+            logger: logger,
+            asking: settings.mayAsk
         ) { keystore in
             try await run(settings, environment, logger: logger, home: home, keystore: keystore, body)
         }

@@ -21,6 +21,8 @@ struct GlobalSettings: Sendable {
     var requestTimeoutSource: String
     var json: Bool
     var verbose: Bool
+    /// Whether the command may ask on a terminal (a passphrase); off for shell completion.
+    var mayAsk = true
 
     /// The settings of a command that only reads the store: `home` and `store` as given, else their variables.
     init(home: String?, store: String?, environment: [String: String]) {

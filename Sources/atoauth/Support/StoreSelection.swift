@@ -11,7 +11,8 @@ enum StoreSelection {
     /// The environment variable naming the store.
     static let variable = "ATOAUTH_STORE"
 
-    /// Opens the selected store, runs `body` with it, and closes it on every path.
+    /// Opens the selected store, runs `body` with it, and closes it on every path; on a terminal, asks for what the
+    /// file store's key needs unless `asking` is off (shell completion, which must never wait for input).
     ///
     /// With a database, `home` still keeps this machine's DPoP nonce cache, so it is created (`0700`) when missing.
     static func withKeystore<T>(
@@ -19,10 +20,14 @@ enum StoreSelection {
         home: URL,
         environment: [String: String],
         logger: Logger,
+        asking: Bool = true,
         _ body: (any Keystore) async throws -> T
     ) async throws -> T {
         guard let url else {
-            let store = try await StoreEnvironment.openAsking(directory: home, environment: environment, logger: logger)
+            let store =
+                asking
+                ? try await StoreEnvironment.openAsking(directory: home, environment: environment, logger: logger)
+                : try StoreEnvironment.open(directory: home, environment: environment, logger: logger)
             return try await body(store)
         }
         let configuration = try postgresConfiguration(url, environment: environment)
