@@ -78,7 +78,7 @@ struct AccountLifecycleTests {
                 ),
                 "\(whoami.stderr)"
             )
-            let command = "atoauth accounts add alice.test --scope \"\(scope)\""
+            let command = "atoauth accounts add alice.test --scope '\(scope)'"
             #expect(whoami.stderr.contains("Sign in again with `\(command)`."), "\(whoami.stderr)")
             #expect(whoami.stderr.contains("No account is active now."), "\(whoami.stderr)")
             #expect(try world.storedNames().allSatisfy { !$0.hasPrefix("session/") && !$0.hasPrefix("dpop-key/") })

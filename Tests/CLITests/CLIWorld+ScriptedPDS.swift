@@ -7,9 +7,14 @@ extension CLIWorld {
     /// Points the stored session of `did` at another PDS, as a changed DID document or a damaged store would: the
     /// next calls go there with the session's DPoP-bound token.
     func pointSession(of did: String, at pds: URL) throws {
+        try rewriteSession(of: did) { $0["pds"] = pds.absoluteString }
+    }
+
+    /// Changes the stored session of `did` as a hostile server or a damaged disk might have left it.
+    func rewriteSession(of did: String, _ change: (inout [String: Any]) -> Void) throws {
         let store = try EncryptedFileKeystore(directory: home, keySource: .keyFile(keyFile))
         var session = try storedSession(did)
-        session["pds"] = pds.absoluteString
+        change(&session)
         try store.save(try JSONSerialization.data(withJSONObject: session), as: "session/\(did)")
     }
 

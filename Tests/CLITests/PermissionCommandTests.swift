@@ -84,8 +84,8 @@ struct PermissionCommandTests {
             #expect(result.stderr.contains("nothing was sent"))
             #expect(
                 result.stderr.contains(
-                    #"atoauth accounts add alice.test --scope "atproto repo:app.bsky.feed.like?action=create "#
-                        + #"repo:app.bsky.feed.post?action=create""#
+                    "atoauth accounts add alice.test --scope 'atproto repo:app.bsky.feed.like?action=create "
+                        + "repo:app.bsky.feed.post?action=create'"
                 )
             )
             #expect(try await world.sandbox.counters().xrpcRequestsReceived == before.xrpcRequestsReceived)

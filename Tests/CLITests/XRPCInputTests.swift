@@ -69,7 +69,7 @@ struct XRPCInputTests {
             #expect(result.status == 3, "\(result.stderr)")
             #expect(result.stderr.contains("needs the permission blob:image/png"), "\(result.stderr)")
             #expect(result.stderr.contains("nothing was sent"))
-            #expect(result.stderr.contains(#"atoauth accounts add alice.test --scope "atproto "#), "\(result.stderr)")
+            #expect(result.stderr.contains("atoauth accounts add alice.test --scope 'atproto "), "\(result.stderr)")
             #expect(try await world.sandbox.counters().xrpcRequestsReceived == before.xrpcRequestsReceived)
         }
     }

@@ -122,6 +122,8 @@ struct EveryErrorTests {
             Row(IdentityError.handleNotConfirmed("another handle"), .securityCheckFailed),
             Row(OAuthError.networkFailure("The connection was reset."), .failed),
             Row(OAuthError.invalidPKCEVerifier("too short"), .usage),
+            Row(OAuthError.oauthSessionKept(account: "alice.test", scope: "atproto"), .usage, .confirmReplacingOAuth),
+            Row(OAuthError.promptNotSupported(.create, issuer: "https://auth.example.com"), .usage),
             Row(
                 OAuthError.invalidProtectedResourceMetadata("no server", field: "authorization_servers"),
                 .securityCheckFailed

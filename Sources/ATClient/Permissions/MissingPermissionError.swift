@@ -30,9 +30,11 @@ public struct MissingPermissionError: Error, Sendable, Hashable, CustomStringCon
         self.refusedLocally = refusedLocally
     }
 
-    /// The scope to ask for to be allowed the call: the granted one plus the missing permission.
+    /// The scope to ask for to be allowed the call: the granted permissions plus the missing one, in canonical form.
+    ///
+    /// Tokens of the grant that do not parse are left out: the server chose them, and they grant nothing here.
     public var scopeToRequest: String? {
-        permission.map { ScopeSet(granted: grantedScope + " " + $0.description).description }
+        permission.map { ScopeSet(ScopeSet(granted: grantedScope).permissions + [$0]).description }
     }
 
     /// `<method> needs the permission <p>, which the session of <account> was not granted; …`.

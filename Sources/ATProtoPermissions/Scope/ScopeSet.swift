@@ -64,6 +64,24 @@ public struct ScopeSet: Sendable, Hashable, CustomStringConvertible {
     /// Whether there are no tokens.
     public var isEmpty: Bool { tokens.isEmpty }
 
+    /// Whether `scope` is a scope value as RFC 6749 §3.3 writes it.
+    ///
+    /// That is tokens of the printable ASCII characters but `"` and `\`, separated by single spaces. A value from a
+    /// server that is not is refused before it is kept.
+    public static func isWellFormed(_ scope: String) -> Bool {
+        var previousWasSpace = true
+        for byte in scope.utf8 {
+            if byte == 0x20 {
+                guard !previousWasSpace else { return false }
+                previousWasSpace = true
+            } else {
+                guard (0x21...0x7E).contains(byte), byte != 0x22, byte != 0x5C else { return false }
+                previousWasSpace = false
+            }
+        }
+        return !previousWasSpace
+    }
+
     /// Whether this module knows what every token grants: no unrecognized tokens, and no `include` or `space`
     /// permissions, whose meaning is decided elsewhere.
     public var isFullyUnderstood: Bool {

@@ -1,4 +1,5 @@
 import ATProtoIdentity
+import ATProtoPermissions
 import ATProtoSyntax
 import Foundation
 import HTTPTransport
@@ -91,7 +92,7 @@ extension OAuthSessionManager {
             did: did,
             handle: identity.handle,
             pds: identity.pds,
-            scope: claims?.scope ?? Self.appPasswordScope,
+            scope: claims?.scope.flatMap { ScopeSet.isWellFormed($0) ? $0 : nil } ?? Self.appPasswordScope,
             accessToken: answer.accessJwt,
             accessTokenExpiresAt: claims?.expiresAt,
             refreshToken: answer.refreshJwt,

@@ -132,11 +132,11 @@ extension OAuthError {
     public static func promptNotSupported(_ prompt: SignInPrompt, issuer: String) -> OAuthError {
         let reason =
             prompt == .create
-            ? "the authorization server \(issuer) does not offer sign-up (prompt=create is not in its "
-                + "prompt_values_supported); create the account on its website first, then sign in"
-            : "the authorization server \(issuer) does not list prompt=\(prompt.rawValue) in its "
-                + "prompt_values_supported; leave --prompt out"
-        return OAuthError(.invalidInput, .usage, reason)
+            ? "The authorization server \(issuer) does not offer sign-up (prompt=create is not in its "
+                + "prompt_values_supported): create the account on its website, then sign in to it"
+            : "The authorization server \(issuer) does not list prompt=\(prompt.rawValue) in its "
+                + "prompt_values_supported: sign in without it"
+        return OAuthError(.promptNotSupported, .usage, reason)
     }
 
     /// The PDS asks for a sign-in code (`AuthFactorTokenRequired`) and none was given.
@@ -172,6 +172,7 @@ extension OAuthError {
         case .dpopFailed: "DPoP failed: \(reason)."
         case .appPasswordRefused: "Sign-in did not complete: \(reason). Nothing was stored."
         case .authFactorRequired: "Sign-in did not complete: \(reason). Nothing was stored."
+        case .promptNotSupported: "\(reason). Nothing was sent."
         case .oauthSessionKept:
             "\(reason). An app-password session would replace that session, revoke its grant, and hold the account's "
                 + "full rights instead of the permissions granted. Nothing was changed and no password was sent."

@@ -66,6 +66,7 @@ public struct OAuthError: CategorizedError, Hashable {
         case authFactorRequired
         case invalidInput
         case oauthSessionKept
+        case promptNotSupported
     }
 
     let code: Code

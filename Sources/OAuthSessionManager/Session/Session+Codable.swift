@@ -1,3 +1,4 @@
+import ATProtoPermissions
 import ATProtoSyntax
 import Foundation
 
@@ -41,11 +42,19 @@ extension Session: Codable {
                 AppPasswordGrant(refreshEndpoint: tokenEndpoint, deleteEndpoint: revocationEndpoint)
             )
         }
+        let scope = try container.decode(String.self, forKey: .scope)
+        guard ScopeSet.isWellFormed(scope) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .scope,
+                in: container,
+                debugDescription: "the scope is not a list of RFC 6749 §3.3 tokens"
+            )
+        }
         self.init(
             did: try container.decode(DID.self, forKey: .did),
             handle: try container.decodeIfPresent(Handle.self, forKey: .handle),
             pds: try container.decode(URL.self, forKey: .pds),
-            scope: try container.decode(String.self, forKey: .scope),
+            scope: scope,
             requestedScope: try container.decodeIfPresent(String.self, forKey: .requestedScope),
             accessToken: try container.decode(String.self, forKey: .accessToken),
             accessTokenExpiresAt: try container.decodeIfPresent(Date.self, forKey: .accessTokenExpiresAt),

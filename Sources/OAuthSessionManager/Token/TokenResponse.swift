@@ -1,3 +1,4 @@
+import ATProtoPermissions
 import ATProtoSyntax
 import Foundation
 
@@ -54,6 +55,11 @@ struct TokenResponse: Decodable, Sendable {
         }
         guard let scope = response.scope, scope.split(separator: " ").contains("atproto") else {
             throw OAuthError.invalidTokenResponse("scope does not contain atproto")
+        }
+        guard ScopeSet.isWellFormed(scope) else {
+            throw OAuthError.invalidTokenResponse(
+                "scope is not a list of RFC 6749 §3.3 tokens (printable ASCII but \" and \\, single spaces)"
+            )
         }
         guard response.idToken == nil else {
             throw OAuthError.invalidTokenResponse("it carries an id_token, which AT Protocol OAuth does not use")

@@ -1,3 +1,4 @@
+import ATProtoPermissions
 import AccountManager
 import ArgumentParser
 import OAuthSessionManager
@@ -172,7 +173,7 @@ struct AddCommand: AsyncParsableCommand, GlobalOptionUser {
         if let missing = account.missingScope {
             Output.message(
                 "Warning: the server did not grant \(missing). Calls that need it will be refused; "
-                    + "ask again with `atoauth accounts add \(account.displayName) --scope \"\(account.scope) \(missing)\"`."
+                    + "ask again with `\(signInCommand(account: account.displayName, scope: account.scope + " " + missing))`."
             )
         }
     }
@@ -193,13 +194,16 @@ struct AddCommand: AsyncParsableCommand, GlobalOptionUser {
     /// The scope `accounts add` asks for without `--scope`.
     static let defaultScope = "atproto transition:generic"
 
-    /// The command that signs `account` in again with the permissions it had asked for; `--scope` is left out when
+    /// The command that signs `account` in again with the permissions `scope` names; `--scope` is left out when
     /// they are the default ones.
+    ///
+    /// The scope may come from a server (a grant, a `ScopeMissingError`), so the command holds only the permissions
+    /// that parse, in canonical form (atproto.com/specs/permission), and every word is shell-quoted: pasted into a
+    /// shell, it can run nothing but atoauth.
     static func signInCommand(account: String, scope: String?) -> String {
-        let command = "atoauth accounts add \(account)"
-        guard let scope, Set(scope.split(separator: " ")) != Set(defaultScope.split(separator: " ")) else {
-            return command
-        }
-        return command + " --scope \"\(scope)\""
+        let command = "atoauth accounts add " + ShellWords.quoted(account)
+        let permissions = ScopeSet(granted: scope ?? "").permissions
+        guard !permissions.isEmpty, ScopeSet(permissions) != ScopeSet(granted: defaultScope) else { return command }
+        return command + " --scope " + ShellWords.quoted(ScopeSet(permissions).description)
     }
 }

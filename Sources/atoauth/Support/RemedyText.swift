@@ -23,9 +23,9 @@ enum RemedyText {
             "Sign in again with `atoauth accounts add \(account) --app-password`, or move it to OAuth with "
                 + "`atoauth accounts add \(account)`."
         case .signInWithPermission(let account, let scope?):
-            "Sign in again with it: atoauth accounts add \(account) --scope \"\(scope)\""
+            "Sign in again with it: " + AddCommand.signInCommand(account: account, scope: scope)
         case .signInWithPermission(let account, nil):
-            "Sign in again with the permissions it needs: atoauth accounts add \(account) --scope …"
+            "Sign in again with the permissions it needs: atoauth accounts add \(ShellWords.quoted(account)) --scope …"
         case .giveSignInCode:
             "Set \(AppPasswordSignIn.authFactorVariable) to the code, or type it on standard input after the app "
                 + "password."

@@ -73,7 +73,8 @@ struct CallbackAndTokenTests {
         arguments: [
             ("token_type", #""Bearer""#), ("token_type", #""dpop""#), ("sub", #""alice.test""#),
             ("scope", #""transition:generic""#), ("id_token", #""eyJ.x.y""#), ("expires_in", "-5"),
-            ("access_token", #""""#),
+            ("access_token", #""""#), ("scope", #""atproto \"x\"""#), ("scope", #""atproto  transition:generic""#),
+            ("scope", #""atproto \u001b]0;t\u0007""#),
         ]
     )
     func badTokenResponse(field: String, json: String) throws {

@@ -47,6 +47,7 @@ Fuzzer.run { input in
         invariant(answer.tokenType == "DPoP", "only DPoP-bound tokens are kept")
         invariant(answer.sub.map(DID.isValid) == true, "the subject is a DID")
         invariant(answer.scope?.split(separator: " ").contains("atproto") == true, "the scope has atproto")
+        invariant(answer.scope.map(ScopeSet.isWellFormed) == true, "a kept scope is RFC 6749 §3.3 tokens only")
         invariant(!answer.accessToken.isEmpty, "the access token is not empty")
         if let lifetime = answer.lifetime {
             invariant(
