@@ -21,4 +21,22 @@ struct HostilePDSTests {
             }
         }
     }
+
+    @Test("whoami prints the handle verified at sign-in, not the one the PDS claims, and says when they differ")
+    func claimedHandle() async throws {
+        let did = "did:plc:56bjnfdccr54s63qba6lkhke"  // alice.test's, derived from the handle on every run
+        let answer = ScriptedResponse.json(#"{"did":"\#(did)","handle":"mallory\u001b[2J.test"}"#)
+        try await CLIWorld.withScriptedPDS(LoopbackHTTPServer.always(answer)) { world, _ in
+            #expect(world.did("alice.test") == did)
+            let result = try await world.atoauth("whoami")
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.hasPrefix("alice.test \(did) "), "\(result.stdout)")
+            #expect(result.stderr.contains("the PDS calls this account mallory"), "\(result.stderr)")
+            #expect(result.stderr.contains("the handle verified at sign-in is alice.test"))
+            #expect(!result.stderr.unicodeScalars.contains { $0.value == 0x1B })
+            let json = try await world.atoauth("whoami", "--json")
+            let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+            #expect(object?["handle"] as? String == "alice.test", "\(json.stdout)")
+        }
+    }
 }

@@ -27,6 +27,13 @@ public struct LegacyJWTClaims: Sendable, Hashable {
         subject = object["sub"] as? String
     }
 
+    /// When the access token is believed to expire, issued at `now`: `exp` capped at
+    /// ``TokenResponse/maximumLifetime`` from now, as an OAuth `expires_in` is, so a JWT claiming years (or a date
+    /// no calendar holds) is refreshed within a day; `nil` when the token has no `exp`.
+    func expiry(issuedAt now: Date) -> Date? {
+        expiresAt.map { min($0, now.addingTimeInterval(TokenResponse.maximumLifetime)) }
+    }
+
     private static func base64URLDecoded(_ text: Substring) -> Data? {
         guard !text.isEmpty, text.utf8.allSatisfy({ Self.alphabet.contains($0) }) else { return nil }
         var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")

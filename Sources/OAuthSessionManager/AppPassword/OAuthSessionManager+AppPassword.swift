@@ -94,7 +94,7 @@ extension OAuthSessionManager {
             pds: identity.pds,
             scope: claims?.scope.flatMap { ScopeSet.isWellFormed($0) ? $0 : nil } ?? Self.appPasswordScope,
             accessToken: answer.accessJwt,
-            accessTokenExpiresAt: claims?.expiresAt,
+            accessTokenExpiresAt: claims?.expiry(issuedAt: issuedAt),
             refreshToken: answer.refreshJwt,
             createdAt: issuedAt,
             updatedAt: issuedAt,

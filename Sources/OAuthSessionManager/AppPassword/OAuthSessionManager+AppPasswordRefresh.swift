@@ -1,3 +1,4 @@
+import ATProtoPermissions
 import ATProtoSyntax
 import Foundation
 import HTTPTransport
@@ -29,9 +30,11 @@ extension OAuthSessionManager {
                 var updated = current
                 updated.accessToken = answer.accessJwt
                 updated.refreshToken = answer.refreshJwt
-                updated.accessTokenExpiresAt = claims?.expiresAt
-                updated.scope = claims?.scope ?? current.scope
-                updated.updatedAt = now()
+                let refreshedAt = now()
+                updated.accessTokenExpiresAt = claims?.expiry(issuedAt: refreshedAt)
+                // A scope claim that is not RFC 6749 §3.3 tokens is ignored, as at sign-in.
+                updated.scope = claims?.scope.flatMap { ScopeSet.isWellFormed($0) ? $0 : nil } ?? current.scope
+                updated.updatedAt = refreshedAt
                 return updated
             },
             discard: { response in

@@ -42,17 +42,21 @@ struct WhoamiCommand: AsyncParsableCommand, GlobalOptionUser {
             }
             return (info, account)
         }
-        if global.json {
-            try Output.json([
-                "did": info.did, "handle": info.handle, "pds": account.pds.absoluteString,
-                "kind": account.kind.rawValue,
-            ])
-        } else {
-            // The handle is the server's word: made safe for the terminal.
-            Output.line(
-                "\(TerminalText.sanitized(info.handle, limit: 253)) \(info.did) \(account.pds.absoluteString) "
-                    + account.kind.rawValue
+        // The handle shown is the one verified both ways at sign-in (atproto.com/specs/handle), not the PDS's
+        // word; when the PDS now claims another, that is said, made safe for the terminal.
+        let handle = account.handle?.description ?? "-"
+        if info.handle.lowercased() != handle {
+            Output.message(
+                "Note: the PDS calls this account \(TerminalText.sanitized(info.handle, limit: 253)); the handle "
+                    + "verified at sign-in is \(handle). Sign in again to check a new handle."
             )
+        }
+        if global.json {
+            var object = ["did": info.did, "pds": account.pds.absoluteString, "kind": account.kind.rawValue]
+            object["handle"] = account.handle?.description
+            try Output.json(object)
+        } else {
+            Output.line("\(handle) \(info.did) \(account.pds.absoluteString) " + account.kind.rawValue)
         }
     }
 }

@@ -30,6 +30,16 @@ struct AppPasswordParsingTests {
         #expect(noExpiry.expiresAt == nil)
     }
 
+    @Test("an exp years away is believed for a day at most, as an OAuth expires_in is; a nearer one as it is")
+    func expiryIsCapped() throws {
+        let now = Date(timeIntervalSince1970: 1_700_000_000)
+        let far = try #require(LegacyJWTClaims(token: Self.jwt(#"{"exp":1e15}"#)))
+        #expect(far.expiry(issuedAt: now) == now.addingTimeInterval(TokenResponse.maximumLifetime))
+        let near = try #require(LegacyJWTClaims(token: Self.jwt(#"{"exp":1700000600}"#)))
+        #expect(near.expiry(issuedAt: now) == Date(timeIntervalSince1970: 1_700_000_600))
+        #expect(try #require(LegacyJWTClaims(token: Self.jwt(#"{}"#))).expiry(issuedAt: now) == nil)
+    }
+
     @Test(
         "text that is not a JWT has no claims",
         arguments: ["", "abc", "a.b", "a.b.c.d", "..", "e30.e30+.sig", "e30.bm90IGpzb24.sig", "e30.WzFd.sig"]

@@ -37,6 +37,12 @@ func checkLegacyAnswer(_ input: FuzzInput) {
     for token in tokens {
         guard let claims = LegacyJWTClaims(token: token), let expiry = claims.expiresAt else { continue }
         invariant(expiry.timeIntervalSince1970.isFinite, "a JWT's expiry is a date")
+        let now = Date(timeIntervalSince1970: 1_767_225_600)
+        let believed = claims.expiry(issuedAt: now)
+        invariant(
+            believed.map { $0 <= now.addingTimeInterval(TokenResponse.maximumLifetime) } == true,
+            "capped at a day"
+        )
     }
 }
 
