@@ -9,8 +9,8 @@ struct SwitchCommand: AsyncParsableCommand, GlobalOptionUser {
         abstract: "Make an account the active one.",
         discussion: """
             Sends nothing. With --json, prints the account as `accounts list --json` describes it. Without an \
-            account: with exactly two signed in, switches to the other one (as `gh auth switch` does); with more, \
-            lists them and asks for one (exit 2). A name that matches no signed-in account gets the closest one \
+            account: with exactly two signed in, switches to the other one (as `gh auth switch` does); with one or \
+            more than two, lists them and asks for one (exit 2). A name that matches no signed-in account gets the closest one \
             that is (`switch alice` → alice.bsky.social).
 
             Examples:
