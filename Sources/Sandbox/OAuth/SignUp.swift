@@ -1,3 +1,4 @@
+import ATProtoSyntax
 import Foundation
 import WireFormat
 
@@ -10,13 +11,10 @@ enum SignUp {
     /// approve at once in auto-approve mode), as every request does; `create` signs up.
     static let promptValues = ["login", "consent", "select_account", "create"]
 
-    /// Whether `handle` can be signed up: a syntactically valid handle under `.test` that no account has.
+    /// Whether `handle` can be signed up: a valid handle (atproto.com/specs/handle) under `.test` that no account
+    /// has.
     static func isAvailable(_ handle: String, in core: SandboxCore) -> Bool {
-        handle.hasSuffix(".test") && handle.count <= 253 && core.configuration.account(for: handle) == nil
-            && handle.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { label in
-                (1...63).contains(label.count) && label.first != "-" && label.last != "-"
-                    && label.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
-            }
+        handle.hasSuffix(".test") && Handle.isValid(handle) && core.configuration.account(for: handle) == nil
     }
 
     /// Adds an account with `handle`, or with the first free `newN.test` when `nil`, and returns it.

@@ -13,15 +13,16 @@ enum RemedyText {
             "Choose one with `atoauth accounts switch <handle>` (`atoauth accounts list` shows them), or name it "
                 + "with `--account`."
         case .signInAs(let account):
-            "Sign in with `atoauth accounts add \(account)`, or see the signed-in accounts with `atoauth accounts list`."
+            "Sign in with `atoauth accounts add \(ShellWords.quoted(account))`, or see the signed-in accounts with "
+                + "`atoauth accounts list`."
         case .signInAgain(nil, _, _): "Sign in again with `atoauth accounts add <handle>`."
         case .signInAgain(let account?, let scope, let orSwitch):
             // The exact command that signs the same account in with the same permissions.
             "Sign in again with `\(AddCommand.signInCommand(account: account, scope: scope))`"
                 + (orSwitch ? ", or switch to another account with `atoauth accounts switch <handle>`." : ".")
         case .signInAgainWithAppPassword(let account):
-            "Sign in again with `atoauth accounts add \(account) --app-password`, or move it to OAuth with "
-                + "`atoauth accounts add \(account)`."
+            "Sign in again with `atoauth accounts add \(ShellWords.quoted(account)) --app-password`, or move it to "
+                + "OAuth with `atoauth accounts add \(ShellWords.quoted(account))`."
         case .signInWithPermission(let account, let scope?):
             "Sign in again with it: " + AddCommand.signInCommand(account: account, scope: scope)
         case .signInWithPermission(let account, nil):
