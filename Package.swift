@@ -87,7 +87,7 @@ let package = Package(
         .target(
             name: "PostgresStore",
             dependencies: [
-                "Failures", "Keystore",
+                "Failures", "Keystore", "WireFormat",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -300,6 +300,7 @@ let package = Package(
                 "PostgresStore", "Keystore", "ATOAuthTesting", "AccountManager", "ATClient", "OAuthSessionManager",
                 "Sandbox", "HTTPTransport",
             ],
+            exclude: ["Support/fake_postgres.py"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -2,7 +2,8 @@
 ///
 /// Removes what could move the cursor, rewrite the screen or reorder what the reader sees: C0 controls (but a
 /// tab becomes a space), DEL, C1 controls (U+0080–U+009F, which include the 8-bit CSI), and the Unicode bidi
-/// controls (U+061C, U+200E–U+200F, U+202A–U+202E, U+2066–U+2069). Line breaks become spaces. Text longer than the
+/// controls (U+061C, U+200E–U+200F, U+202A–U+202E, U+2066–U+2069). Line breaks, the Unicode line and paragraph
+/// separators (U+2028, U+2029) included, become spaces. Text longer than the
 /// limit is cut there, at a character boundary, and “…” is added.
 public enum TerminalText {
     /// The text with every control removed, at most `limit` characters long.
@@ -10,7 +11,7 @@ public enum TerminalText {
         var scalars = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             switch scalar.value {
-            case 0x09, 0x0A, 0x0D: scalars.append(" ")
+            case 0x09, 0x0A, 0x0D, 0x2028, 0x2029: scalars.append(" ")
             case _ where isUnsafe(scalar): continue
             default: scalars.append(scalar)
             }
@@ -30,7 +31,7 @@ public enum TerminalText {
         text.unicodeScalars.allSatisfy { [0x09, 0x0A, 0x0D].contains($0.value) || !isUnsafe($0) }
     }
 
-    /// JSON text with every control and bidi character written as a `\\uXXXX` escape (RFC 8259 §7): the same JSON
+    /// JSON text with every control, line or paragraph separator and bidi character written as a `\\uXXXX` escape (RFC 8259 §7): the same JSON
     /// value, safe to print.
     ///
     /// Outside strings JSON text holds only structural characters and whitespace, so the characters escaped here
@@ -50,10 +51,11 @@ public enum TerminalText {
         return String(result)
     }
 
-    /// C0 controls, DEL, C1 controls and the Unicode bidi controls: what must never reach a terminal as is.
+    /// C0 controls, DEL, C1 controls, the Unicode line and paragraph separators (which JavaScript and some terminals
+    /// take as line breaks) and the bidi controls: what must never reach a terminal as is.
     private static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        case 0x00...0x1F, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
+        case 0x00...0x1F, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: true
         default: false
         }
     }

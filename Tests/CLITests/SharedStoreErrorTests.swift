@@ -47,6 +47,45 @@ struct SharedStoreErrorTests {
         }
     }
 
+    @Test("a password in --store is warned about (ps shows it); from a 0600 password file it is used in silence")
+    func passwordOnTheCommandLine() async throws {
+        try await SharedStoreWorld.with { shared in
+            let server = shared.server
+            let base = "postgresql://atoauth@127.0.0.1:\(server.port)/\(shared.database.name)?sslmode=disable"
+            let inURL = base.replacingOccurrences(of: "atoauth@", with: "atoauth:\(server.password)@")
+            let warned = try await shared.atoauth(on: 0, "accounts", "list", "--store", inURL)
+            #expect(warned.status == 0, "\(warned.stderr)")
+            #expect(warned.stderr.contains("can be read by other users"), "\(warned.stderr)")
+            #expect(warned.stderr.contains("PGPASSWORD") && warned.stderr.contains("~/.pgpass"))
+            #expect(!warned.stderr.contains(server.password))
+            let fromVariable = try await shared.atoauth(on: 0, "accounts", "list", extra: ["ATOAUTH_STORE": inURL])
+            #expect(fromVariable.status == 0 && !fromVariable.stderr.contains("other users"), "\(fromVariable.stderr)")
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pgpass-\(UUID())")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let file = directory.appendingPathComponent("pgpass")
+            try Data("127.0.0.1:\(server.port):*:atoauth:\(server.password)\n".utf8).write(to: file)
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+            let fromFile = try await shared.atoauth(
+                on: 0,
+                "accounts",
+                "list",
+                "--store",
+                base + "&passfile=\(file.path)"
+            )
+            #expect(fromFile.status == 0 && !fromFile.stderr.contains("other users"), "\(fromFile.stderr)")
+            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file.path)
+            let readable = try await shared.atoauth(
+                on: 0,
+                "accounts",
+                "list",
+                extra: ["ATOAUTH_STORE": base, "PGPASSFILE": file.path]
+            )
+            #expect(readable.status == 2, "\(readable.stderr)")
+            #expect(readable.stderr.contains("chmod 600"), "\(readable.stderr)")
+        }
+    }
+
     @Test("tables of a newer atoauth: it says to upgrade, and the tables are left as they are")
     func newerSchema() async throws {
         try await SharedStoreWorld.with { shared in

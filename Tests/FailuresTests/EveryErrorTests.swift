@@ -104,6 +104,7 @@ struct EveryErrorTests {
             Row(PostgresStoreError.unreachable, .failed),
             Row(PostgresStoreError.authenticationFailed, .failed),
             Row(PostgresStoreError.schemaTooNew, .failed),
+            Row(PostgresStoreError.schemaDamaged, .failed),
         ]
     }
 

@@ -43,6 +43,32 @@ struct ConfigurationTests {
         #expect(configuration.tls == .prefer)
     }
 
+    @Test(
+        "without sslmode, a server on this machine gets prefer and any other verify-full",
+        arguments: [
+            ("postgresql://u@db.example/db", PostgresStore.TLSMode.verifyFull),
+            ("postgresql://u@10.0.0.7/db", .verifyFull),
+            ("postgresql://u@[2001:db8::1]/db", .verifyFull),
+            ("postgresql://u@localhost/db", .prefer),
+            ("postgresql://u@127.0.0.5:5433/db", .prefer),
+            ("postgresql://u@[::1]/db", .prefer),
+            ("postgresql://u@%2Frun%2Fpg/db", .prefer),
+            ("postgresql://u@db.example/db?sslmode=disable", .disable),
+        ]
+    )
+    func defaultTLS(url: String, mode: PostgresStore.TLSMode) throws {
+        #expect(try PostgresStore.Configuration(url: url).tls == mode)
+    }
+
+    @Test("sslrootcert=system means the system's trust store; passfile names a password file")
+    func systemRootsAndPassfile() throws {
+        let configuration = try PostgresStore.Configuration(
+            url: "postgresql://u@db.example/db?sslmode=verify-full&sslrootcert=system&passfile=/home/u/.pgpass"
+        )
+        #expect(configuration.rootCertificatePath == nil)
+        #expect(configuration.passwordFile == "/home/u/.pgpass")
+    }
+
     @Test("without a database the user's name is the database")
     func defaultDatabase() throws {
         #expect(try PostgresStore.Configuration(url: "postgresql://alice@host").database == "alice")
@@ -62,6 +88,15 @@ struct ConfigurationTests {
             ("postgresql://u:hunter2@h/db?port=0", "port"),
             ("postgresql://u:hunter2@h/db?connect_timeout=soon", "connect_timeout"),
             ("postgresql://u:hunter2@h/a%2Fb", "'/'"),
+            ("postgresql://u:hunter2@h:99999999999999999999/db", "port"),
+            ("postgresql://u:hunter2@h:5432/db?port=5433", "both after the host and as a parameter"),
+            ("postgresql://u:hunter2@h/db?sslmode=verify-full&sslmode=disable", "'sslmode' more than once"),
+            ("postgresql://u:hunter2@h/db?sslrootcert=/a&sslrootcert=/b", "'sslrootcert' more than once"),
+            ("postgresql://u:hunter2@h/d%00b", "control character"),
+            ("postgresql://u%1B:hunter2@h/db", "control character"),
+            ("postgresql://u:hunter2@h%07/db", "control character"),
+            ("postgresql://u:hunter2@h/db?application_name=a%0Ab", "control character"),
+            ("postgresql://u:hunter2@h/db?ssl%1Bmode=x", "with a control character"),
         ]
     )
     func invalid(url: String, expected: String) throws {

@@ -36,6 +36,20 @@ struct SchemaTests {
         #expect(try await fixture.sql("SELECT count(*) FROM atoauth_sessions") == "1")
     }
 
+    @Test("a schema version below zero is refused at once as damaged, and nothing is migrated or changed")
+    func negativeVersion() async throws {
+        let fixture = try await StoreFixture.make()
+        defer { fixture.cleanUp() }
+        try await fixture.withStore { store in try await store.save(Data("x".utf8), as: "session/did:plc:aaa") }
+        try await fixture.sql("UPDATE atoauth_schema SET version = -1")
+        let started = ContinuousClock.now
+        let error = await #expect(throws: PostgresStoreError.schemaDamaged) { try await fixture.withStore { _ in } }
+        #expect(ContinuousClock.now - started < .seconds(5), "it must not wait for a lock or retry")
+        #expect(error?.description.contains("records version -1") == true, "\(error?.description ?? "")")
+        #expect(try await fixture.sql("SELECT version FROM atoauth_schema") == "-1")
+        #expect(try await fixture.sql("SELECT count(*) FROM atoauth_sessions") == "1")
+    }
+
     @Test("eight processes opening an empty database at once create the schema once, without an error")
     func concurrentMigration() async throws {
         let fixture = try await StoreFixture.make()

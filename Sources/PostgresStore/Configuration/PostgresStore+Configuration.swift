@@ -1,3 +1,5 @@
+import WireFormat
+
 extension PostgresStore {
     /// Where the database is, how to reach it, and how long to wait; usually made from a `postgresql://` URL with
     /// ``init(url:)``.
@@ -17,7 +19,15 @@ extension PostgresStore {
         /// The database user.
         public var username: String
         /// The user's password, when the server asks for one; never shown.
+        ///
+        /// To a server that is not on this machine it is sent only over TLS that verifies the server
+        /// (``TLSMode/verifyFull`` or ``TLSMode/verifyCA``), or without TLS when ``tls`` is ``TLSMode/disable``: with
+        /// unverified TLS anyone on the path could pose as the server and ask for it in cleartext or as MD5, which
+        /// PostgreSQL lets the server choose.
         public var password: String?
+        /// A libpq password file (`host:port:database:user:password` lines, `0600`) that the URL names with
+        /// `passfile`; ``PostgresStore/PasswordFile`` reads it.
+        public var passwordFile: String?
         /// The database holding the store's tables.
         public var database: String
         /// Whether and how TLS protects a TCP connection; Unix sockets never use it.
@@ -47,13 +57,17 @@ extension PostgresStore {
             self.tls = tls
         }
 
-        /// Names the database, server and user, never the password.
+        /// Names the database, server and user, never the password; safe to print (control characters removed).
         public var description: String {
+            let database = TerminalText.sanitized(database, limit: 100)
+            let username = TerminalText.sanitized(username, limit: 100)
             switch endpoint {
             case .tcp(let host, let port):
+                let host = TerminalText.sanitized(host, limit: 255)
                 let shown = host.contains(":") ? "[\(host)]" : host
                 return "the PostgreSQL database \(database) on \(shown):\(port) (user \(username))"
             case .unixSocket(let path):
+                let path = TerminalText.sanitized(path, limit: 255)
                 return "the PostgreSQL database \(database) at the socket \(path) (user \(username))"
             }
         }
@@ -74,13 +88,15 @@ extension PostgresStore {
         case disable
         /// TLS when the server insists; treated as ``prefer``.
         case allow
-        /// TLS when the server offers it, without verifying the certificate; the default, as in libpq.
+        /// TLS when the server offers it, without verifying the certificate; the default for a server on this
+        /// machine.
         case prefer
         /// TLS always; the certificate is verified only against a given root certificate file.
         case require
         /// TLS always, with a certificate signed by a trusted authority, whatever host name it names.
         case verifyCA = "verify-ca"
-        /// TLS always, with a trusted certificate naming the host connected to: the mode for real deployments.
+        /// TLS always, with a trusted certificate naming the host connected to: the default for a server on
+        /// another machine.
         case verifyFull = "verify-full"
     }
 }

@@ -2,6 +2,14 @@ import NIOCore
 import NIOSSL
 import PostgresNIO
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The PostgresNIO settings for the pool and for the dedicated connections of critical sections.
 struct ConnectionSettings: Sendable {
     let pool: PostgresClient.Configuration
@@ -9,9 +17,18 @@ struct ConnectionSettings: Sendable {
 
     /// Builds both from `configuration`; reads the root certificate file once.
     ///
-    /// - Throws: ``PostgresStoreError`` of kind `tlsFailed` when the TLS settings cannot be used.
+    /// - Throws: ``PostgresStoreError`` of kind `unverifiedServer` when a password would go to a server on another
+    ///   machine over TLS that does not verify it, and of kind `tlsFailed` when the TLS settings cannot be used.
     init(_ configuration: PostgresStore.Configuration) throws {
         let store = configuration.description
+        if configuration.password != nil, !configuration.endpoint.isThisMachine, !Self.verifiesServer(configuration),
+            configuration.tls != .disable
+        {
+            throw PostgresStoreError.unverifiedServer(store, mode: configuration.tls.rawValue)
+        }
+        if let root = configuration.rootCertificatePath {
+            try Self.checkRootCertificate(root, store: store)
+        }
         let tls = Self.tlsConfiguration(configuration)
         var context: NIOSSLContext?
         if let tls {
@@ -109,6 +126,39 @@ struct ConnectionSettings: Sendable {
             tls.trustRoots = .file(root)
         }
         return tls
+    }
+
+    /// Whether TLS checks the server's certificate against a trusted authority (libpq's `verify-ca` and
+    /// `verify-full`, and `require` with a root certificate file, which libpq verifies as `verify-ca`).
+    private static func verifiesServer(_ configuration: PostgresStore.Configuration) -> Bool {
+        switch configuration.tls {
+        case .verifyCA, .verifyFull: true
+        case .require: configuration.rootCertificatePath != nil
+        case .disable, .allow, .prefer: false
+        }
+    }
+
+    /// Refuses a root certificate file that is not a regular file of at most 1 MiB, before reading it: a FIFO would
+    /// block the read forever, a device or a huge file would fill memory.
+    private static func checkRootCertificate(_ path: String, store: String) throws {
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            throw PostgresStoreError.tlsFailed(store, reason: "the sslrootcert file cannot be read (\(errnoText()))")
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw PostgresStoreError.tlsFailed(store, reason: "sslrootcert must name a regular PEM file")
+        }
+        guard status.st_size <= 1 << 20 else {
+            throw PostgresStoreError.tlsFailed(store, reason: "the sslrootcert file is larger than 1 MiB")
+        }
+    }
+
+    private static func errnoText() -> String {
+        switch errno {
+        case ENOENT: "no such file"
+        case EACCES: "permission denied"
+        default: "error \(errno)"
+        }
     }
 
     private static func poolTLS(

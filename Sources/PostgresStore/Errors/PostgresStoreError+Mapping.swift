@@ -95,7 +95,12 @@ extension PostgresStoreError {
         case let error as ChannelError:
             if case .connectTimeout = error { return unreachable(store, reason: "the connection timed out") }
             return connectionLost(store, doing: what)
+        case let error as NIOSSLExtraError where error == .failedToValidateHostname:
+            return tlsFailed(store, reason: "the certificate is for another host")
         case let error as NIOSSLError:
+            if case .handshakeFailed(let inner) = error, "\(inner)".contains("CERTIFICATE_VERIFY_FAILED") {
+                return tlsFailed(store, reason: "the server's certificate is not signed by a trusted authority")
+            }
             return tlsFailed(store, reason: "\(error)")
         case let error as BoringSSLError:
             return tlsFailed(store, reason: "\(error)")

@@ -1,4 +1,5 @@
 public import Failures
+import WireFormat
 
 /// An error of a ``PostgresStore``: the database cannot be reached or refused, or its schema does not fit.
 ///
@@ -11,7 +12,9 @@ public struct PostgresStoreError: CategorizedError, Hashable {
         case authenticationFailed
         case databaseMissing
         case tlsFailed
+        case unverifiedServer
         case schemaTooNew
+        case schemaDamaged
         case permissionDenied
         case timedOut
         case connectionLost
@@ -40,7 +43,7 @@ public struct PostgresStoreError: CategorizedError, Hashable {
     }
 
     /// `usage` when the mistake is in what was asked (the URL); `failed` for the database or the network.
-    public var category: FailureCategory { code == .invalidURL ? .usage : .failed }
+    public var category: FailureCategory { [.invalidURL, .unverifiedServer].contains(code) ? .usage : .failed }
 
     /// The store URL cannot be used.
     public static let invalidURL = PostgresStoreError(.invalidURL, "The PostgreSQL store URL is invalid.")
@@ -55,8 +58,15 @@ public struct PostgresStoreError: CategorizedError, Hashable {
     public static let databaseMissing = PostgresStoreError(.databaseMissing, "The PostgreSQL database does not exist.")
     /// TLS could not be set up or the server's certificate was refused.
     public static let tlsFailed = PostgresStoreError(.tlsFailed, "TLS with the PostgreSQL server failed.")
+    /// The URL would send the password to a server on another machine over TLS that does not verify it.
+    public static let unverifiedServer = PostgresStoreError(
+        .unverifiedServer,
+        "The store URL would send the password to an unverified server."
+    )
     /// A newer atoauth has upgraded the store's tables.
     public static let schemaTooNew = PostgresStoreError(.schemaTooNew, "The store's schema is newer than this atoauth.")
+    /// The store's schema version is one no atoauth writes: the table was changed by hand.
+    public static let schemaDamaged = PostgresStoreError(.schemaDamaged, "The store's schema version is damaged.")
     /// The database user may not read, write or create the store's tables.
     public static let permissionDenied = PostgresStoreError(
         .permissionDenied,
@@ -81,10 +91,14 @@ extension PostgresStoreError {
         )
     }
 
+    static func passwordFile(_ path: String, _ reason: String) -> PostgresStoreError {
+        PostgresStoreError(.invalidURL, "The PostgreSQL password file \(path) \(reason); nothing was sent.")
+    }
+
     static func unreachable(_ store: String, reason: String) -> PostgresStoreError {
         PostgresStoreError(
             .unreachable,
-            "Could not connect to \(store): \(reason). Check that the server is running and that --store "
+            "Could not connect to \(store): \(TerminalText.sanitized(reason)). Check that the server is running and that --store "
                 + "(ATOAUTH_STORE) names it; nothing was changed."
         )
     }
@@ -92,7 +106,7 @@ extension PostgresStoreError {
     static func authenticationFailed(_ store: String, reason: String) -> PostgresStoreError {
         PostgresStoreError(
             .authenticationFailed,
-            "\(store) refused the sign-in: \(reason). Check the user and password in the store URL "
+            "\(store) refused the sign-in: \(TerminalText.sanitized(reason)). Check the user and password in the store URL "
                 + "(or PGPASSWORD)."
         )
     }
@@ -107,8 +121,19 @@ extension PostgresStoreError {
     static func tlsFailed(_ store: String, reason: String) -> PostgresStoreError {
         PostgresStoreError(
             .tlsFailed,
-            "TLS with \(store) failed: \(reason). Check sslmode and sslrootcert in the store URL and the server's "
+            "TLS with \(store) failed: \(TerminalText.sanitized(reason)). Check sslmode and sslrootcert in the store URL and the server's "
                 + "certificate."
+        )
+    }
+
+    static func unverifiedServer(_ store: String, mode: String) -> PostgresStoreError {
+        PostgresStoreError(
+            .unverifiedServer,
+            "sslmode=\(mode) does not verify the certificate of \(store), so anyone on the path could pose as the "
+                + "server and ask for the password in cleartext or as MD5, which PostgreSQL lets the server choose. "
+                + "Leave sslmode out (verify-full, with the system's trust store), or use verify-full or verify-ca with "
+                + "sslrootcert=<the authority's PEM file>; sslmode=disable sends it over a network you trust. "
+                + "Nothing was sent."
         )
     }
 
@@ -120,10 +145,19 @@ extension PostgresStoreError {
         )
     }
 
+    static func schemaDamaged(_ store: String, found: Int) -> PostgresStoreError {
+        PostgresStoreError(
+            .schemaDamaged,
+            "The table atoauth_schema in \(store) records version \(found), which no atoauth writes: it was changed "
+                + "by hand. Set it back to the version it had (\(Schema.version) for this atoauth) or restore the "
+                + "database from a backup; nothing was changed."
+        )
+    }
+
     static func permissionDenied(_ store: String, reason: String) -> PostgresStoreError {
         PostgresStoreError(
             .permissionDenied,
-            "The user may not use the atoauth tables in \(store): \(reason). Grant it the privileges, or let an "
+            "The user may not use the atoauth tables in \(store): \(TerminalText.sanitized(reason)). Grant it the privileges, or let an "
                 + "owner of the database run atoauth once to create them."
         )
     }
@@ -155,7 +189,8 @@ extension PostgresStoreError {
     static func serverError(_ store: String, message: String, sqlState: String) -> PostgresStoreError {
         PostgresStoreError(
             .serverError,
-            "\(store) refused an operation: \(message) (SQLSTATE \(sqlState)). Check the server's log."
+            "\(store) refused an operation: \(TerminalText.sanitized(message)) "
+                + "(SQLSTATE \(TerminalText.sanitized(sqlState, limit: 5))). Check the server's log."
         )
     }
 

@@ -48,9 +48,10 @@ enum Schema {
     /// The common case, a current schema, costs two reads. Creating and upgrading run in one transaction under an
     /// advisory lock, so processes opening a new database at once create it once.
     ///
-    /// - Throws: ``PostgresStoreError`` of kind `schemaTooNew` when a newer atoauth upgraded the schema.
+    /// - Throws: ``PostgresStoreError`` of kind `schemaTooNew` when a newer atoauth upgraded the schema, and of kind
+    ///   `schemaDamaged` when the recorded version is one no atoauth writes (below zero).
     static func prepare(_ connection: PostgresConnection, store: String, logger: Logger) async throws {
-        if let found = try await currentVersion(connection, logger: logger), found >= version {
+        if let found = try await currentVersion(connection, logger: logger, store: store), found >= version {
             guard found == version else {
                 throw PostgresStoreError.schemaTooNew(store, found: found, supported: version)
             }
@@ -72,7 +73,7 @@ enum Schema {
                 """,
                 logger: logger
             )
-            let found = try await currentVersion(connection, logger: logger) ?? 0
+            let found = try await currentVersion(connection, logger: logger, store: store) ?? 0
             guard found <= version else {
                 throw PostgresStoreError.schemaTooNew(store, found: found, supported: version)
             }
@@ -99,7 +100,14 @@ enum Schema {
     }
 
     /// The recorded version; `0` when the table is empty, `nil` when it does not exist.
-    private static func currentVersion(_ connection: PostgresConnection, logger: Logger) async throws -> Int? {
+    ///
+    /// - Throws: ``PostgresStoreError`` of kind `schemaDamaged` for a version below zero, which no atoauth writes:
+    ///   migrating from it would run no step and then fail on tables that exist.
+    private static func currentVersion(
+        _ connection: PostgresConnection,
+        logger: Logger,
+        store: String
+    ) async throws -> Int? {
         let exists = try await connection.query("SELECT to_regclass('atoauth_schema') IS NOT NULL", logger: logger)
         var found = false
         for try await value in exists.decode(Bool.self) { found = value }
@@ -107,6 +115,7 @@ enum Schema {
         let rows = try await connection.query("SELECT version FROM atoauth_schema", logger: logger)
         var version = 0
         for try await value in rows.decode(Int.self) { version = value }
+        guard version >= 0 else { throw PostgresStoreError.schemaDamaged(store, found: version) }
         return version
     }
 }

@@ -42,6 +42,7 @@ struct CLIContext {
         let home = try homeDirectory(settings, environment)
         return try await StoreSelection.withKeystore(
             url: settings.store,
+            fromCommandLine: settings.storeFromCommandLine,
             home: home,
             environment: environment,
             logger: logger,

@@ -8,6 +8,8 @@ import WireFormat
 struct GlobalSettings: Sendable {
     var home: String?
     var store: String?
+    /// Whether ``store`` came from `--store`, where other users of the machine can read it, rather than a variable.
+    var storeFromCommandLine: Bool
     var account: String?
     /// Whether ``account`` came from `ATOAUTH_ACCOUNT` rather than `--account`.
     var accountFromEnvironment: Bool
@@ -28,6 +30,7 @@ struct GlobalSettings: Sendable {
     init(home: String?, store: String?, environment: [String: String]) {
         self.home = home ?? environment[GlobalOption.home.variable ?? ""].nonEmpty
         self.store = store ?? environment[GlobalOption.storeURL.variable ?? ""].nonEmpty
+        storeFromCommandLine = store != nil
         accountFromEnvironment = false
         requestTimeoutSource = "--request-timeout"
         allowHTTPLoopback = false
@@ -42,6 +45,7 @@ struct GlobalSettings: Sendable {
         }
         home = options.home ?? variable(.home)
         store = options.store ?? variable(.storeURL)
+        storeFromCommandLine = options.store != nil
         account = options.account ?? variable(.account)
         accountFromEnvironment = options.account == nil && account != nil
         plcDirectory = options.plcDirectory ?? variable(.plcDirectory)

@@ -17,6 +17,7 @@ enum StoreSelection {
     /// With a database, `home` still keeps this machine's DPoP nonce cache, so it is created (`0700`) when missing.
     static func withKeystore<T>(
         url: String?,
+        fromCommandLine: Bool = false,
         home: URL,
         environment: [String: String],
         logger: Logger,
@@ -30,7 +31,14 @@ enum StoreSelection {
                 : try StoreEnvironment.open(directory: home, environment: environment, logger: logger)
             return try await body(store)
         }
-        let configuration = try postgresConfiguration(url, environment: environment)
+        let (configuration, passwordInURL) = try postgresConfiguration(url, environment: environment)
+        if fromCommandLine, passwordInURL {
+            let warning =
+                "The password in --store can be read by other users of this machine (in ps and /proc/<pid>/cmdline). "
+                + "Give it in PGPASSWORD or a password file instead (the URL's passfile parameter, PGPASSFILE or "
+                + "~/.pgpass, mode 0600), or the whole URL in \(variable)."
+            logger.warning("\(warning)")
+        }
         let keySource = try StoreEnvironment.keySource(environment: environment)
         try FileManager.default.createDirectory(
             at: home,
@@ -48,11 +56,23 @@ enum StoreSelection {
         }
     }
 
-    /// The database a `postgresql://` URL names; the password comes from the URL, else from `PGPASSWORD`.
+    /// The password file to read: the URL's `passfile`, else `PGPASSFILE`, else `~/.pgpass` when it exists.
+    private static func passwordFile(
+        _ configuration: PostgresStore.Configuration,
+        environment: [String: String]
+    ) -> String? {
+        if let file = configuration.passwordFile ?? environment["PGPASSFILE"].nonEmpty { return file }
+        guard let home = environment["HOME"].nonEmpty else { return nil }
+        let file = URL(fileURLWithPath: home).appendingPathComponent(".pgpass").path
+        return FileManager.default.fileExists(atPath: file) ? file : nil
+    }
+
+    /// The database a `postgresql://` URL names; the password comes from the URL, else from `PGPASSWORD`, else from
+    /// a password file: the URL's `passfile`, else `PGPASSFILE`, else `~/.pgpass` when it exists, as libpq has it.
     static func postgresConfiguration(
         _ url: String,
         environment: [String: String]
-    ) throws -> PostgresStore.Configuration {
+    ) throws -> (PostgresStore.Configuration, passwordInURL: Bool) {
         let scheme = url.prefix { $0 != ":" }.lowercased()
         guard scheme == "postgresql" || scheme == "postgres" else {
             throw CLIFailure(
@@ -62,9 +82,13 @@ enum StoreSelection {
             )
         }
         var configuration = try PostgresStore.Configuration(url: url)
+        let passwordInURL = configuration.password != nil
         if configuration.password == nil, let password = environment["PGPASSWORD"].nonEmpty {
             configuration.password = password
         }
-        return configuration
+        if configuration.password == nil, let file = passwordFile(configuration, environment: environment) {
+            configuration.password = try PostgresStore.PasswordFile.password(for: configuration, path: file)
+        }
+        return (configuration, passwordInURL)
     }
 }
