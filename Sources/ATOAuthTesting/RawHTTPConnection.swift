@@ -24,6 +24,11 @@ package final class RawHTTPConnection: Sendable {
         guard descriptor >= 0 else { throw Failed(step: "socket") }
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        #if canImport(Darwin)
+        // Writing after the server closed must fail, not raise SIGPIPE (Linux passes MSG_NOSIGNAL to each send).
+        var noSignal: Int32 = 1
+        setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &noSignal, socklen_t(MemoryLayout<Int32>.size))
+        #endif
         var address = loopbackAddress(port: UInt16(clamping: port))
         let connected = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
@@ -46,8 +51,20 @@ package final class RawHTTPConnection: Sendable {
         var text = "GET \(target) HTTP/1.1\r\n"
         if let host { text += "Host: \(host)\r\n" }
         text += "\r\n"
+        sendRaw(text)
+    }
+
+    /// Sends exactly these bytes, such as part of a request head; `false` when the connection is closed or broken.
+    @discardableResult
+    package func sendRaw(_ text: String) -> Bool {
+        #if canImport(Glibc)
+        let flags = Int32(MSG_NOSIGNAL)
+        #else
+        let flags: Int32 = 0
+        #endif
         let bytes = Array(text.utf8)
-        _ = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, 0) }
+        let sent = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, flags) }
+        return sent == bytes.count
     }
 
     /// Reads until the server closes the connection (or 10 seconds pass) and returns what arrived.

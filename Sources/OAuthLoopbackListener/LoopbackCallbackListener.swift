@@ -16,9 +16,11 @@ import Darwin
 /// returns the callback URL, the caller completes the sign-in, and ``finish(with:)`` answers the browser with a
 /// small page and closes the listener. Other local processes can reach the port too (RFC 8252 §8.3), so a request
 /// whose `Host` is not this listener, or a callback whose `state` is not the expected one, is answered with an
-/// error page and the listener keeps waiting; requests to other paths get 404; silent connections are closed and
-/// only ``Limits/maximumConnections`` are served at once; after the sign-in finished, every request gets a page
-/// that names no account.
+/// error page and the listener keeps waiting; requests to other paths get 404; after the sign-in finished, every
+/// request gets a page that names no account. Nor can they hold the listener: a connection is closed when it falls
+/// silent, or when its request head is not complete within ``Limits/requestHeadTimeout`` however it trickles in, and
+/// of the ``Limits/maximumConnections`` served at once, the oldest one still sending its head gives its slot to a
+/// newcomer, so connections held open cannot keep the browser's redirect out.
 ///
 /// When the browser runs on another machine, its redirect cannot reach this listener; the user can paste the address
 /// of the page it ends on instead, and ``submit(pasted:)`` puts it through the same checks and hands it to the same
@@ -32,6 +34,8 @@ public final class LoopbackCallbackListener: Sendable {
     let delivery: AsyncStream<URL>.Continuation
     private let page: PageSlot
     let gate: CallbackGate
+    /// The connections' slots; tests await their occupancy.
+    let slots: ConnectionSlots
 
     /// Binds the listener; `port` 0 picks a free port.
     public static func start(
@@ -44,18 +48,22 @@ public final class LoopbackCallbackListener: Sendable {
         let (callbacks, continuation) = AsyncStream.makeStream(of: URL.self, bufferingPolicy: .bufferingNewest(64))
         let page = PageSlot()
         let gateSlot = Mutex<CallbackGate?>(nil)
-        let counter = ConnectionCounter(limit: limits.maximumConnections)
+        let slots = ConnectionSlots(limit: limits.maximumConnections)
         let idle = limits.idleTimeAmount
+        let headTimeout = limits.requestHeadTimeAmount
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
-                guard let gate = gateSlot.withLock({ $0 }), counter.tryOpen() else { return channel.close() }
-                channel.closeFuture.whenComplete { _ in counter.release() }
+                guard let gate = gateSlot.withLock({ $0 }), let ticket = slots.admit(channel) else {
+                    return channel.close()
+                }
+                channel.closeFuture.whenComplete { _ in slots.release(ticket) }
                 // The initializer runs on the child channel's event loop, where the synchronous pipeline is usable.
                 do {
                     let pipeline = channel.pipeline.syncOperations
                     try pipeline.addHandler(IdleStateHandler(readTimeout: idle))
                     try pipeline.configureHTTPServerPipeline()
+                    try pipeline.addHandler(RequestHeadGuard(slots: slots, ticket: ticket, timeout: headTimeout))
                     try pipeline.addHandler(CallbackHandler(gate: gate, callbacks: continuation, page: page))
                     return channel.eventLoop.makeSucceededVoidFuture()
                 } catch {
@@ -82,7 +90,8 @@ public final class LoopbackCallbackListener: Sendable {
             callbacks: callbacks,
             delivery: continuation,
             page: page,
-            gate: gate
+            gate: gate,
+            slots: slots
         )
     }
 
@@ -92,7 +101,8 @@ public final class LoopbackCallbackListener: Sendable {
         callbacks: AsyncStream<URL>,
         delivery: AsyncStream<URL>.Continuation,
         page: PageSlot,
-        gate: CallbackGate
+        gate: CallbackGate,
+        slots: ConnectionSlots
     ) {
         self.redirectURI = redirectURI
         self.serverChannel = channel
@@ -100,6 +110,7 @@ public final class LoopbackCallbackListener: Sendable {
         self.delivery = delivery
         self.page = page
         self.gate = gate
+        self.slots = slots
     }
 
     /// The longest wait: a timeout beyond it is shortened, because the clock traps on a deadline it cannot represent.

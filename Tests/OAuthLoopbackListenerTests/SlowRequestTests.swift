@@ -1,0 +1,109 @@
+import ATOAuthTesting
+import Foundation
+import Testing
+
+@testable import OAuthLoopbackListener
+
+/// Local processes that open connections and never finish a request (RFC 8252 §8.3) cannot keep the browser's
+/// redirect out: a connection has ``LoopbackCallbackListener/Limits/requestHeadTimeout`` for its whole request head,
+/// and one past the limit takes the slot of the oldest connection still sending its head.
+@Suite("The loopback listener outlasts connections that never finish a request", .timeLimit(.minutes(1)))
+struct SlowRequestTests {
+    @Test("connections trickling their request heads into every slot do not keep the redirect out, and are closed")
+    func tricklingConnections() async throws {
+        let limits = LoopbackCallbackListener.Limits(requestHeadTimeout: .seconds(1))
+        try await withListener(limits) { listener, port in
+            listener.expect(state: "right")
+            let waiting = Task { try await listener.waitForCallback(timeout: .seconds(30), expectedState: "right") }
+            let tricklers = try (0..<limits.maximumConnections).map { _ in try RawHTTPConnection(port: port) }
+            let trickling = tricklers.map { trickle($0, every: .milliseconds(200)) }
+            defer {
+                for task in trickling { task.cancel() }
+            }
+            await listener.slots.wait { $0.admitted >= limits.maximumConnections }
+            let browser = try RawHTTPConnection(port: port)
+            browser.sendGet("/callback?state=right&code=good", host: "127.0.0.1:\(port)")
+            let url = try await waiting.value
+            #expect(url.query?.contains("code=good") == true)
+            await listener.finish(with: .signedIn(as: "alice.test"))
+            #expect(await browser.readAll().hasPrefix("HTTP/1.1 200"))
+            for (index, trickler) in tricklers.enumerated() {
+                #expect(await trickler.closedSilently(), "trickling connection \(index) was not closed")
+            }
+        }
+    }
+
+    @Test("a connection past the limit takes the slot of the oldest one still sending its request head")
+    func oldestUnfinishedEvicted() async throws {
+        try await withListener(.init(maximumConnections: 1, requestHeadTimeout: .seconds(30))) { listener, port in
+            listener.expect(state: "right")
+            let waiting = Task { try await listener.waitForCallback(timeout: .seconds(30), expectedState: "right") }
+            let trickler = try RawHTTPConnection(port: port)
+            let trickling = trickle(trickler, every: .milliseconds(100))
+            defer { trickling.cancel() }
+            await listener.slots.wait { $0.open == 1 }
+            let browser = try RawHTTPConnection(port: port)
+            browser.sendGet("/callback?state=right&code=good", host: "127.0.0.1:\(port)")
+            #expect(await trickler.closedSilently())
+            let url = try await waiting.value
+            #expect(url.query?.contains("code=good") == true)
+            await listener.finish(with: .signedIn(as: "alice.test"))
+            #expect(await browser.readAll().hasPrefix("HTTP/1.1 200"))
+        }
+    }
+
+    @Test("connections that sent their whole request keep their slots, and one past the limit is closed at once")
+    func completeRequestsKept() async throws {
+        try await withListener(.init(maximumConnections: 2)) { listener, port in
+            // No state is expected yet, so both callbacks are delivered and wait for the page.
+            let held = try (1...2).map { code in
+                let connection = try RawHTTPConnection(port: port)
+                connection.sendGet("/callback?state=s&code=\(code)", host: "127.0.0.1:\(port)")
+                return connection
+            }
+            await listener.slots.wait { $0.complete == 2 }
+            let surplus = try RawHTTPConnection(port: port)
+            #expect(await surplus.closedSilently())
+            await listener.finish(with: .signedIn(as: "alice.test"))
+            for connection in held {
+                #expect(await connection.readAll().hasPrefix("HTTP/1.1 200"))
+            }
+        }
+    }
+
+    @Test("a connection whose request head is not complete by the deadline is closed, however often it sends a line")
+    func headDeadline() async throws {
+        try await withListener(.init(requestHeadTimeout: .seconds(1))) { listener, port in
+            listener.expect(state: "right")
+            let waiting = Task { try await listener.waitForCallback(timeout: .seconds(30), expectedState: "right") }
+            let clock = ContinuousClock()
+            let start = clock.now
+            let slow = try RawHTTPConnection(port: port)
+            let trickling = trickle(slow, every: .milliseconds(200))
+            defer { trickling.cancel() }
+            #expect(await slow.closedSilently())
+            // Well before the 30-second idle timeout, which its lines keep putting off, and not before the deadline.
+            #expect(start.duration(to: clock.now) >= .milliseconds(950))
+            let browser = try RawHTTPConnection(port: port)
+            browser.sendGet("/callback?state=right&code=good", host: "127.0.0.1:\(port)")
+            let url = try await waiting.value
+            #expect(url.query?.contains("code=good") == true)
+            await listener.finish(with: .signedIn(as: "alice.test"))
+            #expect(await browser.readAll().hasPrefix("HTTP/1.1 200"))
+        }
+    }
+}
+
+/// Sends a request line, then a header line every `interval` and never the blank line that ends the head, until
+/// the connection is closed or the task is cancelled.
+private func trickle(_ connection: RawHTTPConnection, every interval: Duration) -> Task<Void, Never> {
+    Task {
+        guard connection.sendRaw("GET /callback?state=trickle&code=c HTTP/1.1\r\n") else { return }
+        var line = 0
+        while !Task.isCancelled {
+            try? await Task.sleep(for: interval)
+            line += 1
+            guard connection.sendRaw("X-Trickle-\(line): 1\r\n") else { return }
+        }
+    }
+}
