@@ -27,6 +27,11 @@ struct AppPasswordSignInTests {
         }
     }
 
+    /// The app password the running sandbox made for `handle` at this start.
+    static func appPassword(_ world: SandboxWorld, _ handle: String) throws -> String {
+        try #require(world.server.configuration.account(for: handle)?.appPassword, "the sandbox hosts no \(handle)")
+    }
+
     @Test("an app-password account sends Bearer and no proof; an OAuth account DPoP and a proof; never both")
     func neverMixed() async throws {
         try await SandboxWorld.with { world in
@@ -34,7 +39,7 @@ struct AppPasswordSignInTests {
             let accounts = world.accounts(transport: recording)
             let alice = try await accounts.signInWithAppPassword(
                 "alice.test",
-                password: SandboxAccount.defaults[0].appPassword
+                password: try Self.appPassword(world, "alice.test")
             )
             #expect(alice.account.kind == .appPassword)
             #expect(alice.account.active)
@@ -59,10 +64,11 @@ struct AppPasswordSignInTests {
     @Test("a createSession answer for another DID fails the security check, stores nothing, ends that session")
     func otherDID() async throws {
         try await SandboxWorld.with { world in
-            let bob = SandboxAccount.defaults[1].did
+            let bob = SandboxAccount.derivedDID(for: "bob.test")
+            let password = try Self.appPassword(world, "alice.test")
             let accounts = world.accounts(transport: OtherDIDTransport(base: world.transport, did: bob))
             let error = await #expect(throws: OAuthError.self) {
-                try await accounts.signInWithAppPassword("alice.test", password: SandboxAccount.defaults[0].appPassword)
+                try await accounts.signInWithAppPassword("alice.test", password: password)
             }
             #expect(error?.category == .securityCheckFailed)
             #expect(error?.description.contains("nothing was stored") == true)
@@ -78,7 +84,7 @@ struct AppPasswordSignInTests {
             let accounts = world.accounts()
             _ = try await accounts.signInWithAppPassword(
                 "alice.test",
-                password: SandboxAccount.defaults[0].appPassword
+                password: try Self.appPassword(world, "alice.test")
             )
             _ = try await world.signIn("bob.test", with: accounts)
             await #expect(throws: AccountError.alreadyOAuth("bob.test")) {

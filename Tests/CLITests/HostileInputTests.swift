@@ -28,6 +28,29 @@ struct HostileInputTests {
     }
 
     @Test(
+        "a sandbox number out of its range is a usage error naming the option, not a crash",
+        arguments: [
+            ["--access-token-lifetime", "1e300"], ["--access-token-lifetime", "0"],
+            ["--access-token-lifetime", "86401"], ["--access-token-lifetime", "1.5"],
+            ["--access-token-lifetime", "nan"], ["--nonce-period", "inf"], ["--nonce-period", "0.5"],
+            ["--nonce-period=-1e300"], ["--fail-refreshes", "101"], ["--fail-refreshes=-1"],
+            ["--fail-refreshes", "99999999999999999999"], ["--slow-milliseconds", "60001"],
+            ["--slow-milliseconds", "9223372036854775807"],
+        ]
+    )
+    func sandboxNumbers(_ options: [String]) async throws {
+        let result = try await CLIProcess.run(
+            ["sandbox"] + options,
+            environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"],
+            timeout: .seconds(20)
+        )
+        #expect(result.status == 2, "\(options): \(result.stderr)")
+        #expect(result.stderr.contains(options[0].split(separator: "=")[0]), "\(result.stderr)")
+        #expect(!result.stderr.contains("Fatal error"))
+        #expect(result.stdout.isEmpty, "the sandbox did not start: \(result.stdout)")
+    }
+
+    @Test(
         "a DID document whose PDS names an unusable port fails the security check with exit 4",
         arguments: ["70000", "99999999999999999999"]
     )

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import WireFormat
 
 /// A test account hosted by the sandbox: a handle, its `did:plc` DID and a display name.
 public struct SandboxAccount: Sendable, Hashable {
@@ -9,14 +10,15 @@ public struct SandboxAccount: Sendable, Hashable {
     public var did: String
     /// The display name `app.bsky.actor.getProfile` returns, if any.
     public var displayName: String?
-    /// The app password `com.atproto.server.createSession` accepts, such as `abcd-efgh-ijkl-mnop`.
+    /// The app password `com.atproto.server.createSession` accepts, such as `abcd-efgh-ijkl-mnop`: a new random one
+    /// for every account made, so it cannot be guessed; read it from ``SandboxServer/configuration``.
     public var appPassword: String
     /// The sign-in code a two-factor sign-in asks for (`AuthFactorTokenRequired`), or `nil` when the account signs
     /// in without one.
     public var authFactorToken: String?
 
-    /// Creates an account; without a DID, one is derived from the handle, so it is the same on every run, and so is
-    /// its app password.
+    /// Creates an account with a new random app password (``randomAppPassword()``); without a DID, one is derived
+    /// from the handle, so it is the same on every run.
     ///
     /// - Parameters:
     ///   - handle: the handle; it is lowercased.
@@ -28,14 +30,14 @@ public struct SandboxAccount: Sendable, Hashable {
         self.handle = handle
         self.did = did ?? Self.derivedDID(for: handle)
         self.displayName = displayName
-        self.appPassword = Self.derivedAppPassword(for: handle)
+        self.appPassword = Self.randomAppPassword()
         self.authFactorToken = twoFactor ? Self.derivedAuthFactorToken(for: handle) : nil
     }
 
-    /// The app password the sandbox gives a handle: four groups of four base32 characters, as Bluesky's look.
-    public static func derivedAppPassword(for handle: String) -> String {
-        let digest = SHA256.hash(data: Data("atoauth-sandbox-app-password:\(handle.lowercased())".utf8))
-        let text = Array(Base32.encode(digest).prefix(16))
+    /// A new app password from the operating system's CSPRNG: 80 random bits as four groups of four base32
+    /// characters (`xxxx-xxxx-xxxx-xxxx`), as Bluesky's look.
+    public static func randomAppPassword() -> String {
+        let text = Array(Base32.encode(SystemRandomSource().bytes(count: 10)))
         return stride(from: 0, to: 16, by: 4).map { String(text[$0..<$0 + 4]) }.joined(separator: "-")
     }
 
@@ -59,9 +61,12 @@ public struct SandboxAccount: Sendable, Hashable {
         return identifier.count == 24 && identifier.allSatisfy { Base32.alphabet.contains($0) }
     }
 
-    /// The default accounts: `alice.test` and `bob.test`.
-    public static let defaults: [SandboxAccount] = [
-        SandboxAccount(handle: "alice.test", displayName: "Alice"),
-        SandboxAccount(handle: "bob.test", displayName: "Bob"),
-    ]
+    /// The default accounts, `alice.test` and `bob.test`, made anew on every read: each read has new app passwords,
+    /// so a sandbox's passwords are those of its own configuration.
+    public static var defaults: [SandboxAccount] {
+        [
+            SandboxAccount(handle: "alice.test", displayName: "Alice"),
+            SandboxAccount(handle: "bob.test", displayName: "Bob"),
+        ]
+    }
 }

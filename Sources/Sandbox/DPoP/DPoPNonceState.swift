@@ -52,17 +52,19 @@ final class DPoPNonceState: Sendable {
         }
     }
 
+    /// Rotates once per whole period elapsed (three times at most: then all three nonces are new), counting in
+    /// `Double`, so no period or clock jump overflows an `Int`.
     private func advance(_ state: inout State, now: Date, period: TimeInterval) {
         let period = max(period, 1)
         let elapsed = now.timeIntervalSince(state.rotatedAt)
-        guard elapsed >= period else { return }
-        let steps = Int(elapsed / period)
-        for _ in 0..<min(steps, 3) {
+        guard period.isFinite, elapsed.isFinite, elapsed >= period else { return }
+        let steps = (elapsed / period).rounded(.down)
+        for _ in 0..<(steps >= 3 ? 3 : Int(steps)) {
             state.previous = state.current
             state.current = state.next
             state.next = Self.makeNonce(random)
         }
-        state.rotatedAt = state.rotatedAt.addingTimeInterval(Double(steps) * period)
+        state.rotatedAt = now.addingTimeInterval(-elapsed.truncatingRemainder(dividingBy: period))
     }
 
     private static func makeNonce(_ random: any RandomSource) -> String {

@@ -37,7 +37,7 @@ struct LegacyJWT: Sendable {
         let header = JSONBody.encode(["alg": "HS256", "typ": kind.rawValue])
         let claims = JSONBody.encode([
             "scope": kind.scope, "sub": subject, "aud": audience, "jti": id,
-            "iat": Int(issuedAt.timeIntervalSince1970), "exp": Int(expiresAt.timeIntervalSince1970),
+            "iat": WholeSeconds.since1970(issuedAt), "exp": WholeSeconds.since1970(expiresAt),
         ])
         let input = Base64URL.encode(header) + "." + Base64URL.encode(claims)
         let signature = HMAC<SHA256>.authenticationCode(for: Data(input.utf8), using: key)

@@ -6,62 +6,35 @@ import HTTPTransport
 ///
 /// - `GET /_sandbox/counters`: what the server counted (grants, refreshes, replays, nonce challenges,
 ///   XRPC requests, rejections, app-password sessions created, refreshed and deleted).
-/// - `POST /_sandbox/settings` with a JSON object of any of `accessTokenLifetime` (seconds), `nonceRotationPeriod`
-///   (seconds), `refreshServerErrors` (how many refreshes to fail with 500; 0 turns it off),
-///   `newNonceOnEveryResponse`, `slowResponses` (seconds; 0 turns it off), `autoApprove`, and
-///   `withheldPermissions` (an array of permission scope tokens the authorization server declines to grant from
-///   then on, at sign-in and at refresh; `[]` grants everything again; applied only when every token parses).
+/// - `POST /_sandbox/settings` with a JSON object of any of `accessTokenLifetime` (whole seconds, 1 to 86400),
+///   `nonceRotationPeriod` (whole seconds, 1 to 86400), `refreshServerErrors` (how many refreshes to fail with 500,
+///   0 to 100; 0 turns it off), `newNonceOnEveryResponse`, `slowResponses` (seconds, 0 to 60; 0 turns it off),
+///   `autoApprove`, and `withheldPermissions` (an array of permission scope tokens the authorization server declines
+///   to grant from then on, at sign-in and at refresh; `[]` grants everything again). The ranges are those of
+///   ``SandboxSettingRange``. A setting out of its range, not finite, not whole where a whole number is asked for,
+///   of the wrong type, or a token that does not parse is refused with `400` and
+///   `{"error": "InvalidRequest", "setting", "message"}` naming it and its range; nothing is applied then.
 extension AuthorizationServerHandler {
     func control(_ request: SandboxRequest) -> SandboxResponse? {
         switch (request.method, request.path) {
         case (.get, "/_sandbox/counters"):
             return .json(200, Self.counters(core.monitor.snapshot))
         case (.post, "/_sandbox/settings"):
-            guard let object = try? JSONSerialization.jsonObject(with: request.body) as? [String: Any] else {
-                core.monitor.rejected(request, .invalidRequest, "the settings are not a JSON object")
-                return .json(400, ["error": "InvalidRequest", "message": "send a JSON object of settings"])
+            let change: SettingsChange
+            do {
+                change = try SettingsChange.read(request.body)
+            } catch {
+                core.monitor.rejected(request, .invalidRequest, "settings refused: \(error.message)")
+                var body = ["error": "InvalidRequest", "message": error.message]
+                body["setting"] = error.setting
+                return .json(400, body)
             }
-            let applied = core.updateConfiguration { configuration in Self.apply(object, to: &configuration) }
-            core.monitor.note(request, "settings changed: \(applied.sorted().joined(separator: ", "))")
-            return .json(200, ["applied": applied.sorted()])
+            let applied = core.updateConfiguration { configuration in change.apply(to: &configuration) }
+            core.monitor.note(request, "settings changed: \(applied.joined(separator: ", "))")
+            return .json(200, ["applied": applied])
         default:
             return nil
         }
-    }
-
-    private static func apply(_ object: [String: Any], to configuration: inout SandboxConfiguration) -> [String] {
-        var applied: [String] = []
-        if let seconds = (object["accessTokenLifetime"] as? NSNumber)?.doubleValue, seconds > 0 {
-            configuration.accessTokenLifetime = seconds
-            applied.append("accessTokenLifetime")
-        }
-        if let seconds = (object["nonceRotationPeriod"] as? NSNumber)?.doubleValue, seconds > 0 {
-            configuration.nonceRotationPeriod = seconds
-            applied.append("nonceRotationPeriod")
-        }
-        if let count = (object["refreshServerErrors"] as? NSNumber)?.intValue {
-            configuration.faults.refreshServerError = count > 0 ? .times(count) : .off
-            applied.append("refreshServerErrors")
-        }
-        if let flag = object["newNonceOnEveryResponse"] as? Bool {
-            configuration.faults.newNonceOnEveryResponse = flag
-            applied.append("newNonceOnEveryResponse")
-        }
-        if let seconds = (object["slowResponses"] as? NSNumber)?.doubleValue {
-            configuration.faults.slowResponses = seconds > 0 ? seconds : nil
-            applied.append("slowResponses")
-        }
-        if let flag = object["autoApprove"] as? Bool {
-            configuration.autoApprove = flag
-            applied.append("autoApprove")
-        }
-        if let tokens = object["withheldPermissions"] as? [String],
-            tokens.allSatisfy({ SandboxConfiguration.permissionProblem($0) == nil })
-        {
-            configuration.withheldPermissions = tokens
-            applied.append("withheldPermissions")
-        }
-        return applied
     }
 
     private static func counters(_ counters: SandboxCounters) -> [String: Any] {

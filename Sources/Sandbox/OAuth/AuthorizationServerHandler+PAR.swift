@@ -18,7 +18,7 @@ extension AuthorizationServerHandler {
                 201,
                 [
                     "request_uri": pushed.requestURI,
-                    "expires_in": Int(core.configuration.requestURILifetime),
+                    "expires_in": WholeSeconds.of(core.configuration.requestURILifetime),
                 ]
             )
         } catch {

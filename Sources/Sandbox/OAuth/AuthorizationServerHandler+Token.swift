@@ -220,7 +220,7 @@ extension AuthorizationServerHandler {
             [
                 "access_token": accessToken,
                 "token_type": "DPoP",
-                "expires_in": Int(expiresIn.rounded(.down)),
+                "expires_in": WholeSeconds.of(expiresIn),
                 "refresh_token": session.refreshToken,
                 "scope": session.scope,
                 "sub": session.subject,

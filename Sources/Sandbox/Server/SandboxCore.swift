@@ -61,9 +61,11 @@ final class SandboxCore: Sendable {
         Base64URL.encode(random.bytes(count: count))
     }
 
-    /// Waits for the `slowResponses` fault, if set.
+    /// Waits for the `slowResponses` fault, if set: at most ``SandboxSettingRange/slowResponses``'s upper bound,
+    /// whatever the configuration says, so no value overflows the `Duration`.
     func injectedDelay() async {
         guard let delay = configuration.faults.slowResponses, delay > 0 else { return }
-        try? await Task.sleep(for: .milliseconds(Int(delay * 1000)))
+        let seconds = min(delay, SandboxSettingRange.slowResponses.range.upperBound)
+        try? await Task.sleep(for: .milliseconds(Int((seconds * 1000).rounded())))
     }
 }

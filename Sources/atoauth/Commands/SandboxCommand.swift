@@ -37,20 +37,23 @@ struct SandboxCommand: AsyncParsableCommand {
             deleteRecord, uploadBlob and app.bsky.actor.getProfile.
 
             Legacy app-password sessions beside OAuth: com.atproto.server.createSession takes each test account's \
-            app password (printed at start), and answers with HS256 access and refresh JWTs that are sent as \
-            Authorization: Bearer; refreshSession rotates the refresh JWT (a used one, presented again, ends the \
-            session) and deleteSession ends it. The checks are strict: an OAuth token sent as Bearer, or a legacy \
-            JWT sent with a DPoP proof or as Authorization: DPoP, is refused with the reason logged. With \
-            --two-factor <handle>, that account's sign-in asks for a code (AuthFactorTokenRequired), printed too.
+            app password (new and random at every start, printed then), and answers with HS256 access and refresh \
+            JWTs that are sent as Authorization: Bearer; refreshSession rotates the refresh JWT (a used one, \
+            presented again, ends the session) and deleteSession ends it. The checks are strict: an OAuth token \
+            sent as Bearer, or a legacy JWT sent with a DPoP proof or as Authorization: DPoP, is refused with the \
+            reason logged. With --two-factor <handle>, that account's sign-in asks for a code \
+            (AuthFactorTokenRequired), printed too.
 
             Test control (loopback only, on the authorization server's origin):
               GET  /_sandbox/counters
                 grants, refreshes, replays, nonce challenges, rejections,
                 app-password sessions created, refreshed, deleted
               POST /_sandbox/settings
-                JSON: accessTokenLifetime, nonceRotationPeriod,
-                refreshServerErrors, newNonceOnEveryResponse,
-                slowResponses, autoApprove, withheldPermissions
+                JSON: accessTokenLifetime, nonceRotationPeriod
+                (whole seconds, 1 to 86400), refreshServerErrors
+                (0 to 100), newNonceOnEveryResponse, slowResponses
+                (seconds, 0 to 60), autoApprove, withheldPermissions;
+                a value out of range is refused with 400, naming it
             """
     )
 
@@ -81,16 +84,16 @@ struct SandboxCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Approve every authorization at once, without the consent page (for scripts).")
     var autoApprove = false
 
-    @Option(name: .long, help: "Access-token lifetime in seconds.")
+    @Option(name: .long, help: "Access-token lifetime in whole seconds, 1 to 86400.")
     var accessTokenLifetime: Double = 1800
 
-    @Option(name: .long, help: "DPoP nonce rotation period in seconds.")
+    @Option(name: .long, help: "DPoP nonce rotation period in whole seconds, 1 to 86400.")
     var noncePeriod: Double = 60
 
-    @Option(name: .long, help: "Fault: answer this many refresh requests with HTTP 500.")
+    @Option(name: .long, help: "Fault: answer this many refresh requests with HTTP 500 (0 to 100).")
     var failRefreshes = 0
 
-    @Option(name: .long, help: "Fault: delay every answer by this many milliseconds.")
+    @Option(name: .long, help: "Fault: delay every answer by this many milliseconds (0 to 60000).")
     var slowMilliseconds = 0
 
     @Flag(name: .long, help: "Fault: rotate the DPoP nonce on every response.")
@@ -123,8 +126,8 @@ struct SandboxCommand: AsyncParsableCommand {
         for port in [plcPort, pdsPort, authorizationPort] where !(0...65_535).contains(port) {
             throw ValidationError("Ports are 0 (any free port) to 65535.")
         }
-        guard accessTokenLifetime > 0, noncePeriod > 0, failRefreshes >= 0, slowMilliseconds >= 0 else {
-            throw ValidationError("Lifetimes and periods must be positive; fault counts cannot be negative.")
+        for (value, range) in numberRanges {
+            if let problem = range.problem(value) { throw ValidationError("\(problem).") }
         }
         let handles = accounts.isEmpty ? SandboxAccount.defaults.map(\.handle) : accounts.map { $0.lowercased() }
         for handle in twoFactorAccounts where !handles.contains(handle.lowercased()) {
@@ -137,6 +140,20 @@ struct SandboxCommand: AsyncParsableCommand {
                 throw ValidationError("--withhold-permission: \(problem)")
             }
         }
+    }
+
+    /// Each numeric option's value and range: those of the matching setting of `POST /_sandbox/settings`
+    /// (``SandboxSettingRange``), so no value overflows the conversions that follow.
+    private var numberRanges: [(Double, SandboxSettingRange)] {
+        [
+            (accessTokenLifetime, SandboxSettingRange.accessTokenLifetime.renamed("--access-token-lifetime")),
+            (noncePeriod, SandboxSettingRange.nonceRotationPeriod.renamed("--nonce-period")),
+            (Double(failRefreshes), SandboxSettingRange.refreshServerErrors.renamed("--fail-refreshes")),
+            (
+                Double(slowMilliseconds),
+                SandboxSettingRange.slowResponses.renamed("--slow-milliseconds", unit: "milliseconds", scale: 1000)
+            ),
+        ]
     }
 
     var sandboxConfiguration: SandboxConfiguration {

@@ -17,7 +17,7 @@ struct AppPasswordRefreshTests {
         let sessions = world.accounts(keystore: store).sessions
         let completion = try await sessions.signInWithAppPassword(
             "alice.test",
-            password: SandboxAccount.defaults[0].appPassword,
+            password: try #require(world.server.configuration.account(for: "alice.test")?.appPassword),
             replacingOAuth: false,
             authFactor: { nil }
         )

@@ -45,6 +45,11 @@ struct LegacySessionTests {
         )
     }
 
+    /// An account as the running sandbox has it, with the app password it made at this start.
+    static func account(_ sandbox: SandboxHarness, _ handle: String = "alice.test") throws -> SandboxAccount {
+        try #require(sandbox.server.configuration.account(for: handle), "the sandbox hosts no \(handle)")
+    }
+
     static func signIn(_ sandbox: SandboxHarness, _ account: SandboxAccount) async throws -> LegacyTokens {
         try tokens(
             try await post(
@@ -76,7 +81,7 @@ struct LegacySessionTests {
     @Test("an app password makes Bearer JWTs that getSession accepts; refresh rotates them")
     func signInAndRefresh() async throws {
         try await withSandbox { sandbox in
-            let alice = SandboxAccount.defaults[0]
+            let alice = try Self.account(sandbox)
             let first = try await Self.signIn(sandbox, alice)
             let session = try await Self.getSession(sandbox, authorization: "Bearer \(first.access)")
             #expect(session.status == 200)
@@ -96,7 +101,7 @@ struct LegacySessionTests {
     @Test("a replayed refresh JWT ends the whole session, and the reason is logged")
     func replayEndsTheSession() async throws {
         try await withSandbox { sandbox in
-            let first = try await Self.signIn(sandbox, SandboxAccount.defaults[0])
+            let first = try await Self.signIn(sandbox, try Self.account(sandbox))
             let second = try Self.tokens(
                 try await Self.post(sandbox, "com.atproto.server.refreshSession", bearer: first.refresh)
             )
@@ -115,7 +120,7 @@ struct LegacySessionTests {
     @Test("a legacy JWT with a DPoP proof, or as Authorization: DPoP, is refused; an OAuth token as Bearer too")
     func neverMixed() async throws {
         try await withSandbox { sandbox in
-            let legacy = try await Self.signIn(sandbox, SandboxAccount.defaults[0])
+            let legacy = try await Self.signIn(sandbox, try Self.account(sandbox))
             let client = sandbox.client()
             let url = Self.xrpcURL(sandbox, "com.atproto.server.getSession")
             let proof = try client.proof(.get, url, accessToken: legacy.access)
@@ -146,8 +151,12 @@ struct LegacySessionTests {
 
     @Test("a wrong app password is refused; a two-factor account asks for its code, then signs in with it")
     func credentialsAndTwoFactor() async throws {
-        let alice = SandboxAccount(handle: "alice.test", twoFactor: true)
-        try await withSandbox(SandboxConfiguration(accounts: [alice], autoApprove: true)) { sandbox in
+        let configuration = SandboxConfiguration(
+            accounts: [SandboxAccount(handle: "alice.test", twoFactor: true)],
+            autoApprove: true
+        )
+        try await withSandbox(configuration) { sandbox in
+            let alice = try Self.account(sandbox)
             let wrong = try await Self.post(
                 sandbox,
                 "com.atproto.server.createSession",
@@ -177,7 +186,7 @@ struct LegacySessionTests {
     @Test("an expired access JWT is refused with ExpiredToken; deleteSession ends the session")
     func expiryAndDeletion() async throws {
         try await withSandbox { sandbox in
-            let tokens = try await Self.signIn(sandbox, SandboxAccount.defaults[0])
+            let tokens = try await Self.signIn(sandbox, try Self.account(sandbox))
             sandbox.clock.advance(by: 1801)
             let expired = try await Self.getSession(sandbox, authorization: "Bearer \(tokens.access)")
             #expect(expired.status == 400)
@@ -194,11 +203,43 @@ struct LegacySessionTests {
         }
     }
 
-    @Test("each account's app password is derived from its handle, four groups of four")
-    func derivedAppPassword() {
-        let password = SandboxAccount.derivedAppPassword(for: "Alice.Test")
-        #expect(password == SandboxAccount(handle: "alice.test").appPassword)
-        #expect(password.split(separator: "-").map(\.count) == [4, 4, 4, 4])
-        #expect(password != SandboxAccount.derivedAppPassword(for: "bob.test"))
+    @Test("an app password is random, four groups of four base32 characters, as Bluesky's look")
+    func randomAppPassword() {
+        let passwords = (0..<64).map { _ in SandboxAccount.randomAppPassword() }
+        #expect(Set(passwords).count == passwords.count)
+        for password in passwords {
+            #expect(password.split(separator: "-", omittingEmptySubsequences: false).map(\.count) == [4, 4, 4, 4])
+            #expect(password.allSatisfy { $0 == "-" || "abcdefghijklmnopqrstuvwxyz234567".contains($0) })
+        }
+        #expect(SandboxAccount(handle: "alice.test").appPassword != SandboxAccount(handle: "alice.test").appPassword)
+        #expect(SandboxAccount.defaults.map(\.appPassword) != SandboxAccount.defaults.map(\.appPassword))
+    }
+
+    @Test("each start has its own app passwords: one start's signs in there, and the other start refuses it")
+    func appPasswordsPerStart() async throws {
+        try await withSandbox { first in
+            try await withSandbox { second in
+                for handle in ["alice.test", "bob.test"] {
+                    let mine = try Self.account(first, handle)
+                    let theirs = try Self.account(second, handle)
+                    #expect(mine.did == theirs.did)
+                    #expect(mine.appPassword != theirs.appPassword)
+                    _ = try await Self.signIn(first, mine)
+                    _ = try await Self.signIn(second, theirs)
+                    for (sandbox, password) in [(first, theirs.appPassword), (second, mine.appPassword)] {
+                        let refused = try await Self.post(
+                            sandbox,
+                            "com.atproto.server.createSession",
+                            json: ["identifier": handle, "password": password]
+                        )
+                        #expect(refused.status == 401)
+                        #expect(Self.error(refused) == "AuthenticationRequired")
+                    }
+                }
+                #expect(first.server.counters.legacySessionsCreated == 2)
+                #expect(first.server.counters.rejections(.invalidCredentials) == 2)
+                #expect(second.server.counters.rejections(.invalidCredentials) == 2)
+            }
+        }
     }
 }

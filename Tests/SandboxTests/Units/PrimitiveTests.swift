@@ -50,6 +50,30 @@ struct PrimitiveTests {
         #expect(nonces.current(now: start.addingTimeInterval(61), period: 60) != second)
     }
 
+    @Test("no period or clock jump traps the nonce rotation; a jump of many periods makes all three nonces new")
+    func nonceRotationExtremes() {
+        let start = Date(timeIntervalSince1970: 1_000_000)
+        let nonces = DPoPNonceState(random: .system, now: start)
+        let first = nonces.accepted(now: start, period: 60)
+        let far = start.addingTimeInterval(1e300)
+        #expect(nonces.accepted(now: far, period: 60).isDisjoint(with: first))
+        let periods: [Double] = [.nan, .infinity, -.infinity, 0, -1, 1e-300, .leastNonzeroMagnitude, 1e300]
+        for period in periods {
+            #expect(nonces.accepted(now: far.addingTimeInterval(1e290), period: period).count <= 3)
+        }
+    }
+
+    @Test("whole seconds are rounded down and kept within 2^53 - 1; NaN is 0")
+    func wholeSeconds() {
+        #expect(WholeSeconds.of(59.9) == 59)
+        #expect(WholeSeconds.of(-0.5) == -1)
+        #expect(WholeSeconds.of(1e300) == 9_007_199_254_740_991)
+        #expect(WholeSeconds.of(.infinity) == 9_007_199_254_740_991)
+        #expect(WholeSeconds.of(-.infinity) == -9_007_199_254_740_991)
+        #expect(WholeSeconds.of(.nan) == 0)
+        #expect(WholeSeconds.since1970(Date(timeIntervalSince1970: 1_700_000_000.7)) == 1_700_000_000)
+    }
+
     @Test("a jti is refused while remembered and accepted again after it expires")
     func jtiReplay() {
         let cache = JTIReplayCache()
