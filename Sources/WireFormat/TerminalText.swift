@@ -21,6 +21,21 @@ public enum TerminalText {
         return String(cleaned.prefix(limit)) + "…"
     }
 
+    /// The text with every control removed but tabs and line feeds, uncut: lines of output as they may reach a
+    /// terminal, laid out as written.
+    public static func printable(_ text: some StringProtocol) -> String {
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x09, 0x0A: scalars.append(scalar)
+            case 0x2028, 0x2029: scalars.append(" ")
+            case _ where isUnsafe(scalar): continue
+            default: scalars.append(scalar)
+            }
+        }
+        return String(scalars)
+    }
+
     /// Whether the text would print unchanged (and uncut up to `limit`).
     public static func isSafe(_ text: some StringProtocol, limit: Int = .max) -> Bool {
         sanitized(text, limit: limit) == String(text)

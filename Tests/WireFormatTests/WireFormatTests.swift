@@ -45,12 +45,18 @@ struct TerminalTextTests {
             ("a\u{1B}[31mred", "a[31mred"), ("bell\u{07}", "bell"), ("del\u{7F}", "del"),
             ("csi\u{9B}2J", "csi2J"), ("nel\u{85}x", "nelx"), ("\u{202E}evil\u{202C}", "evil"),
             ("iso\u{2066}late\u{2069}", "isolate"), ("mark\u{200F}", "mark"), ("a\tb\nc\r", "a b c "),
-            ("ok ✓ é", "ok ✓ é"),
+            ("ok ✓ é", "ok ✓ é"), ("line\u{2028}para\u{2029}end", "line para end"),
         ]
     )
     func sanitized(_ input: String, _ expected: String) {
         #expect(TerminalText.sanitized(input) == expected)
         #expect(TerminalText.isSafe(expected))
+    }
+
+    @Test("printable text keeps tabs and line feeds, drops every other control, and is never cut")
+    func printable() {
+        let input = "a\tb\nc\r\u{1B}]0;t\u{07}\u{9B}2J\u{202E}d\u{2028}e" + String(repeating: "x", count: 500)
+        #expect(TerminalText.printable(input) == "a\tb\nc]0;t2Jd e" + String(repeating: "x", count: 500))
     }
 
     @Test("long text is cut at the limit and marked")
@@ -61,12 +67,13 @@ struct TerminalTextTests {
 
     @Test("escaped JSON prints no control or bidi character and parses to the same value")
     func escapedJSON() throws {
-        let value = ["text": "a\u{1B}[2J\u{9B}31m\u{202E}b\u{7F}\u{2066}c", "plain": "é ok"]
+        let value = ["text": "a\u{1B}[2J\u{9B}31m\u{202E}b\u{7F}\u{2066}c\u{2028}\u{2029}", "plain": "é ok"]
         let data = try JSONSerialization.data(withJSONObject: value, options: [.prettyPrinted, .sortedKeys])
         let escaped = TerminalText.escapedJSON(String(decoding: data, as: UTF8.self))
         #expect(!escaped.unicodeScalars.contains { (0x7F...0x9F).contains($0.value) || $0.value == 0x1B })
         #expect(!escaped.unicodeScalars.contains { (0x202A...0x202E).contains($0.value) || $0.value == 0x2066 })
         #expect(escaped.contains("\\u009B") && escaped.contains("\\u202E") && escaped.contains("\n"))
+        #expect(escaped.contains("\\u2028") && escaped.contains("\\u2029"))
         let parsed = try JSONSerialization.jsonObject(with: Data(escaped.utf8)) as? [String: String]
         #expect(parsed == value)
     }

@@ -15,7 +15,7 @@ actor SecretInput {
         let terminal = isatty(STDIN_FILENO) == 1
         if terminal {
             TerminalEcho.hide()
-            FileHandle.standardError.write(Data((prompt + " (it is not shown): ").utf8))
+            Output.prompt(prompt + " (it is not shown): ")
         }
         defer {
             if terminal {

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Synchronization
+import WireFormat
 
 /// The single line on a terminal's standard error that says the sign-in is waiting and until when, rewritten in
 /// place every second (a carriage return, then "erase to the end of the line"); never used when standard error is
@@ -112,7 +113,8 @@ final class WaitingLine: Sendable {
             width: Self.terminalWidth()
         )
         drawn.withLock { drawn in
-            Self.write("\r\u{1B}[K" + text)
+            // Only this line's own erase sequence is a control; what it shows is made safe like all output.
+            Self.write("\r\u{1B}[K" + TerminalText.printable(text))
             drawn = true
         }
     }

@@ -1,9 +1,19 @@
 import Foundation
+import WireFormat
 
-/// Writes results to stdout and messages to stderr.
+/// Writes results to stdout and messages to stderr, each made safe for a terminal on the way, on a pipe as on a
+/// terminal: text loses every control character but tabs and line feeds (and bidi and line-separator characters),
+/// and JSON has them written as `\\uXXXX` escapes (RFC 8259 §7), the same value. Only ``bytes(_:)`` writes what it
+/// is given, for `xrpc --raw` and binary answers.
 enum Output {
+    /// Writes a line (or lines) of text on stdout.
     static func line(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        FileHandle.standardOutput.write(Data((TerminalText.printable(text) + "\n").utf8))
+    }
+
+    /// Writes JSON text and a line feed on stdout, with controls, bidi and line separators escaped.
+    static func jsonLine(_ text: String) {
+        FileHandle.standardOutput.write(Data((TerminalText.escapedJSON(text) + "\n").utf8))
     }
 
     /// Writes bytes to stdout exactly as given: no newline, no conversion.
@@ -14,8 +24,14 @@ enum Output {
     /// Whether stdout is a terminal, where a person reads and control characters take effect.
     static var isTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
 
+    /// Writes a message (or its lines) on stderr.
     static func message(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        FileHandle.standardError.write(Data((TerminalText.printable(text) + "\n").utf8))
+    }
+
+    /// Writes text on stderr without a line feed: a prompt.
+    static func prompt(_ text: String) {
+        FileHandle.standardError.write(Data(TerminalText.printable(text).utf8))
     }
 
     /// Prints a value as JSON on one line with sorted keys: every `--json` output has this one style, so a script
@@ -23,6 +39,6 @@ enum Output {
     static func json(_ value: some Encodable) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        line(String(decoding: try encoder.encode(value), as: UTF8.self))
+        jsonLine(String(decoding: try encoder.encode(value), as: UTF8.self))
     }
 }

@@ -17,6 +17,6 @@ struct SentenceLogHandler: LogHandler {
         var text = "\(event.message)"
         if let first = text.first, first.isLowercase { text = first.uppercased() + text.dropFirst() }
         if let last = text.last, !".!?".contains(last) { text += "." }
-        FileHandle.standardError.write(Data("\(prefix): \(text)\n".utf8))
+        Output.message("\(prefix): \(text)")
     }
 }
