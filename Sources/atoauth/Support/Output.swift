@@ -1,10 +1,11 @@
 import Foundation
 import WireFormat
 
-/// Writes results to stdout and messages to stderr, each made safe for a terminal on the way, on a pipe as on a
-/// terminal: text loses every control character but tabs and line feeds (and bidi and line-separator characters),
-/// and JSON has them written as `\\uXXXX` escapes (RFC 8259 §7), the same value. Only ``bytes(_:)`` writes what it
-/// is given, for `xrpc --raw` and binary answers.
+/// Writes results to stdout and messages to stderr, each made safe for a terminal on the way.
+///
+/// On a pipe as on a terminal, text loses every control character but tabs and line feeds (and the bidi and
+/// line-separator characters), and JSON has them written as `\\uXXXX` escapes (RFC 8259 §7), the same value. Only
+/// ``bytes(_:)`` writes what it is given, for `xrpc --raw` and binary answers.
 enum Output {
     /// Writes a line (or lines) of text on stdout.
     static func line(_ text: String) {
