@@ -56,6 +56,7 @@ let package = Package(
             providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]
         ),
         .systemLibrary(name: "CResolv"),
+        .systemLibrary(name: "CProcessGuard"),
         .target(name: "Failures", swiftSettings: strictSettings),
         .target(name: "ATProtoSyntax", dependencies: ["Failures"], swiftSettings: strictSettings),
         .target(
@@ -167,7 +168,7 @@ let package = Package(
                 "Failures", "ATProtoSyntax", "ATProtoPermissions", "WireFormat", "HTTPTransport", "Keystore",
                 "ATProtoIdentity", "OAuthSessionManager", "OAuthLoopbackListener", "AccountManager", "ATClient",
                 "Sandbox",
-                "PostgresStore",
+                "PostgresStore", "CProcessGuard",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

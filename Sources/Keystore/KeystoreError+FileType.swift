@@ -29,4 +29,26 @@ extension KeystoreError {
                 + "so its owner could read or replace your secrets. Use a directory of your own."
         )
     }
+
+    /// A store directory reached through a symbolic link is open to group or others; atoauth does not change modes
+    /// through a link.
+    static func looseLinkedDirectory(_ path: String, mode: UInt32) -> KeystoreError {
+        make(
+            .foreignOwner,
+            path: path,
+            "The keystore directory \(path) is a symbolic link to a directory with mode \(FileMode.octal(mode)), open to "
+                + "other users; atoauth does not change modes through a link. Run chmod 700 on the directory it points "
+                + "to, or use a directory of your own."
+        )
+    }
+
+    /// A symbolic link in place of a store directory belongs to another user, who could point it anywhere.
+    static func foreignLink(_ path: String, owner: UInt32, user: UInt32) -> KeystoreError {
+        make(
+            .foreignOwner,
+            path: path,
+            "The keystore directory \(path) is a symbolic link that belongs to user \(owner), not to you (user "
+                + "\(user)), so its owner could point it anywhere. Use a directory of your own."
+        )
+    }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CProcessGuard
 import Dispatch
 import Foundation
 
@@ -6,6 +7,9 @@ import Foundation
 @main
 enum Main {
     static func main() async {
+        // The process may hold a store key, DPoP keys and tokens: no core file, and no other process of the user
+        // attaching to it or reading its memory.
+        _ = cprocessguard_protect_memory()
         HelpLayout.normalizeColumns()
         let arguments = CommandSuggestion.joiningNegativeNumbers(Array(CommandLine.arguments.dropFirst()))
         let json = arguments.contains("--json")

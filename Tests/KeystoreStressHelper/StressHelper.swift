@@ -8,7 +8,8 @@ import Keystore
 /// Usage:
 /// - `alternate <store-dir> <key-file> <progress-file> <value-bytes>`: saves `value` as a run of `A` bytes, then
 ///   alternates runs of `B` and `A`, writing the number of completed saves to the progress file after each.
-/// - `increment <store-dir> <key-file> <count>`: adds 1 to the entry `counter`, `count` times, inside `withLock`.
+/// - `increment <store-dir> <key-file> <count> [<lock>]`: adds 1 to the entry `counter`, `count` times, inside
+///   `withLock("counter")`, or `withLock(<lock>)`: a lock without an entry, whose file each release deletes.
 /// - `locked-memory <store-dir> <key-file>`: opens the store, uses it and lets it go, writing the process's locked
 ///   memory (`VmLck`, in kB) at each step to standard error as `before open after`.
 /// - `unlocked-store`: takes away the right to lock memory (`RLIMIT_MEMLOCK` 0, and the root user's privilege), checks
@@ -26,8 +27,12 @@ struct StressHelper {
                     progressFile: arguments[3],
                     byteCount: Int(arguments[4]) ?? 65_536
                 )
-            case "increment" where arguments.count == 4:
-                try await increment(store: try open(arguments[1], keyFile: arguments[2]), times: Int(arguments[3]) ?? 0)
+            case "increment" where arguments.count == 4 || arguments.count == 5:
+                try await increment(
+                    store: try open(arguments[1], keyFile: arguments[2]),
+                    times: Int(arguments[3]) ?? 0,
+                    lock: arguments.count == 5 ? arguments[4] : "counter"
+                )
             case "locked-memory" where arguments.count == 3:
                 try LockedMemoryReport.run(directory: arguments[1], keyFile: arguments[2])
             case "unlocked-store" where arguments.count == 1:
@@ -63,9 +68,9 @@ struct StressHelper {
         }
     }
 
-    static func increment(store: EncryptedFileKeystore, times: Int) async throws {
+    static func increment(store: EncryptedFileKeystore, times: Int, lock: String) async throws {
         for _ in 0..<times {
-            try await store.withLock("counter") {
+            try await store.withLock(lock) {
                 let current = try store.load("counter").flatMap { Int(String(decoding: $0, as: UTF8.self)) } ?? 0
                 try store.save(Data(String(current + 1).utf8), as: "counter")
             }

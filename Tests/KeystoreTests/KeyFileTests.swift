@@ -89,4 +89,25 @@ struct KeyFileTests {
         try key.write(to: fixture.keyFile)
         #expect(try fixture.keyFileStore().load("accounts") == Data("token".utf8))
     }
+
+    @Test("a temporary key file left by a killed process is removed when the key is next read; a new one is kept")
+    func leftoverTemporaryKeyFile() throws {
+        let fixture = try StoreFixture()
+        _ = try fixture.keyFileStore()
+        let keys = fixture.keyFile.deletingLastPathComponent()
+        let stale = keys.appending(path: "." + String(repeating: "ab", count: 16) + ".key.tmp")
+        let fresh = keys.appending(path: "." + String(repeating: "cd", count: 16) + ".key.tmp")
+        let other = keys.appending(path: ".notours.key.tmp")
+        for file in [stale, fresh, other] {
+            #expect(FileManager.default.createFile(atPath: file.path, contents: Data(count: 32)))
+        }
+        let old = Date(timeIntervalSinceNow: -60)
+        for file in [stale, other] {
+            try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: file.path)
+        }
+        _ = try fixture.keyFileStore()
+        #expect(!FileManager.default.fileExists(atPath: stale.path))
+        #expect(FileManager.default.fileExists(atPath: fresh.path), "a key file being written right now stays")
+        #expect(FileManager.default.fileExists(atPath: other.path), "only atoauth's own names are swept")
+    }
 }

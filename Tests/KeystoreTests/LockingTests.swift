@@ -21,6 +21,48 @@ struct LockingTests {
         #expect(String(decoding: counter, as: UTF8.self) == "400")
     }
 
+    @Test("8 processes sharing a lock whose file each release deletes still exclude each other, and no file is left")
+    func processContentionOnRemovedLockFiles() async throws {
+        let fixture = try StoreFixture()
+        _ = try fixture.keyFileStore()
+        let helpers = try (0..<8).map { _ in
+            try StressHelperProcess([
+                "increment", fixture.directory.path, fixture.keyFile.path, "50", "pending/shared-lock",
+            ])
+        }
+        for helper in helpers {
+            let exit = await helper.waitForExit()
+            #expect(exit.reason == .exit && exit.status == 0, "helper failed: \(exit.errors)")
+        }
+        let counter = try #require(try fixture.keyFileStore().load("counter"))
+        #expect(String(decoding: counter, as: UTF8.self) == "400")
+        let locks = try FileManager.default.contentsOfDirectory(atPath: fixture.directory.appending(path: "locks").path)
+        #expect(!locks.contains { $0.hasPrefix("pending") }, "\(locks)")
+    }
+
+    @Test("a lock whose entry is gone leaves no file; one whose entry exists keeps it; old leftovers are swept")
+    func lockFilesOfGoneEntries() async throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.keyFileStore()
+        let locks = fixture.directory.appending(path: "locks")
+        for attempt in 0..<15 {
+            try await store.withLock("pending/state-\(attempt)") {
+                try store.save(Data("pending".utf8), as: "pending/state-\(attempt)")
+                try store.delete("pending/state-\(attempt)")
+            }
+        }
+        try await store.withLock("session/did:plc:kept") { try store.save(Data("s".utf8), as: "session/did:plc:kept") }
+        var files = try FileManager.default.contentsOfDirectory(atPath: locks.path)
+        #expect(files.count == 1 && files[0].hasPrefix("session"), "\(files)")
+        // Lock files left by an older atoauth for entries that are gone are removed when the store is opened.
+        for name in ["pending%2Fold-1.lock", "pending%2Fold-2.lock"] {
+            #expect(FileManager.default.createFile(atPath: locks.appending(path: name).path, contents: nil))
+        }
+        _ = try fixture.keyFileStore()
+        files = try FileManager.default.contentsOfDirectory(atPath: locks.path)
+        #expect(files.count == 1 && files[0].hasPrefix("session"), "\(files)")
+    }
+
     @Test("concurrent tasks doing locked increments on one store lose no update")
     func taskContention() async throws {
         let fixture = try StoreFixture()

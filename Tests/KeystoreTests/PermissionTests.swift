@@ -80,4 +80,45 @@ struct PermissionTests {
 
         #expect(fixture.warnings().isEmpty)
     }
+
+    @Test("a store directory that is a link to a directory of the user's, closed to others, is used as it is")
+    func linkedDirectory() throws {
+        let fixture = try StoreFixture()
+        let target = fixture.root.appending(path: "real-store")
+        try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+        chmod(target.path, 0o700)
+        try FileManager.default.createSymbolicLink(at: fixture.directory, withDestinationURL: target)
+        let store = try fixture.keyFileStore()
+        try store.save(Data("x".utf8), as: "entry")
+        #expect(try store.load("entry") == Data("x".utf8))
+    }
+
+    @Test("a store directory that is a link to a directory open to others is refused, and its mode left alone")
+    func linkedLooseDirectory() throws {
+        let fixture = try StoreFixture()
+        let target = fixture.root.appending(path: "shared-dir")
+        try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+        chmod(target.path, 0o755)
+        try FileManager.default.createSymbolicLink(at: fixture.directory, withDestinationURL: target)
+        let error = #expect(throws: KeystoreError.foreignOwner) { try fixture.keyFileStore() }
+        #expect(error?.description.contains("symbolic link") == true, "\(error?.description ?? "")")
+        #expect(error?.description.contains("chmod 700") == true)
+        let mode = try FileManager.default.attributesOfItem(atPath: target.path)[.posixPermissions] as? Int
+        #expect(mode == 0o755)
+    }
+
+    @Test("a lock directory that is a link to a directory open to others is refused, and its mode left alone")
+    func linkedLooseLockDirectory() throws {
+        let fixture = try StoreFixture()
+        _ = try fixture.keyFileStore()
+        let locks = fixture.directory.appending(path: "locks")
+        try FileManager.default.removeItem(at: locks)
+        let target = fixture.root.appending(path: "open-locks")
+        try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+        chmod(target.path, 0o777)
+        try FileManager.default.createSymbolicLink(at: locks, withDestinationURL: target)
+        #expect(throws: KeystoreError.foreignOwner) { try fixture.keyFileStore() }
+        let mode = try FileManager.default.attributesOfItem(atPath: target.path)[.posixPermissions] as? Int
+        #expect(mode == 0o777)
+    }
 }

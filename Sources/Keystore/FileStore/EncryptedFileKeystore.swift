@@ -139,7 +139,9 @@ public final class EncryptedFileKeystore: Keystore {
     ) async throws -> T {
         let entry = try EntryName(name)
         let lock = try await FileLock.acquire(path: layout.lock(entry), name: name, timeout: lockTimeout)
-        defer { lock.release() }
+        // A lock whose entry is gone when it is released (a finished sign-in's `pending/…`, a removed account)
+        // leaves no file behind.
+        defer { lock.release(removingFile: access(layout.entry(entry), F_OK) != 0) }
         return try await body()
     }
 

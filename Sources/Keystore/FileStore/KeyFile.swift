@@ -17,6 +17,7 @@ enum KeyFile {
     /// A symbolic link, FIFO or device at `path` is refused with ``KeystoreError/notRegularFile`` without reading
     /// from it, and at most 32 bytes are ever read.
     static func read(_ path: String) throws -> SecretKey? {
+        sweepLeftovers(in: parent(of: path))
         guard let descriptor = try RegularFile.open(path, flags: O_RDONLY, role: "key file") else {
             return nil
         }
@@ -48,11 +49,13 @@ enum KeyFile {
     /// Creates a key file at `path` holding a new random key, or returns the key of a file that appeared there
     /// meanwhile; never replaces an existing file.
     ///
-    /// The key is written to a temporary file beside `path` and hard-linked into place, so no reader ever sees a
-    /// partial key file.
+    /// The key is written to a temporary file beside `path` (created `0600`, so no other user can read it at any
+    /// moment) and hard-linked into place, so no reader ever sees a partial key file; one left by a process killed in
+    /// between is removed by the next read or creation.
     static func create(_ path: String) throws -> SecretKey {
         let directory = parent(of: path)
         try SecureDirectory.createMissing(directory)
+        sweepLeftovers(in: directory)
         let key = try SecretKey.random()
         let temporary = directory + "/." + Sodium.hex(try Sodium.randomBytes(16)) + ".key.tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode_t(FileMode.file))
@@ -81,6 +84,31 @@ enum KeyFile {
         }
         try SecureFile.syncDirectory(directory)
         return key
+    }
+
+    /// Removes the temporary key files (`.<32 hex digits>.key.tmp`) of this user in `directory` that are older than
+    /// ``StoreMaintenance/staleAge`` seconds: left by a process killed while creating a key file, they hold a key.
+    static func sweepLeftovers(in directory: String) {
+        guard let names = try? SecureDirectory.contents(of: directory) else { return }
+        for name in names where isTemporaryName(name) {
+            let path = directory + "/" + name
+            var info = stat()
+            guard lstat(path, &info) == 0, FileMode.isRegularFile(UInt32(info.st_mode)), info.st_uid == geteuid()
+            else { continue }
+            #if canImport(Darwin)
+            let modified = Int(info.st_mtimespec.tv_sec)
+            #else
+            let modified = Int(info.st_mtim.tv_sec)
+            #endif
+            if Int(time(nil)) - modified >= StoreMaintenance.staleAge { unlink(path) }
+        }
+    }
+
+    /// Whether `name` is that of a temporary key file: `.`, 32 lowercase hex digits, `.key.tmp`.
+    static func isTemporaryName(_ name: String) -> Bool {
+        guard name.hasPrefix("."), name.hasSuffix(".key.tmp") else { return false }
+        let digits = name.dropFirst().dropLast(".key.tmp".count)
+        return digits.count == 32 && digits.allSatisfy { $0.isHexDigit && !$0.isUppercase }
     }
 
     private static func parent(of path: String) -> String {

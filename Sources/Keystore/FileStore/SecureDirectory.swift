@@ -16,8 +16,16 @@ enum SecureDirectory {
     /// A directory owned by another user is refused with ``KeystoreError/foreignOwner``. An existing directory
     /// with group or other permission bits is reset to `0700` and the old mode is logged
     /// as a warning.
+    ///
+    /// A symbolic link in its place is used only when the link and the directory it points to are the user's and
+    /// the directory is not open to others: modes are never changed through a link.
     static func prepare(_ path: String, logger: Logger) throws {
         try createMissing(path)
+        var link = stat()
+        if lstat(path, &link) == 0, UInt32(link.st_mode) & 0o170_000 == 0o120_000 {
+            try prepareLinked(path, owner: UInt32(link.st_uid))
+            return
+        }
         guard let mode = try FileMode.of(path) else {
             throw KeystoreError.fileSystem("create directory", path: path, errno: ENOENT)
         }
@@ -26,13 +34,35 @@ enum SecureDirectory {
         }
         try requireOwnedByCurrentUser(path)
         if FileMode.isLoose(mode) {
-            guard chmod(path, mode_t(FileMode.directory)) == 0 else {
+            // Opened without following a link, so the mode changed is this directory's, whatever the path became.
+            let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            guard descriptor >= 0 else {
+                throw KeystoreError.fileSystem("open", path: path, errno: errno)
+            }
+            defer { close(descriptor) }
+            guard fchmod(descriptor, mode_t(FileMode.directory)) == 0 else {
                 throw KeystoreError.fileSystem("set permissions of", path: path, errno: errno)
             }
             logger.warning(
                 "Tightened permissions of \(path) from \(FileMode.octal(mode)) to \(FileMode.octal(FileMode.directory))",
                 metadata: ["path": "\(path)", "oldMode": "\(FileMode.octal(mode))"]
             )
+        }
+    }
+
+    /// Checks a store directory reached through a symbolic link: the link and its target are the user's, the target
+    /// is a directory closed to others.
+    private static func prepareLinked(_ path: String, owner: UInt32) throws {
+        let user = UInt32(geteuid())
+        guard owner == user || owner == 0 else {
+            throw KeystoreError.foreignLink(path, owner: owner, user: user)
+        }
+        guard let mode = try FileMode.of(path), FileMode.isDirectory(mode) else {
+            throw KeystoreError.fileSystem("use as a directory", path: path, errno: ENOTDIR)
+        }
+        try requireOwnedByCurrentUser(path)
+        guard !FileMode.isLoose(mode) else {
+            throw KeystoreError.looseLinkedDirectory(path, mode: mode)
         }
     }
 

@@ -27,8 +27,24 @@ enum StoreMaintenance {
             }
         }
         for fileName in try SecureDirectory.contents(of: layout.locks) {
-            try repairIfLoose(layout.locks + "/" + fileName, logger: logger)
+            let path = layout.locks + "/" + fileName
+            if removeIfOrphaned(path, fileName: fileName, layout: layout, logger: logger) { continue }
+            try repairIfLoose(path, logger: logger)
         }
+    }
+
+    /// Removes the lock file at `path` when its entry does not exist and nobody holds it: what sign-ins and removed
+    /// accounts left behind before locks were removed on release.
+    private static func removeIfOrphaned(_ path: String, fileName: String, layout: StoreLayout, logger: Logger) -> Bool
+    {
+        guard fileName.hasSuffix(StoreLayout.lockSuffix) else { return false }
+        let stem = String(fileName.dropLast(StoreLayout.lockSuffix.count))
+        guard access(layout.path(stem + StoreLayout.entrySuffix), F_OK) != 0,
+            let lock = FileLock.acquireIfFree(path: path)
+        else { return false }
+        lock.release(removingFile: true)
+        logger.debug("Removed the lock file of an entry that no longer exists", metadata: ["path": "\(path)"])
+        return true
     }
 
     private static func repairIfLoose(_ path: String, logger: Logger) throws {

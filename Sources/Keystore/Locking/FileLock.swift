@@ -10,8 +10,11 @@ import Darwin
 ///
 /// Each acquisition opens the lock file anew. `flock` locks belong to an open file description, so two
 /// acquisitions in one process exclude each other just as two processes do. Waiting polls with `LOCK_NB` and
-/// short sleeps instead of blocking a thread, and lock files are never deleted, since deleting one while another
-/// process waits on it would let two holders in.
+/// short sleeps instead of blocking a thread.
+///
+/// A lock file may be deleted, but only by its holder (``release(removingFile:)``): an acquirer that gets the lock
+/// checks that the file it locked is still the one at the path, and starts over on the new file when it is not, so
+/// a waiter on a deleted file never becomes a second holder.
 struct FileLock: Sendable {
     /// The first pause between attempts; it grows by half after each attempt up to ``maximumDelay``.
     static let initialDelay = Duration.milliseconds(2)
@@ -19,55 +22,83 @@ struct FileLock: Sendable {
     static let maximumDelay = Duration.milliseconds(10)
 
     private let descriptor: Int32
+    private let path: String
 
     /// Waits for the lock on the file at `path` without blocking a thread, creating the file (`0600`) if needed.
     ///
     /// Throws `CancellationError` when the task is cancelled and ``KeystoreError/lockTimeout`` after `timeout`.
     static func acquire(path: String, name: String, timeout: Duration) async throws -> FileLock {
         try Task.checkCancellation()
-        let descriptor = try openLockFile(path)
         let deadline = ContinuousClock.now + timeout
         var delay = initialDelay
-        do {
-            while try !tryLock(descriptor, path: path) {
-                guard ContinuousClock.now < deadline else {
-                    throw KeystoreError.lockTimeout(name: name, path: path, timeout: timeout)
+        while true {
+            let descriptor = try openLockFile(path)
+            do {
+                while try !tryLock(descriptor, path: path) {
+                    guard ContinuousClock.now < deadline else {
+                        throw KeystoreError.lockTimeout(name: name, path: path, timeout: timeout)
+                    }
+                    try await Task.sleep(for: delay)
+                    delay = min(delay * 1.5, maximumDelay)
                 }
-                try await Task.sleep(for: delay)
-                delay = min(delay * 1.5, maximumDelay)
+            } catch {
+                close(descriptor)
+                throw error
             }
-        } catch {
+            if isStillAtPath(descriptor, path) { return FileLock(descriptor: descriptor, path: path) }
             close(descriptor)
-            throw error
         }
-        return FileLock(descriptor: descriptor)
     }
 
     /// Waits for the lock on the file at `path` by sleeping the calling thread; for synchronous setup only.
     static func acquireBlocking(path: String, name: String, timeout: Duration) throws -> FileLock {
-        let descriptor = try openLockFile(path)
         let deadline = ContinuousClock.now + timeout
         var delay = initialDelay
-        do {
-            while try !tryLock(descriptor, path: path) {
-                guard ContinuousClock.now < deadline else {
-                    throw KeystoreError.lockTimeout(name: name, path: path, timeout: timeout)
+        while true {
+            let descriptor = try openLockFile(path)
+            do {
+                while try !tryLock(descriptor, path: path) {
+                    guard ContinuousClock.now < deadline else {
+                        throw KeystoreError.lockTimeout(name: name, path: path, timeout: timeout)
+                    }
+                    let micro = delay.components.attoseconds / 1_000_000_000_000
+                    usleep(useconds_t(micro))
+                    delay = min(delay * 1.5, maximumDelay)
                 }
-                let micro = delay.components.attoseconds / 1_000_000_000_000
-                usleep(useconds_t(micro))
-                delay = min(delay * 1.5, maximumDelay)
+            } catch {
+                close(descriptor)
+                throw error
             }
-        } catch {
+            if isStillAtPath(descriptor, path) { return FileLock(descriptor: descriptor, path: path) }
             close(descriptor)
-            throw error
         }
-        return FileLock(descriptor: descriptor)
     }
 
-    /// Releases the lock and closes the lock file.
-    func release() {
+    /// Takes the lock on the file at `path` only when it is free at once and the file exists; for sweeping.
+    static func acquireIfFree(path: String) -> FileLock? {
+        let descriptor = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW)
+        guard descriptor >= 0 else { return nil }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0, isStillAtPath(descriptor, path) else {
+            close(descriptor)
+            return nil
+        }
+        return FileLock(descriptor: descriptor, path: path)
+    }
+
+    /// Releases the lock and closes the lock file; with `removingFile`, deletes the file first, while still holding
+    /// the lock, so that every waiter on it starts over on a new file.
+    func release(removingFile: Bool = false) {
+        if removingFile { _ = unlink(path) }
         _ = flock(descriptor, LOCK_UN)
         close(descriptor)
+    }
+
+    /// Whether the open file `descriptor` is still the file at `path`, and not one deleted by its last holder.
+    private static func isStillAtPath(_ descriptor: Int32, _ path: String) -> Bool {
+        var open = stat()
+        var named = stat()
+        guard fstat(descriptor, &open) == 0, lstat(path, &named) == 0 else { return false }
+        return open.st_dev == named.st_dev && open.st_ino == named.st_ino
     }
 
     private static func openLockFile(_ path: String) throws -> Int32 {
