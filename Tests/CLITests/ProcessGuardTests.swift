@@ -8,7 +8,8 @@ struct ProcessGuardTests {
         try await CLIWorld.with { world in
             let running = try world.startSignIn("alice.test")
             _ = try await world.authorizationURL(of: running)
-            let limits = try String(contentsOfFile: "/proc/\(running.process.processIdentifier)/limits", encoding: .utf8)
+            let pid = running.process.processIdentifier
+            let limits = try String(contentsOfFile: "/proc/\(pid)/limits", encoding: .utf8)
             let core = try #require(limits.split(separator: "\n").first { $0.hasPrefix("Max core file size") })
             let values = core.dropFirst("Max core file size".count).split(separator: " ")
             #expect(values.prefix(2) == ["0", "0"], "\(core)")
