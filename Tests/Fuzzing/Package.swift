@@ -48,5 +48,7 @@ let package = Package(
         fuzzTarget("FuzzDPoPProof", ["DPoPRequestExecutor", "HTTPTransport", "Sandbox"]),
         fuzzTarget("FuzzScope", ["ATProtoPermissions", "ATProtoSyntax"]),
         fuzzTarget("FuzzKeystore", ["Keystore", "OAuthSessionManager", "AccountManager", "DPoPRequestExecutor"]),
+        fuzzTarget("FuzzStoreURL", ["PostgresStore", "WireFormat"]),
+        fuzzTarget("FuzzSandboxSettings", ["Sandbox"]),
     ]
 )

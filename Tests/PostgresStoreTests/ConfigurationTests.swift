@@ -97,6 +97,7 @@ struct ConfigurationTests {
             ("postgresql://u:hunter2@h%07/db", "control character"),
             ("postgresql://u:hunter2@h/db?application_name=a%0Ab", "control character"),
             ("postgresql://u:hunter2@h/db?ssl%1Bmode=x", "with a control character"),
+            ("postgresql://u:hunter2@h/db?ssl%E2%80%AEmode=x", "with a control character"),
         ]
     )
     func invalid(url: String, expected: String) throws {

@@ -1,4 +1,5 @@
 import Foundation
+import WireFormat
 
 #if canImport(Glibc)
 import Glibc
@@ -80,12 +81,21 @@ extension PostgresStore.Configuration {
     /// The query's parameters, each known to atoauth, given once, and free of control characters.
     private static func parameters(_ components: URLComponents) throws -> [String: String] {
         var parameters: [String: String] = [:]
-        for item in components.queryItems ?? [] {
+        let items = components.queryItems ?? []
+        let passwords = ([components.password] + items.filter { $0.name == "password" }.map(\.value))
+            .compactMap { $0 }.filter { !$0.isEmpty }
+        for item in items {
             guard urlParameters.contains(item.name) else {
-                let shown = item.name.unicodeScalars.contains(where: isControl) ? "with a control character" : item.name
+                let named: String
+                if !TerminalText.isSafe(item.name, limit: 40) {
+                    named = "an unknown parameter with a control character in its name (or a long one)"
+                } else if passwords.contains(where: { item.name.contains($0) }) {
+                    named = "an unknown parameter (its name holds the password, so it is not shown)"
+                } else {
+                    named = "the unknown parameter '\(item.name)'"
+                }
                 throw PostgresStoreError.invalidURL(
-                    "it has the unknown parameter '\(shown)'; atoauth understands "
-                        + urlParameters.sorted().joined(separator: ", ")
+                    "it has \(named); atoauth understands " + urlParameters.sorted().joined(separator: ", ")
                 )
             }
             // libpq lets the last of repeated parameters win: `sslmode=verify-full&sslmode=disable` would turn TLS

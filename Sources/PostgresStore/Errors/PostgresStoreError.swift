@@ -86,13 +86,16 @@ extension PostgresStoreError {
     static func invalidURL(_ reason: String) -> PostgresStoreError {
         PostgresStoreError(
             .invalidURL,
-            "The PostgreSQL store URL is invalid: \(reason). Give it as "
+            "The PostgreSQL store URL is invalid: \(TerminalText.sanitized(reason, limit: 500)). Give it as "
                 + "postgresql://user[:password]@host[:port]/database[?sslmode=verify-full]."
         )
     }
 
     static func passwordFile(_ path: String, _ reason: String) -> PostgresStoreError {
-        PostgresStoreError(.invalidURL, "The PostgreSQL password file \(path) \(reason); nothing was sent.")
+        PostgresStoreError(
+            .invalidURL,
+            "The PostgreSQL password file \(TerminalText.sanitized(path)) \(reason); nothing was sent."
+        )
     }
 
     static func unreachable(_ store: String, reason: String) -> PostgresStoreError {
