@@ -255,7 +255,7 @@ let package = Package(
             dependencies: [
                 "Failures",
                 "ATProtoSyntax", "WireFormat", "HTTPTransport", "ATProtoIdentity", "OAuthSessionManager",
-                "AccountManager", "ATOAuthTesting", "Keystore", "Sandbox", "ATProtoPermissions",
+                "AccountManager", "ATOAuthTesting", "Keystore", "Sandbox", "ATProtoPermissions", "DPoPRequestExecutor",
             ],
             swiftSettings: strictSettings
         ),
