@@ -256,7 +256,7 @@ let package = Package(
             dependencies: [
                 "Failures",
                 "ATProtoSyntax", "WireFormat", "HTTPTransport", "ATProtoIdentity", "OAuthSessionManager",
-                "AccountManager", "ATOAuthTesting", "Keystore", "Sandbox", "ATProtoPermissions",
+                "AccountManager", "ATOAuthTesting", "Keystore", "Sandbox", "ATProtoPermissions", "DPoPRequestExecutor",
             ],
             swiftSettings: strictSettings
         ),

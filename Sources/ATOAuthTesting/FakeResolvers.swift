@@ -18,6 +18,31 @@ package struct FakeAddressResolver: AddressResolver {
     }
 }
 
+/// Answers every name with the next of its scripted answers, and the last one from then on, as a DNS name that is
+/// being rebound does; counts the look-ups.
+package final class RebindingAddressResolver: AddressResolver {
+    private let answers: [[String]]
+    private let asked = Mutex(0)
+
+    /// Answers the first look-up with `answers[0]`, the second with `answers[1]`, and so on.
+    package init(_ answers: [[String]]) {
+        self.answers = answers
+    }
+
+    /// How many look-ups were made so far.
+    package var lookUps: Int { asked.withLock { $0 } }
+
+    package func addresses(for host: String) async throws -> [IPAddress] {
+        let index = asked.withLock { count in
+            defer { count += 1 }
+            return count
+        }
+        guard let last = answers.last else { return [] }
+        let texts = index < answers.count ? answers[index] : last
+        return texts.compactMap { IPAddress($0) }
+    }
+}
+
 /// A DNS that answers TXT queries from a table (no record for other names) and records the names asked.
 package final class FakeDNS: DNSTXTResolver {
     private let table: [String: Result<[String], IdentityError>]

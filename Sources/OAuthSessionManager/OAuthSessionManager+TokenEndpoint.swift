@@ -9,13 +9,17 @@ import WireFormat
 
 extension OAuthSessionManager {
     /// POSTs a form to an authorization server endpoint with a DPoP proof (no `ath`), after checking where it goes.
+    ///
+    /// The request, and its retry after a nonce challenge (RFC 9449 §8), connect to the address that passed the
+    /// check (atproto.com/specs/oauth, Security Concerns), so a DNS answer that changes in between cannot redirect
+    /// them.
     func postForm(
         _ pairs: [(String, String)],
         to endpoint: URL,
         key: DPoPKey,
         purpose: String
     ) async throws -> HTTPResponse {
-        try await fetcher.checkDestination(endpoint)
+        let pinned = try await fetcher.pinnedTransport(for: endpoint)
         let request = HTTPRequest(
             method: .post,
             url: endpoint,
@@ -24,7 +28,7 @@ extension OAuthSessionManager {
         )
         logger.debug("POST \(endpoint.absoluteString) (\(purpose))")
         do {
-            let response = try await executor(for: key).send(request)
+            let response = try await executor(for: key, over: pinned).send(request)
             logger.debug("\(purpose): HTTP \(response.status)")
             return response
         } catch let error as DPoPError {

@@ -15,7 +15,8 @@ package import WireFormat
 /// another process may already have refreshed it.
 package actor OAuthSessionManager {
     let store: SessionStore
-    let transport: any HTTPTransport
+    /// The only way to the transport: every request is a fetch or goes through a
+    /// ``SafeFetcher/pinnedTransport(for:)``, so its destination is checked first.
     let fetcher: SafeFetcher
     let identityResolver: IdentityResolver
     let metadataResolver: MetadataResolver
@@ -34,6 +35,7 @@ package actor OAuthSessionManager {
     ///   - transport: the HTTP transport for every request.
     ///   - identity: where DIDs and handles are resolved.
     ///   - allowHTTPLoopback: development only: allow `http://` and loopback addresses for loopback hosts.
+    ///   - addressResolver: resolves each host whose addresses are checked before a request connects to one of them.
     ///   - nonceCache: DPoP nonces per origin, shared by every request of the process.
     ///   - random: randomness for PKCE, `state` and `jti`.
     ///   - now: the clock.
@@ -43,6 +45,7 @@ package actor OAuthSessionManager {
         transport: any HTTPTransport,
         identity: IdentityResolver.Configuration = IdentityResolver.Configuration(),
         allowHTTPLoopback: Bool = false,
+        addressResolver: any AddressResolver = SystemAddressResolver(),
         nonceCache: DPoPNonceCache = DPoPNonceCache(),
         random: any RandomSource = .system,
         now: @escaping @Sendable () -> Date = { Date() },
@@ -50,10 +53,10 @@ package actor OAuthSessionManager {
     ) {
         let fetcher = SafeFetcher(
             transport: transport,
-            configuration: SafeFetcher.Configuration(allowHTTPLoopback: allowHTTPLoopback)
+            configuration: SafeFetcher.Configuration(allowHTTPLoopback: allowHTTPLoopback),
+            addressResolver: addressResolver
         )
         self.store = SessionStore(keystore: keystore)
-        self.transport = transport
         self.fetcher = fetcher
         self.identityResolver = IdentityResolver(fetcher: fetcher, configuration: identity, now: now)
         self.metadataResolver = MetadataResolver(fetcher: fetcher)
@@ -110,7 +113,9 @@ package actor OAuthSessionManager {
         return try await task.value
     }
 
-    func executor(for key: DPoPKey) -> DPoPRequestExecutor {
+    /// A DPoP executor for `key` over `transport` (for an authorization server, one pinned to the endpoint's checked
+    /// address), sharing the process's nonce cache.
+    func executor(for key: DPoPKey, over transport: any HTTPTransport) -> DPoPRequestExecutor {
         DPoPRequestExecutor(transport: transport, key: key, nonceCache: nonceCache, random: random, now: now)
     }
 }

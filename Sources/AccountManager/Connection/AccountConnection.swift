@@ -78,6 +78,14 @@ public final class AccountConnection: Sendable {
     /// process changed it), such as whether its grant allows the call; what it throws is thrown before anything is
     /// sent.
     ///
+    /// Unlike the token endpoint and the app-password session methods, the request is neither checked nor pinned to
+    /// an address: it goes through the shared transport, whose kept-alive connections to the PDS resolve its host
+    /// themselves, and a check and a pin per request would cost that long-lived connection. The PDS URL passed the
+    /// destination checks when the session was made (atproto.com/specs/oauth, Security Concerns: sign-in fetched
+    /// its resource metadata, or posted `createSession`, through them), only `https` reaches a host other than
+    /// loopback, and TLS authenticates the host name (RFC 9110 §4.3.4), so a DNS answer that changes later reaches
+    /// only a server holding a certificate for that name.
+    ///
     /// - Returns: the PDS's answer, whatever its status, after at most one refresh-and-retry on `invalid_token`.
     /// - Throws: ``AccountError`` when the PDS refuses even the refreshed token or the account was signed out;
     ///   `OAuthError` when the refresh fails; `DPoPError` and `TransportError` from the executor.

@@ -10,7 +10,8 @@ import WireFormat
 ///
 /// The host is resolved here and every address checked; with an ``AddressPinningTransport`` (such as
 /// `AsyncHTTPClientTransport`) the request then connects to exactly the checked address, so a DNS answer that
-/// changes in between (DNS rebinding) cannot redirect it.
+/// changes in between (DNS rebinding) cannot redirect it. ``pinnedTransport(for:)`` gives other requests (the
+/// token endpoint, app-password sessions) the same ``PinnedTransport``.
 ///
 /// - Important: Over a transport that cannot pin, the transport resolves the host again to connect, and a
 ///   rebinding name could still reach an address that was not checked.
@@ -50,10 +51,22 @@ public struct SafeFetcher: Sendable {
 
     /// Checks that `url` may be contacted: its scheme, its host, and every address the host resolves to.
     ///
-    /// The sign-in flow can use it to vet endpoints that it calls through another executor.
+    /// A request sent afterwards through a plain transport resolves the host again; ``pinnedTransport(for:)`` runs
+    /// the same checks and then connects to the checked address.
     /// Throws ``FetchError/unsafeDestination(_:)`` or ``FetchError/networkFailure(_:)``.
     public func checkDestination(_ url: URL) async throws {
         _ = try await checkedAddresses(url)
+    }
+
+    /// Checks `url` like ``checkDestination(_:)`` and returns a transport that connects every request for its host
+    /// to the first checked address, as ``get(_:expecting:)`` does.
+    ///
+    /// For requests other than fetches, such as the token endpoint's: the request and any retry of it (a DPoP nonce
+    /// retry) then go where the check looked, and a DNS answer that changes in between cannot redirect them. Throws
+    /// as ``checkDestination(_:)`` does, before anything is sent.
+    public func pinnedTransport(for url: URL) async throws -> PinnedTransport {
+        let addresses = try await checkedAddresses(url)
+        return PinnedTransport(base: transport, host: DestinationPolicy.host(of: url), address: addresses.first)
     }
 
     /// Checks `url` like ``checkDestination(_:)`` and returns the checked addresses of a host name (empty when the
@@ -76,15 +89,11 @@ public struct SafeFetcher: Sendable {
     /// a redirect, an unexpected status (with the server's `error` and `error_description` when it sent JSON),
     /// a missing JSON content type, or a body over the size cap.
     public func get(_ url: URL, expecting expectation: FetchExpectation) async throws -> HTTPResponse {
-        let addresses = try await checkedAddresses(url)
+        let pinned = try await pinnedTransport(for: url)
         let request = HTTPRequest(method: .get, url: url, headers: ["Accept": expectation.accept])
         let response: HTTPResponse
         do {
-            if let pinning = transport as? any AddressPinningTransport, let address = addresses.first {
-                response = try await pinning.send(request, connectingTo: address.description)
-            } else {
-                response = try await transport.send(request)
-            }
+            response = try await pinned.send(request)
         } catch let error as FetchError {
             throw error
         } catch let error as TransportError {

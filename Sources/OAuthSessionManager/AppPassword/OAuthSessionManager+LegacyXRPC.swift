@@ -7,13 +7,16 @@ import WireFormat
 extension OAuthSessionManager {
     /// POSTs to a legacy session method of a PDS (`com.atproto.server.*Session`), with the JWT as
     /// `Authorization: Bearer` (RFC 6750 §2.1) and never a DPoP proof, after checking where it goes.
+    ///
+    /// The request, which may carry the app password or a refresh JWT, connects to the address that passed the check
+    /// (atproto.com/specs/oauth, Security Concerns), so a DNS answer that changes in between cannot redirect it.
     func postLegacy(
         _ url: URL,
         bearer: String?,
         json: [String: String]?,
         purpose: String
     ) async throws -> HTTPResponse {
-        try await fetcher.checkDestination(url)
+        let pinned = try await fetcher.pinnedTransport(for: url)
         var headers: HTTPHeaders = ["Accept": "application/json"]
         if let bearer { headers.replaceOrAdd(name: "Authorization", value: "Bearer \(bearer)") }
         var body: Data?
@@ -23,7 +26,7 @@ extension OAuthSessionManager {
         }
         logger.debug("POST \(url.absoluteString) (\(purpose))")
         do {
-            let response = try await transport.send(HTTPRequest(method: .post, url: url, headers: headers, body: body))
+            let response = try await pinned.send(HTTPRequest(method: .post, url: url, headers: headers, body: body))
             logger.debug("\(purpose): HTTP \(response.status)")
             return response
         } catch let error as TransportError {
