@@ -135,6 +135,8 @@ package final class LoopbackHTTPServer: Sendable {
                     )
                     state.withLock { $0.requests.append(request) }
                     let response = await handler(request)
+                    // Leaving the loop closes the connection.
+                    if response.hangsUp { return }
                     try await write(response, for: requestHead, to: outbound)
                     guard requestHead.isKeepAlive else { return }
                 }

@@ -26,20 +26,27 @@ package struct ScriptedResponse: Sendable {
     package var delay: Duration?
     /// If set, the body is sent in chunks with pauses, and `Transfer-Encoding: chunked` replaces `Content-Length`.
     package var trickle: Trickle?
+    /// Whether the server closes the connection instead of answering, as one that failed mid-request would.
+    package var hangsUp: Bool
 
     package init(
         status: Int = 200,
         headers: [(name: String, value: String)] = [],
         body: Data = Data(),
         delay: Duration? = nil,
-        trickle: Trickle? = nil
+        trickle: Trickle? = nil,
+        hangsUp: Bool = false
     ) {
         self.status = status
         self.headers = headers
         self.body = body
         self.delay = delay
         self.trickle = trickle
+        self.hangsUp = hangsUp
     }
+
+    /// No answer: the connection is closed once the whole request was read.
+    package static let hangUp = ScriptedResponse(hangsUp: true)
 
     /// A `text/plain` answer.
     package static func text(_ text: String, status: Int = 200) -> ScriptedResponse {

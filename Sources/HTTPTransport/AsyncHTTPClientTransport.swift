@@ -120,7 +120,7 @@ public final class AsyncHTTPClientTransport: AddressPinningTransport {
     private func send(_ request: HTTPRequest, using client: HTTPClient) async throws -> HTTPResponse {
         let clientRequest = try makeClientRequest(request)
         // AsyncHTTPClient notices cancellation asynchronously, after the request may already be on the wire.
-        guard !Task.isCancelled else { throw TransportError.cancelled(request) }
+        guard !Task.isCancelled else { throw TransportError.cancelled(request, beforeSending: true) }
         let timeout = configuration.totalTimeout
         let deadline = NIODeadline.now() + .nanoseconds(timeout.clampedNanoseconds)
         do {

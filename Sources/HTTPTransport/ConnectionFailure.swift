@@ -2,7 +2,7 @@
 /// AsyncHTTPClient report refusals, name lookups and TLS failures as different types across versions, but their
 /// descriptions keep the system's words.
 enum ConnectionFailure: Equatable {
-    case refused, unknownHost, tls, reset, other
+    case refused, unknownHost, tlsHandshake, tls, reset, other
 
     init(_ text: String) {
         let text = text.lowercased()
@@ -12,14 +12,25 @@ enum ConnectionFailure: Equatable {
             || text.contains("nodename nor servname") || text.contains("dns")
         {
             self = .unknownHost
-        } else if text.contains("ssl") || text.contains("tls") || text.contains("certificate")
-            || text.contains("handshake")
-        {
+        } else if text.contains("handshake") || text.contains("certificate") {
+            self = .tlsHandshake
+        } else if text.contains("ssl") || text.contains("tls") {
             self = .tls
         } else if text.contains("reset") || text.contains("broken pipe") || text.contains("eof") {
             self = .reset
         } else {
             self = .other
+        }
+    }
+
+    /// Whether the failure came before any byte of the request was sent: nothing accepted the connection, the name
+    /// did not resolve, or the TLS handshake failed, which ends before application data flows (RFC 8446 §2).
+    ///
+    /// Any other TLS failure, a reset or an unknown failure may come after the request was written.
+    var precedesRequest: Bool {
+        switch self {
+        case .refused, .unknownHost, .tlsHandshake: true
+        case .tls, .reset, .other: false
         }
     }
 }

@@ -6,7 +6,8 @@ extension TransportError {
     /// Translates what AsyncHTTPClient, SwiftNIO or the transport's own timer threw into a ``TransportError`` that
     /// names the request.
     ///
-    /// Cancellation of the calling task wins over everything else, since the other errors it provokes are noise.
+    /// Cancellation of the calling task wins over everything else, since the other errors it provokes are noise;
+    /// seen here, it may have come after the request was sent.
     /// Anything not recognised as a timeout, a size cap, a bad URL or malformed HTTP counts as a connection failure
     /// (refused, name not found, TLS failure, reset), carrying the original text as ``underlying``.
     init(mapping error: any Error, for request: HTTPRequest, configuration: AsyncHTTPClientTransport.Configuration) {

@@ -6,9 +6,10 @@ import Foundation
 /// An HTTP error status is not a ``TransportError``: a 4xx, 5xx or 3xx comes back as an ``HTTPResponse``.
 ///
 /// Errors are compared by kind only, so `error == .timeout` matches a timeout whatever the request, as in
-/// `catch let error as TransportError where error == .timeout`. The ``description`` says what happened to which request and what to
-/// do. Neither it nor ``url`` ever shows the query string, fragment or user info of the URL, because those can carry
-/// secrets such as an authorization code.
+/// `catch let error as TransportError where error == .timeout`. The ``description`` says what happened to which
+/// request and what to do. Neither it nor ``url`` ever shows the query string, fragment or user info of the URL,
+/// because those can carry secrets such as an authorization code. ``mayHaveReachedServer`` says whether the server
+/// may have carried the request out although no answer came.
 public struct TransportError: Error, Hashable, Sendable, CustomStringConvertible {
     private enum Code: Hashable, Sendable {
         case connectTimeout
@@ -18,6 +19,14 @@ public struct TransportError: Error, Hashable, Sendable, CustomStringConvertible
         case invalidURL
         case invalidResponse
         case cancelled
+
+        /// What a failure of this kind says about the request having been sent, when nothing more is known.
+        var mayHaveReachedServer: Bool {
+            switch self {
+            case .connectTimeout, .invalidURL: false
+            case .timeout, .responseTooLarge, .connectionFailed, .invalidResponse, .cancelled: true
+            }
+        }
     }
 
     private let code: Code
@@ -34,17 +43,29 @@ public struct TransportError: Error, Hashable, Sendable, CustomStringConvertible
     /// Says what happened to which request, and what to do about it.
     public let description: String
 
+    /// Whether the request may have reached the server, which may then have carried it out though no answer was read.
+    ///
+    /// `false` only when the failure certainly came before any byte of the request was sent: a URL that cannot be
+    /// requested, a connection refused or not set up within the connect timeout, a host name that did not resolve,
+    /// a failed TLS handshake, or a task cancelled before sending. After a timeout, a connection cut once it was
+    /// open, or an answer too large or malformed, the server may have carried the request out, so a request that
+    /// must not run twice (a refresh with a single-use token) cannot simply be sent again. The kind constants such as
+    /// ``timeout`` carry what their kind says when nothing more is known.
+    public let mayHaveReachedServer: Bool
+
     private init(
         _ code: Code,
         method: HTTPMethod? = nil,
         url: String? = nil,
         underlying: String? = nil,
+        mayHaveReachedServer: Bool? = nil,
         _ description: String
     ) {
         self.code = code
         self.method = method
         self.url = url
         self.underlying = underlying
+        self.mayHaveReachedServer = mayHaveReachedServer ?? code.mayHaveReachedServer
         self.description = description
     }
 
@@ -111,15 +132,16 @@ extension TransportError {
 
     static func connectionFailed(_ request: HTTPRequest, underlying: any Error) -> TransportError {
         let server = request.url.host.map { host in request.url.port.map { "\(host):\($0)" } ?? host } ?? "the server"
+        let failure = ConnectionFailure(String(describing: underlying))
         let what =
-            switch ConnectionFailure(String(describing: underlying)) {
+            switch failure {
             case .refused:
                 "Nothing accepted the connection to \(server) for \(target(request)) — is the server running, and is "
                     + "the address right?"
             case .unknownHost:
                 "The name \(request.url.host ?? "") for \(target(request)) could not be resolved — check the address "
                     + "and the network."
-            case .tls:
+            case .tlsHandshake, .tls:
                 "The secure connection to \(server) for \(target(request)) failed: its TLS certificate or handshake "
                     + "was not accepted — check that the address is the right server."
             case .reset:
@@ -127,7 +149,7 @@ extension TransportError {
             case .other:
                 "Could not reach \(server) for \(target(request)) — check the address and the network."
             }
-        return make(.connectionFailed, request, underlying, what)
+        return make(.connectionFailed, request, underlying, reached: !failure.precedesRequest, what)
     }
 
     static func invalidURL(_ request: HTTPRequest) -> TransportError {
@@ -149,14 +171,17 @@ extension TransportError {
         )
     }
 
-    static func cancelled(_ request: HTTPRequest) -> TransportError {
-        make(.cancelled, request, nil, "\(target(request)) was cancelled.")
+    /// The calling task was cancelled; `beforeSending` when that was seen before the request was handed to the
+    /// network, so nothing of it was sent.
+    static func cancelled(_ request: HTTPRequest, beforeSending: Bool = false) -> TransportError {
+        make(.cancelled, request, nil, reached: !beforeSending, "\(target(request)) was cancelled.")
     }
 
     private static func make(
         _ code: Code,
         _ request: HTTPRequest,
         _ underlying: (any Error)?,
+        reached: Bool? = nil,
         _ description: String
     ) -> TransportError {
         TransportError(
@@ -164,6 +189,7 @@ extension TransportError {
             method: request.method,
             url: request.url.redactedDescription,
             underlying: underlying.map { request.url.redacting(from: String(describing: $0)) },
+            mayHaveReachedServer: reached,
             description
         )
     }

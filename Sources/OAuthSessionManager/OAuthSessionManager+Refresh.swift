@@ -44,9 +44,7 @@ extension OAuthSessionManager {
         do {
             response = try await exchange.send(refreshToken)
         } catch {
-            // No answer came, so the server did not say it took the token.
-            await journal.end(current.did)
-            throw error
+            try await settleUnanswered(current, refreshToken: refreshToken, after: error, journal: journal)
         }
         switch exchange.classify(response) {
         case .refused(let code, let description):
@@ -101,12 +99,59 @@ extension OAuthSessionManager {
         refreshToken: String,
         journal: RefreshJournal
     ) async throws {
-        guard await journal.wasInterrupted(current.did, refreshToken: refreshToken) else { return }
-        try await end(
-            current,
-            "an earlier refresh of \(current.displayName) was cut off after its request was sent and before the new "
-                + "tokens were saved, so its refresh token may be spent and was not sent again"
+        switch await journal.interruption(current.did, refreshToken: refreshToken) {
+        case nil:
+            return
+        case .cutOff:
+            try await end(
+                current,
+                "an earlier refresh of \(current.displayName) was cut off after its request was sent and before the "
+                    + "new tokens were saved, so its refresh token may be spent and was not sent again"
+            )
+        case .unanswered:
+            try await end(
+                current,
+                "the last refresh of \(current.displayName) got no answer in time (it timed out, or its connection "
+                    + "broke after the request was sent), so the server may already have used its refresh token, "
+                    + "which was not sent again"
+            )
+        }
+    }
+
+    /// Settles the note of a refresh request that failed without an answer, then rethrows `error`.
+    ///
+    /// A request that certainly never reached the server (a refused destination or connection, a name that did not
+    /// resolve, a failed TLS handshake) or that the server turned down for a DPoP nonce (RFC 9449 §8) left the
+    /// token unused, so the note goes. Any other failure, a timeout or a connection cut after sending, may come
+    /// after the server rotated the token: the note stays, marked, and the next refresh ends the session instead
+    /// of sending the token again.
+    private func settleUnanswered(
+        _ current: Session,
+        refreshToken: String,
+        after error: any Error,
+        journal: RefreshJournal
+    ) async throws -> Never {
+        guard Self.mayHaveReachedServer(error) else {
+            await journal.end(current.did)
+            throw error
+        }
+        await journal.markUnanswered(current.did, refreshToken: refreshToken)
+        logger.warning(
+            "the refresh of \(current.displayName) got no answer, and the server may have used its refresh token, "
+                + "so that token will not be sent again: the next refresh ends the session"
         )
+        throw error
+    }
+
+    /// Whether a refresh request that failed may have reached the server; only a failure known to come before the
+    /// request was sent, or an answer that refused it, says no.
+    private static func mayHaveReachedServer(_ error: any Error) -> Bool {
+        switch error {
+        case let error as OAuthError: error.outcomeUnknown
+        case let error as TransportError: error.mayHaveReachedServer
+        case is FetchError: false
+        default: true
+        }
     }
 
     /// Saves the session, trying three times (a full disk can free up, a lock can pass); the last error when all

@@ -36,10 +36,12 @@ extension OAuthSessionManager {
         } catch let error as OAuthError {
             throw error
         } catch let error as TransportError {
-            throw OAuthError.networkFailure("The \(purpose) failed: \(Sentence.clause(error.description))")
+            throw OAuthError.networkFailure(purpose, error)
         } catch {
+            // An error the transport does not describe: nothing says the request was not sent.
             throw OAuthError.networkFailure(
-                "The \(purpose) to \(endpoint.host ?? "the server") failed (\(error)) — check the network and try again"
+                "The \(purpose) to \(endpoint.host ?? "the server") failed (\(error)) — check the network and try again",
+                outcomeUnknown: true
             )
         }
     }

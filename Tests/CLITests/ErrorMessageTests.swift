@@ -195,6 +195,40 @@ struct ErrorMessageTests {
         }
     }
 
+    @Test("a refresh answered after the time limit: exit 1, then the session ends without a replay, saying why")
+    func refreshAnsweredLate() async throws {
+        try await CLIWorld.with(["--access-token-lifetime", "2"]) { world in
+            try await world.signInWithAppPassword("alice.test")
+            try await Task.sleep(for: .milliseconds(2500))
+            // The PDS holds the refresh past the client's limit, then carries it out: the refresh JWT is spent.
+            try await world.sandbox.configure(#"{"slowResponses": 8}"#)
+            let late = try await world.atoauth("whoami", "--request-timeout", "2")
+            expectTeaching(late, exit: 1, saying: ["timed out after 2 s", "will not be sent again"])
+            try await world.sandbox.configure(#"{"slowResponses": 0}"#)
+            var counters = try await world.sandbox.counters()
+            let deadline = ContinuousClock.now + .seconds(120)
+            while counters.legacyRefreshesSucceeded == 0, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(100))
+                counters = try await world.sandbox.counters()
+            }
+            #expect(counters.legacyRefreshesSucceeded == 1, "the sandbox never carried out the late refresh")
+
+            let ended = try await world.atoauth("whoami")
+            expectTeaching(
+                ended,
+                exit: 3,
+                saying: [
+                    "The session of alice.test ended:", "got no answer in time", "was not sent again",
+                    "atoauth accounts add alice.test --app-password",
+                ]
+            )
+            counters = try await world.sandbox.counters()
+            #expect(counters.legacyRefreshesSucceeded == 1)
+            #expect(counters.refreshTokenReplays == 0)
+            #expect(try world.storedNames().allSatisfy { !$0.hasPrefix("session/") && !$0.hasPrefix("refreshing/") })
+        }
+    }
+
     static let denyBrowser = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("deny_browser.py")
     static let forgedStateBrowser = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

@@ -25,17 +25,31 @@ struct AsyncHTTPClientTransportFailureTests {
         )
     }
 
-    @Test("a server that answers after the total timeout fails with timeout, on time")
+    @Test("a server that answers after the total timeout fails with timeout, on time, and may have the request")
     func slowHead() async throws {
         try await LoopbackHTTPServer.withServer(
             handler: LoopbackHTTPServer.always(ScriptedResponse(delay: .seconds(300)))
         ) { server in
             try await AsyncHTTPClientTransport.withTransport(configuration: Self.quick) { transport in
                 let start = ContinuousClock.now
-                await #expect(throws: TransportError.timeout) {
+                let error = await #expect(throws: TransportError.timeout) {
                     try await transport.send(HTTPRequest(url: server.url("/slow")))
                 }
                 #expect(ContinuousClock.now - start < .seconds(60))
+                #expect(error?.mayHaveReachedServer == true)
+            }
+        }
+    }
+
+    @Test("a server that closes the connection after reading the request: a failure that may have reached it")
+    func hangUpAfterRequest() async throws {
+        try await LoopbackHTTPServer.withServer(handler: LoopbackHTTPServer.always(.hangUp)) { server in
+            try await AsyncHTTPClientTransport.withTransport(configuration: Self.patient()) { transport in
+                let error = await #expect(throws: TransportError.self) {
+                    try await transport.send(HTTPRequest(method: .post, url: server.url("/oauth/token")))
+                }
+                #expect(!server.requests.isEmpty)
+                #expect(error?.mayHaveReachedServer == true, "\(error.map(String.init(describing:)) ?? "no error")")
             }
         }
     }
@@ -122,6 +136,7 @@ struct AsyncHTTPClientTransportFailureTests {
             #expect(ContinuousClock.now - start < .seconds(150))
             #expect(error?.description.contains("secret-code") == false)
             #expect(error?.underlying?.isEmpty == false)
+            #expect(error?.mayHaveReachedServer == false, "\(error?.underlying ?? "")")
         }
         withExtendedLifetime(closed) {}
     }
@@ -135,10 +150,11 @@ struct AsyncHTTPClientTransportFailureTests {
         )
         try await AsyncHTTPClientTransport.withTransport(configuration: configuration) { transport in
             let start = ContinuousClock.now
-            await #expect(throws: TransportError.connectTimeout) {
+            let error = await #expect(throws: TransportError.connectTimeout) {
                 try await transport.send(HTTPRequest(url: URL(string: "http://127.0.0.1:\(blackhole.port)/")!))
             }
             #expect(ContinuousClock.now - start < .seconds(60))
+            #expect(error?.mayHaveReachedServer == false)
         }
         await blackhole.shutdown()
     }
@@ -160,7 +176,9 @@ struct AsyncHTTPClientTransportFailureTests {
                 let result = await task.result
 
                 #expect(ContinuousClock.now - start < .seconds(60))
-                #expect(throws: TransportError.cancelled) { try result.get() }
+                let error = #expect(throws: TransportError.cancelled) { try result.get() }
+                // The server had the request when the task was cancelled.
+                #expect(error?.mayHaveReachedServer == true)
             }
         }
     }
@@ -197,8 +215,9 @@ struct AsyncHTTPClientTransportFailureTests {
                     withUnsafeCurrentTask { $0?.cancel() }
                     return try await transport.send(HTTPRequest(url: server.url("/never")))
                 }
-                await #expect(throws: TransportError.cancelled) { try await task.value }
+                let error = await #expect(throws: TransportError.cancelled) { try await task.value }
                 #expect(server.requests.isEmpty)
+                #expect(error?.mayHaveReachedServer == false)
             }
         }
     }

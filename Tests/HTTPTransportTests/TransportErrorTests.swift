@@ -96,6 +96,41 @@ struct TransportErrorTests {
         #expect(error.underlying == underlying)
     }
 
+    @Test("only a failure before anything was sent says the request never reached the server")
+    func reachedServerByKind() {
+        struct Underlying: Error {}
+        #expect(!TransportError.connectTimeout(request, after: .seconds(10), underlying: nil).mayHaveReachedServer)
+        #expect(!TransportError.invalidURL(request).mayHaveReachedServer)
+        #expect(!TransportError.cancelled(request, beforeSending: true).mayHaveReachedServer)
+        #expect(TransportError.cancelled(request).mayHaveReachedServer)
+        #expect(TransportError.timeout(request, after: .seconds(30), underlying: nil).mayHaveReachedServer)
+        #expect(TransportError.responseTooLarge(request, limit: 1 << 20).mayHaveReachedServer)
+        #expect(TransportError.invalidResponse(request, underlying: Underlying()).mayHaveReachedServer)
+        let timeoutKind: TransportError = .timeout
+        let connectTimeoutKind: TransportError = .connectTimeout
+        #expect(timeoutKind.mayHaveReachedServer && !connectTimeoutKind.mayHaveReachedServer)
+        #expect(TransportError.cancelled(request, beforeSending: true) == .cancelled)
+    }
+
+    @Test(
+        "a connection failure before the request (refused, unknown name, TLS handshake) never reached the server",
+        arguments: [
+            ("connection reset (error set): Connection refused (errno: 111)", false),
+            ("DNS error: SocketAddressError.UnknownHost: Name or service not known", false),
+            ("handshakeFailed(NIOSSL.BoringSSLError.sslError([Error: 268435581 certificate verify failed]))", false),
+            ("NIOSSLExtraError.failedToValidateHostname: Couldn't find pds.example in certificate from peer", false),
+            ("Connection reset by peer (errno: 104)", true),
+            ("HTTPClientError.remoteConnectionClosed", true),
+            ("sslError([Error: 268435612 error:100000fc:SSL routines:OPENSSL_internal:BAD_RECORD_MAC])", true),
+            ("something new", true),
+        ]
+    )
+    func reachedServerAfterConnectionFailure(_ underlying: String, _ mayHaveReachedServer: Bool) {
+        struct Underlying: Error, CustomStringConvertible { let description: String }
+        let error = TransportError.connectionFailed(request, underlying: Underlying(description: underlying))
+        #expect(error.mayHaveReachedServer == mayHaveReachedServer)
+    }
+
     @Test("durations and sizes read naturally")
     func formatting() {
         #expect(TransportError.format(.milliseconds(300)) == "300 ms")

@@ -30,7 +30,7 @@ extension OAuthSessionManager {
             logger.debug("\(purpose): HTTP \(response.status)")
             return response
         } catch let error as TransportError {
-            throw OAuthError.networkFailure("The \(purpose) failed: \(Sentence.clause(error.description))")
+            throw OAuthError.networkFailure(purpose, error)
         }
     }
 

@@ -84,6 +84,9 @@ public struct OAuthError: CategorizedError, Hashable {
     public let serverError: ServerCode?
     /// The server's `error_description` (or XRPC `message`), made safe to print, when it sent one.
     public let serverErrorDescription: String?
+    /// Whether the failed request may have reached the server and been carried out though no answer was read (a
+    /// timeout, a connection cut after sending); only a network failure says so.
+    let outcomeUnknown: Bool
 
     init(
         _ code: Code,
@@ -92,7 +95,8 @@ public struct OAuthError: CategorizedError, Hashable {
         field: String? = nil,
         status: Int? = nil,
         serverError: ServerCode? = nil,
-        serverErrorDescription: String? = nil
+        serverErrorDescription: String? = nil,
+        outcomeUnknown: Bool = false
     ) {
         self.code = code
         self.category = category
@@ -101,6 +105,7 @@ public struct OAuthError: CategorizedError, Hashable {
         self.status = status
         self.serverError = serverError
         self.serverErrorDescription = serverErrorDescription.map { Self.printable($0) }
+        self.outcomeUnknown = outcomeUnknown
     }
 
     /// Whether both errors are the same failure, ignoring the details.

@@ -8,12 +8,25 @@ import Keystore
 /// refresh tokens are single-use, and a replay ends the session at the server).
 ///
 /// The note holds a SHA-256 digest of the refresh token sent, never the token. It is written before the request and
-/// removed once its outcome is settled: saved, refused, or not answered at all. A note that still names the stored
-/// refresh token means the outcome was lost; one that names another token is stale and harmless.
+/// removed once its outcome is settled: saved, refused, or certainly never sent (the connection was refused, say).
+/// A request that got no answer in time, or whose connection broke after it was sent, may still have been carried
+/// out, so its note stays, marked as unanswered. A note that still names the stored refresh token means the outcome
+/// was lost; one that names another token is stale and harmless.
 struct RefreshJournal: Sendable {
+    /// How an earlier refresh that sent the stored refresh token ended without settling.
+    enum Interruption: Equatable {
+        /// It was cut off (a killed process) after its request was sent and before its outcome was known.
+        case cutOff
+        /// Its request got no answer in time, or its connection broke after it was sent.
+        case unanswered
+    }
+
     let keystore: any Keystore
 
     static func entryName(did: DID) -> String { "refreshing/\(did.rawValue)" }
+
+    /// Follows the digest in the note of a request that got no answer.
+    private static let unansweredMark = Data("unanswered".utf8)
 
     /// Notes that `refreshToken` is about to be sent, durably: a store that holds the critical section's writes in a
     /// transaction commits the note before the request leaves, so a process killed during the request leaves it.
@@ -22,9 +35,19 @@ struct RefreshJournal: Sendable {
         try await keystore.checkpoint()
     }
 
-    /// Whether an earlier refresh sent `refreshToken` and never settled.
-    func wasInterrupted(_ did: DID, refreshToken: String) async -> Bool {
-        (try? await keystore.load(Self.entryName(did: did))) == Self.digest(refreshToken)
+    /// Marks the note as that of a request that got no answer but may have reached the server; when the mark cannot
+    /// be saved, the note stays as ``begin(_:refreshToken:)`` wrote it, which guards the token all the same.
+    func markUnanswered(_ did: DID, refreshToken: String) async {
+        try? await keystore.save(Self.digest(refreshToken) + Self.unansweredMark, as: Self.entryName(did: did))
+    }
+
+    /// How an earlier refresh that sent `refreshToken` ended without settling, or `nil` when none did.
+    func interruption(_ did: DID, refreshToken: String) async -> Interruption? {
+        guard let note = try? await keystore.load(Self.entryName(did: did)) else { return nil }
+        let digest = Self.digest(refreshToken)
+        if note == digest { return .cutOff }
+        if note == digest + Self.unansweredMark { return .unanswered }
+        return nil
     }
 
     /// Removes the note; a note left behind by a failed delete is stale once the token changes.

@@ -11,10 +11,14 @@ import Testing
 
 @Suite("An app-password session's rotated refresh JWT is never lost silently, nor sent twice")
 struct AppPasswordRefreshTests {
-    /// Signs alice in with her app password over a store that can be made to fail.
-    private func signedIn(_ world: SandboxWorld) async throws -> (OAuthSessionManager, FaultyKeystore, Session) {
+    /// Signs alice in with her app password over a store that can be made to fail, and over `transport` (the
+    /// world's by default).
+    private func signedIn(
+        _ world: SandboxWorld,
+        transport: (any HTTPTransport)? = nil
+    ) async throws -> (OAuthSessionManager, FaultyKeystore, Session) {
         let store = FaultyKeystore(InMemoryKeystore())
-        let sessions = world.accounts(keystore: store).sessions
+        let sessions = world.accounts(keystore: store, transport: transport).sessions
         let completion = try await sessions.signInWithAppPassword(
             "alice.test",
             password: try #require(world.server.configuration.account(for: "alice.test")?.appPassword),
@@ -74,6 +78,33 @@ struct AppPasswordRefreshTests {
             }
             #expect(error?.description.contains("was not sent again") == true)
             #expect(world.server.counters.legacyRefreshesSucceeded == 0)
+            #expect(world.server.counters.refreshTokenReplays == 0)
+        }
+    }
+
+    @Test("a refresh the PDS answered after the client gave up keeps its note; the next one ends the session")
+    func answeredLate() async throws {
+        try await SandboxWorld.with { world in
+            let detours = DetouringTransport(world.transport, path: "/xrpc/com.atproto.server.refreshSession")
+            let (sessions, store, session) = try await signedIn(world, transport: detours)
+            try await AsyncHTTPClientTransport.withTransport(configuration: DetouringTransport.impatient) { impatient in
+                detours.answerNextLate(from: world.server, through: impatient)
+                let timedOut = await #expect(throws: OAuthError.self) {
+                    try await sessions.refresh(did: session.did, replacing: session.accessToken)
+                }
+                #expect(timedOut?.category == .failed)
+            }
+            #expect(try await store.names().contains(RefreshJournal.entryName(did: session.did)))
+            try await eventually("the sandbox rotated the refresh JWT") {
+                world.server.counters.legacyRefreshesSucceeded == 1
+            }
+
+            let ended = await #expect(throws: OAuthError.self) {
+                try await sessions.refresh(did: session.did, replacing: session.accessToken)
+            }
+            #expect(ended?.category == .signInNeeded)
+            #expect(ended?.description.contains("got no answer in time") == true, "\(String(describing: ended))")
+            #expect(world.server.counters.legacyRefreshesSucceeded == 1)
             #expect(world.server.counters.refreshTokenReplays == 0)
         }
     }

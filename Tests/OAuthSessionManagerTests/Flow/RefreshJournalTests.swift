@@ -2,6 +2,7 @@ import ATOAuthTesting
 import AccountManager
 import Failures
 import Foundation
+import HTTPTransport
 import Keystore
 import Sandbox
 import Testing
@@ -10,10 +11,13 @@ import Testing
 
 @Suite("A rotated refresh token is never lost silently, nor sent twice")
 struct RefreshJournalTests {
-    /// Signs alice in over a store that can be made to fail.
-    private func signedIn(_ world: SandboxWorld) async throws -> (OAuthSessionManager, FaultyKeystore, Session) {
+    /// Signs alice in over a store that can be made to fail, and over `transport` (the world's by default).
+    private func signedIn(
+        _ world: SandboxWorld,
+        transport: (any HTTPTransport)? = nil
+    ) async throws -> (OAuthSessionManager, FaultyKeystore, Session) {
         let store = FaultyKeystore(InMemoryKeystore())
-        let sessions = world.accounts(keystore: store).sessions
+        let sessions = world.accounts(keystore: store, transport: transport).sessions
         return (sessions, store, try await world.signIn(with: sessions))
     }
 
@@ -69,6 +73,92 @@ struct RefreshJournalTests {
             #expect(world.server.counters.refreshTokenReplays == 0)
             #expect(try await store.names().filter { $0.hasPrefix("session/") || $0.hasPrefix("refreshing/") }.isEmpty)
         }
+    }
+
+    @Test("a refresh answered after the client gave up keeps its note; the next one ends the session, no replay")
+    func answeredLate() async throws {
+        try await SandboxWorld.with { world in
+            let detours = DetouringTransport(world.transport, path: "/oauth/token")
+            let (sessions, store, session) = try await signedIn(world, transport: detours)
+            try await AsyncHTTPClientTransport.withTransport(configuration: DetouringTransport.impatient) { impatient in
+                detours.answerNextLate(from: world.server, through: impatient)
+                let timedOut = await #expect(throws: OAuthError.self) {
+                    try await sessions.refresh(did: session.did, replacing: session.accessToken)
+                }
+                #expect(timedOut?.category == .failed)
+                #expect(
+                    timedOut?.description.contains("timed out after 3 s") == true,
+                    "\(String(describing: timedOut))"
+                )
+            }
+            #expect(try await store.names().contains(RefreshJournal.entryName(did: session.did)))
+            // The server goes on with the request the client gave up on, and rotates the refresh token.
+            try await eventually("the sandbox rotated the refresh token") {
+                world.server.counters.refreshGrantsSucceeded == 1
+            }
+
+            let ended = await #expect(throws: OAuthError.self) {
+                try await sessions.refresh(did: session.did, replacing: session.accessToken)
+            }
+            #expect(ended?.category == .signInNeeded)
+            #expect(ended?.description.contains("got no answer in time") == true, "\(String(describing: ended))")
+            #expect(ended?.description.contains("was not sent again") == true)
+            #expect(world.server.counters.refreshGrantsSucceeded == 1)
+            #expect(world.server.counters.refreshTokenReplays == 0)
+            #expect(try await store.names().filter { $0.hasPrefix("session/") || $0.hasPrefix("refreshing/") }.isEmpty)
+        }
+    }
+
+    @Test("a refresh whose connection is cut after the request was sent keeps its note; the token is not sent again")
+    func cutAfterSending() async throws {
+        try await LoopbackHTTPServer.withServer(handler: LoopbackHTTPServer.always(.hangUp)) { hangUp in
+            try await SandboxWorld.with { world in
+                let detours = DetouringTransport(world.transport, path: "/oauth/token")
+                let (sessions, store, session) = try await signedIn(world, transport: detours)
+                detours.sendNext(toPort: hangUp.port, through: world.transport)
+                let cut = await #expect(throws: OAuthError.self) {
+                    try await sessions.refresh(did: session.did, replacing: session.accessToken)
+                }
+                #expect(cut?.category == .failed)
+                #expect(!hangUp.requests.isEmpty)
+                #expect(try await store.names().contains(RefreshJournal.entryName(did: session.did)))
+
+                let ended = await #expect(throws: OAuthError.self) {
+                    try await sessions.refresh(did: session.did, replacing: session.accessToken)
+                }
+                #expect(ended?.category == .signInNeeded)
+                #expect(ended?.description.contains("got no answer in time") == true)
+                #expect(world.server.counters.refreshGrantsSucceeded == 0)
+                #expect(world.server.counters.refreshTokenReplays == 0)
+            }
+        }
+    }
+
+    @Test("a refresh whose connection is refused never reached the server: its note goes, and a later one works")
+    func connectionRefused() async throws {
+        // A port bound but not listened on: connecting is refused, and no other test's server can take the port.
+        let closed = try ClosedPort()
+        try await SandboxWorld.with { world in
+            let detours = DetouringTransport(world.transport, path: "/oauth/token")
+            let (sessions, store, session) = try await signedIn(world, transport: detours)
+            detours.sendNext(toPort: closed.port, through: world.transport)
+            let refused = await #expect(throws: OAuthError.self) {
+                try await sessions.refresh(did: session.did, replacing: session.accessToken)
+            }
+            #expect(refused?.category == .failed)
+            #expect(
+                refused?.description.contains("nothing accepted the connection") == true,
+                "\(String(describing: refused))"
+            )
+            #expect(try await store.names().allSatisfy { !$0.hasPrefix("refreshing/") })
+
+            let refreshed = try await sessions.refresh(did: session.did, replacing: session.accessToken)
+            #expect(refreshed.accessToken != session.accessToken)
+            #expect(try await sessions.storedSession(for: session.did)?.refreshToken == refreshed.refreshToken)
+            #expect(world.server.counters.refreshGrantsSucceeded == 1)
+            #expect(world.server.counters.refreshTokenReplays == 0)
+        }
+        withExtendedLifetime(closed) {}
     }
 
     @Test("a stale note for an older refresh token is ignored and removed by the next refresh")
