@@ -136,10 +136,10 @@ extension OAuthSessionManager {
             throw error
         }
         await journal.markUnanswered(current.did, refreshToken: refreshToken)
-        logger.warning(
+        let warning =
             "the refresh of \(current.displayName) got no answer, and the server may have used its refresh token, "
-                + "so that token will not be sent again: the next refresh ends the session"
-        )
+            + "so that token will not be sent again: the next refresh ends the session"
+        logger.warning("\(warning)")
         throw error
     }
 
