@@ -26,6 +26,9 @@ public actor AccountManager {
         public var identity = IdentityResolver.Configuration()
         /// Development only: allow `http://` and loopback addresses for loopback hosts.
         public var allowHTTPLoopback = false
+        /// Resolves each host whose addresses are checked before a request connects to one of them (fetches, the
+        /// token endpoint, the app-password session methods, and the writes to a PDS).
+        public var addressResolver: any AddressResolver = SystemAddressResolver()
         /// A file that keeps the servers' DPoP nonces across processes (nonces are not secret), or `nil`.
         public var nonceFile: URL?
         /// When sessions are refreshed ahead of expiry.
@@ -72,6 +75,7 @@ public actor AccountManager {
             transport: transport,
             identity: configuration.identity,
             allowHTTPLoopback: configuration.allowHTTPLoopback,
+            addressResolver: configuration.addressResolver,
             nonceCache: nonceCache,
             random: configuration.random,
             now: configuration.now,

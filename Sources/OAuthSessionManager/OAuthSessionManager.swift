@@ -113,6 +113,12 @@ package actor OAuthSessionManager {
         return try await task.value
     }
 
+    /// `base` pinned to the checked address of `url`'s host, after the destination checks fetches pass; for an
+    /// account's writes to its PDS.
+    package func pinnedTransport(for url: URL, over base: any HTTPTransport) async throws -> any HTTPTransport {
+        try await fetcher.pinnedTransport(for: url, over: base)
+    }
+
     /// A DPoP executor for `key` over `transport` (for an authorization server, one pinned to the endpoint's checked
     /// address), sharing the process's nonce cache.
     func executor(for key: DPoPKey, over transport: any HTTPTransport) -> DPoPRequestExecutor {

@@ -78,13 +78,13 @@ public final class AccountConnection: Sendable {
     /// process changed it), such as whether its grant allows the call; what it throws is thrown before anything is
     /// sent.
     ///
-    /// Unlike the token endpoint and the app-password session methods, the request is neither checked nor pinned to
-    /// an address: it goes through the shared transport, whose kept-alive connections to the PDS resolve its host
-    /// themselves, and a check and a pin per request would cost that long-lived connection. The PDS URL passed the
-    /// destination checks when the session was made (atproto.com/specs/oauth, Security Concerns: sign-in fetched
-    /// its resource metadata, or posted `createSession`, through them), only `https` reaches a host other than
-    /// loopback, and TLS authenticates the host name (RFC 9110 §4.3.4), so a DNS answer that changes later reaches
-    /// only a server holding a certificate for that name.
+    /// A write (any method but `GET`), which carries the account's data, goes where the token endpoint and the
+    /// app-password session methods go: the PDS host is resolved, every address checked as fetches are
+    /// (atproto.com/specs/oauth, Security Concerns), and the request connects to the checked address, so a DNS answer
+    /// that changes in between cannot send it elsewhere (over `AsyncHTTPClientTransport`, on a connection of its own
+    /// when the PDS is named by a host name). A read goes through the shared transport's kept-alive
+    /// connections, unchecked each time: the PDS URL passed the destination checks when the session was made, only
+    /// `https` reaches a host other than loopback, and TLS authenticates the host name (RFC 9110 §4.3.4).
     ///
     /// - Returns: the PDS's answer, whatever its status, after at most one refresh-and-retry on `invalid_token`.
     /// - Throws: ``AccountError`` when the PDS refuses even the refreshed token or the account was signed out;
@@ -101,11 +101,17 @@ public final class AccountConnection: Sendable {
         try authorize(current.session)
         let request = try Self.request(method, current.session.pds, path, percentEncodedQuery, headers, body)
         configuration.logger.debug("\(method) \(path) as \(displayName) (\(did))")
+        if method != .get {
+            current.sender = current.sender.over(try await sessions.pinnedTransport(for: request.url, over: transport))
+        }
         var response = try await current.sender.send(request, accessToken: current.session.accessToken)
         guard InvalidTokenAnswer.matches(response, kind: current.session.kind) else { return response }
         configuration.logger.debug("the PDS refused the access token of \(did); refreshing once")
         current = try await refreshed(replacing: current.session.accessToken)
         let retry = try Self.request(method, current.session.pds, path, percentEncodedQuery, headers, body)
+        if method != .get {
+            current.sender = current.sender.over(try await sessions.pinnedTransport(for: retry.url, over: transport))
+        }
         response = try await current.sender.send(retry, accessToken: current.session.accessToken)
         if InvalidTokenAnswer.matches(response, kind: current.session.kind) {
             throw AccountError.sessionRejected(

@@ -10,6 +10,14 @@ enum SessionSender: Sendable {
     /// App password: the access JWT as a Bearer token, straight through the transport.
     case bearer(any HTTPTransport)
 
+    /// The same sender over another transport.
+    func over(_ transport: any HTTPTransport) -> SessionSender {
+        switch self {
+        case .dpop(let executor): .dpop(executor.over(transport))
+        case .bearer: .bearer(transport)
+        }
+    }
+
     /// Sends `request` with `accessToken`.
     func send(_ request: HTTPRequest, accessToken: String) async throws -> HTTPResponse {
         switch self {

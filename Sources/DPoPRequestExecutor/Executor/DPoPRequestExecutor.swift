@@ -37,6 +37,23 @@ public struct DPoPRequestExecutor: Sendable {
         self.now = now
     }
 
+    /// The same executor (key, nonce cache, clock) over another transport, such as one pinned to a checked address.
+    public func over(_ transport: any HTTPTransport) -> DPoPRequestExecutor {
+        DPoPRequestExecutor(transport: transport, signer: signer, nonceCache: nonceCache, now: now)
+    }
+
+    private init(
+        transport: any HTTPTransport,
+        signer: DPoPProofSigner,
+        nonceCache: DPoPNonceCache,
+        now: @escaping @Sendable () -> Date
+    ) {
+        self.transport = transport
+        self.signer = signer
+        self.nonceCache = nonceCache
+        self.now = now
+    }
+
     /// Sends a request with a DPoP proof, and with `Authorization: DPoP <token>` when an access token is given.
     ///
     /// - Parameters:

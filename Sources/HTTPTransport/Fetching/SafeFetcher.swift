@@ -65,8 +65,14 @@ public struct SafeFetcher: Sendable {
     /// retry) then go where the check looked, and a DNS answer that changes in between cannot redirect them. Throws
     /// as ``checkDestination(_:)`` does, before anything is sent.
     public func pinnedTransport(for url: URL) async throws -> PinnedTransport {
+        try await pinnedTransport(for: url, over: transport)
+    }
+
+    /// Checks `url` like ``pinnedTransport(for:)`` and pins `base`, another transport, to the checked address: for
+    /// requests that go through a client of their own, such as an account's calls to its PDS.
+    public func pinnedTransport(for url: URL, over base: any HTTPTransport) async throws -> PinnedTransport {
         let addresses = try await checkedAddresses(url)
-        return PinnedTransport(base: transport, host: DestinationPolicy.host(of: url), address: addresses.first)
+        return PinnedTransport(base: base, host: DestinationPolicy.host(of: url), address: addresses.first)
     }
 
     /// Checks `url` like ``checkDestination(_:)`` and returns the checked addresses of a host name (empty when the
