@@ -3,6 +3,7 @@ import Foundation
 public import Logging
 import NIOCore
 import NIOHTTP1
+import Synchronization
 
 /// The production ``HTTPTransport``: AsyncHTTPClient with a keep-alive connection pool, a connect timeout, a total
 /// deadline, a response-size cap, and redirects never followed.
@@ -33,6 +34,13 @@ public final class AsyncHTTPClientTransport: AddressPinningTransport {
 
     private let client: HTTPClient
     private let logger: Logger
+    /// The pools of pinned sends, by host and address, kept for the transport's life so that the requests pinned to
+    /// one checked address (an account's writes to its PDS) share kept-alive connections; at most
+    /// ``maximumPinnedPools``, beyond which a pinned send uses a pool of its own, closed after it.
+    private let pinnedPools = Mutex<[String: HTTPClient]>([:])
+
+    /// The most pinned pools kept, one per host and checked address.
+    static let maximumPinnedPools = 16
 
     /// Creates a transport with its own connection pool; it must be shut down with ``shutdown()``.
     ///
@@ -64,11 +72,21 @@ public final class AsyncHTTPClientTransport: AddressPinningTransport {
         do {
             value = try await body(transport)
         } catch {
-            try? await close(transport.client)
+            try? await transport.closeAll()
             throw error
         }
-        try await close(transport.client)
+        try await transport.closeAll()
         return value
+    }
+
+    /// Closes the main pool and every kept pinned pool.
+    private func closeAll() async throws {
+        let pools = pinnedPools.withLock { pools in
+            defer { pools = [:] }
+            return Array(pools.values)
+        }
+        for pool in pools { try? await Self.close(pool) }
+        try await Self.close(client)
     }
 
     /// Closes every connection and releases the pool; call it exactly once, after the last ``send(_:)``.
@@ -76,6 +94,11 @@ public final class AsyncHTTPClientTransport: AddressPinningTransport {
     /// It returns once every connection is closed, and a connection still being opened is waited for until its
     /// connect succeeds or times out.
     public func shutdown() async throws {
+        let pools = pinnedPools.withLock { pools in
+            defer { pools = [:] }
+            return Array(pools.values)
+        }
+        for pool in pools { try? await pool.shutdown() }
         try await client.shutdown()
     }
 
@@ -96,17 +119,23 @@ public final class AsyncHTTPClientTransport: AddressPinningTransport {
         try await send(request, using: client)
     }
 
-    /// Sends over a one-off connection pool whose only DNS answer for the URL's host is `address`, so the
+    /// Sends over a connection pool whose only DNS answer for the URL's host is `address`, so the
     /// connection goes exactly where the caller checked; TLS still verifies the certificate for the host name.
+    ///
+    /// The pool is kept for later sends to the same host and address (up to ``maximumPinnedPools`` of them), so
+    /// they reuse its connections; it closes with the transport.
     public func send(_ request: HTTPRequest, connectingTo address: String) async throws -> HTTPResponse {
         guard let host = request.url.host, !host.isEmpty else { return try await send(request) }
-        var pinnedConfiguration = configuration.clientConfiguration
-        pinnedConfiguration.dnsOverride = [host: address]
-        let pinned = HTTPClient(
-            eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-            configuration: pinnedConfiguration,
-            backgroundActivityLogger: logger
-        )
+        let key = host.lowercased() + " " + address
+        let kept = pinnedPools.withLock { pools -> HTTPClient? in
+            if let pool = pools[key] { return pool }
+            guard pools.count < Self.maximumPinnedPools else { return nil }
+            let pool = pinnedPool(host: host, address: address)
+            pools[key] = pool
+            return pool
+        }
+        if let kept { return try await send(request, using: kept) }
+        let pinned = pinnedPool(host: host, address: address)
         do {
             let response = try await send(request, using: pinned)
             try await Self.close(pinned)
@@ -115,6 +144,17 @@ public final class AsyncHTTPClientTransport: AddressPinningTransport {
             try? await Self.close(pinned)
             throw error
         }
+    }
+
+    /// A connection pool whose only DNS answer for `host` is `address`.
+    private func pinnedPool(host: String, address: String) -> HTTPClient {
+        var pinnedConfiguration = configuration.clientConfiguration
+        pinnedConfiguration.dnsOverride = [host: address]
+        return HTTPClient(
+            eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+            configuration: pinnedConfiguration,
+            backgroundActivityLogger: logger
+        )
     }
 
     private func send(_ request: HTTPRequest, using client: HTTPClient) async throws -> HTTPResponse {

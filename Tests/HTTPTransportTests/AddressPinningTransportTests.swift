@@ -42,6 +42,26 @@ struct AddressPinningTransportTests {
         }
     }
 
+    @Test("pinned sends to one host and address share a kept-alive connection, as an account's writes do")
+    func pinnedSendsReuseTheirConnection() async throws {
+        try await LoopbackHTTPServer.withServer(handler: LoopbackHTTPServer.always(.text("ok"))) { server in
+            try await AsyncHTTPClientTransport.withTransport(configuration: Self.limits) { transport in
+                let target = try #require(
+                    URL(string: "http://pds.invalid:\(server.port)/xrpc/com.atproto.repo.createRecord")
+                )
+                for _ in 0..<5 {
+                    let response = try await transport.send(
+                        HTTPRequest(method: .post, url: target, body: Data("{}".utf8)),
+                        connectingTo: "127.0.0.1"
+                    )
+                    #expect(response.status == 200)
+                }
+                #expect(server.requests.count == 5)
+                #expect(server.connectionCount == 1, "five pinned writes, one connection")
+            }
+        }
+    }
+
     @Test("a token POST and its retry reach the checked address though the name then resolves where nothing listens")
     func pinnedPOSTOutlivesRebinding() async throws {
         let answer = LoopbackHTTPServer.always(.json(#"{"access_token":"t"}"#))

@@ -81,8 +81,8 @@ public final class AccountConnection: Sendable {
     /// A write (any method but `GET`), which carries the account's data, goes where the token endpoint and the
     /// app-password session methods go: the PDS host is resolved, every address checked as fetches are
     /// (atproto.com/specs/oauth, Security Concerns), and the request connects to the checked address, so a DNS answer
-    /// that changes in between cannot send it elsewhere (over `AsyncHTTPClientTransport`, on a connection of its own
-    /// when the PDS is named by a host name). A read goes through the shared transport's kept-alive
+    /// that changes in between cannot send it elsewhere (`AsyncHTTPClientTransport` keeps a pool per host and checked
+    /// address, so the writes share kept-alive connections). A read goes through the shared transport's kept-alive
     /// connections, unchecked each time: the PDS URL passed the destination checks when the session was made, only
     /// `https` reaches a host other than loopback, and TLS authenticates the host name (RFC 9110 §4.3.4).
     ///
