@@ -24,14 +24,15 @@ public struct SandboxAccount: Sendable, Hashable {
     ///   - handle: the handle; it is lowercased.
     ///   - did: a `did:plc` DID, or `nil` to derive one with ``derivedDID(for:)``.
     ///   - displayName: the profile's display name.
-    ///   - twoFactor: whether an app-password sign-in asks for a sign-in code (``derivedAuthFactorToken(for:)``).
+    ///   - twoFactor: whether an app-password sign-in asks for a sign-in code (``randomAuthFactorToken()``), new
+    ///     and random like the app password.
     public init(handle: String, did: String? = nil, displayName: String? = nil, twoFactor: Bool = false) {
         let handle = handle.lowercased()
         self.handle = handle
         self.did = did ?? Self.derivedDID(for: handle)
         self.displayName = displayName
         self.appPassword = Self.randomAppPassword()
-        self.authFactorToken = twoFactor ? Self.derivedAuthFactorToken(for: handle) : nil
+        self.authFactorToken = twoFactor ? Self.randomAuthFactorToken() : nil
     }
 
     /// A new app password from the operating system's CSPRNG: 80 random bits as four groups of four base32
@@ -41,10 +42,10 @@ public struct SandboxAccount: Sendable, Hashable {
         return stride(from: 0, to: 16, by: 4).map { String(text[$0..<$0 + 4]) }.joined(separator: "-")
     }
 
-    /// The sign-in code the sandbox asks of a two-factor account: two groups of five uppercase characters.
-    public static func derivedAuthFactorToken(for handle: String) -> String {
-        let digest = SHA256.hash(data: Data("atoauth-sandbox-sign-in-code:\(handle.lowercased())".utf8))
-        let text = Array(Base32.encode(digest).uppercased().prefix(10))
+    /// A new sign-in code for a two-factor account, from the operating system's CSPRNG: 50 random bits as two
+    /// groups of five uppercase base32 characters (`XXXXX-XXXXX`), as Bluesky's emailed codes look.
+    public static func randomAuthFactorToken() -> String {
+        let text = Array(Base32.encode(SystemRandomSource().bytes(count: 7)).uppercased().prefix(10))
         return String(text[0..<5]) + "-" + String(text[5..<10])
     }
 

@@ -165,7 +165,7 @@ struct SandboxCommand: AsyncParsableCommand {
             accounts: accounts.map { account in
                 guard twoFactor.contains(account.handle) else { return account }
                 var account = account
-                account.authFactorToken = SandboxAccount.derivedAuthFactorToken(for: account.handle)
+                account.authFactorToken = SandboxAccount.randomAuthFactorToken()
                 return account
             },
             ports: .init(plcDirectory: plcPort, pds: pdsPort, authorizationServer: authorizationPort),

@@ -215,6 +215,18 @@ struct LegacySessionTests {
         #expect(SandboxAccount.defaults.map(\.appPassword) != SandboxAccount.defaults.map(\.appPassword))
     }
 
+    @Test("a two-factor sign-in code is random too, two groups of five uppercase base32 characters")
+    func randomAuthFactorToken() {
+        let codes = (0..<64).map { _ in SandboxAccount.randomAuthFactorToken() }
+        #expect(Set(codes).count == codes.count)
+        for code in codes {
+            #expect(code.split(separator: "-", omittingEmptySubsequences: false).map(\.count) == [5, 5])
+            #expect(code.allSatisfy { $0 == "-" || "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567".contains($0) })
+        }
+        let first = SandboxAccount(handle: "alice.test", twoFactor: true).authFactorToken
+        #expect(first != nil && first != SandboxAccount(handle: "alice.test", twoFactor: true).authFactorToken)
+    }
+
     @Test("each start has its own app passwords: one start's signs in there, and the other start refuses it")
     func appPasswordsPerStart() async throws {
         try await withSandbox { first in
