@@ -15,10 +15,10 @@ struct PinnedWriteTests {
         let password = try #require(world.server.configuration.account(for: "bob.test")?.appPassword)
         let bob = try await accounts.signInWithAppPassword("bob.test", password: password)
         let name = "session/" + bob.account.did.rawValue
-        let stored = try #require(try await world.keystore.load(name))
+        let stored = try #require(try world.keystore.load(name))
         var object = try #require(try JSONSerialization.jsonObject(with: stored) as? [String: Any])
         object["pds"] = "https://pds.example"
-        try await world.keystore.save(try JSONSerialization.data(withJSONObject: object), as: name)
+        try world.keystore.save(try JSONSerialization.data(withJSONObject: object), as: name)
         return bob.account.did.rawValue
     }
 

@@ -23,10 +23,7 @@ struct SlowRequestTests {
             await listener.slots.wait { $0.admitted >= limits.maximumConnections }
             let browser = try RawHTTPConnection(port: port)
             browser.sendGet("/callback?state=right&code=good", host: "127.0.0.1:\(port)")
-            let url = try await waiting.value
-            #expect(url.query?.contains("code=good") == true)
-            await listener.finish(with: .signedIn(as: "alice.test"))
-            #expect(await browser.readAll().hasPrefix("HTTP/1.1 200"))
+            try await expectSignedIn(waiting, listener, browser)
             for (index, trickler) in tricklers.enumerated() {
                 #expect(await trickler.closedSilently(), "trickling connection \(index) was not closed")
             }
@@ -45,10 +42,7 @@ struct SlowRequestTests {
             let browser = try RawHTTPConnection(port: port)
             browser.sendGet("/callback?state=right&code=good", host: "127.0.0.1:\(port)")
             #expect(await trickler.closedSilently())
-            let url = try await waiting.value
-            #expect(url.query?.contains("code=good") == true)
-            await listener.finish(with: .signedIn(as: "alice.test"))
-            #expect(await browser.readAll().hasPrefix("HTTP/1.1 200"))
+            try await expectSignedIn(waiting, listener, browser)
         }
     }
 
@@ -86,12 +80,22 @@ struct SlowRequestTests {
             #expect(start.duration(to: clock.now) >= .milliseconds(950))
             let browser = try RawHTTPConnection(port: port)
             browser.sendGet("/callback?state=right&code=good", host: "127.0.0.1:\(port)")
-            let url = try await waiting.value
-            #expect(url.query?.contains("code=good") == true)
-            await listener.finish(with: .signedIn(as: "alice.test"))
-            #expect(await browser.readAll().hasPrefix("HTTP/1.1 200"))
+            try await expectSignedIn(waiting, listener, browser)
         }
     }
+}
+
+/// Expects the callback `waiting` for to be the browser's, finishes the sign-in and expects the browser's page.
+private func expectSignedIn(
+    _ waiting: Task<URL, any Error>,
+    _ listener: LoopbackCallbackListener,
+    _ browser: RawHTTPConnection,
+    sourceLocation: SourceLocation = #_sourceLocation
+) async throws {
+    let url = try await waiting.value
+    #expect(url.query?.contains("code=good") == true, sourceLocation: sourceLocation)
+    await listener.finish(with: .signedIn(as: "alice.test"))
+    #expect(await browser.readAll().hasPrefix("HTTP/1.1 200"), sourceLocation: sourceLocation)
 }
 
 /// Sends a request line, then a header line every `interval` and never the blank line that ends the head, until

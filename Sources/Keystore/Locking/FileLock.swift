@@ -32,21 +32,12 @@ struct FileLock: Sendable {
         let deadline = ContinuousClock.now + timeout
         var delay = initialDelay
         while true {
-            let descriptor = try openLockFile(path)
-            do {
-                while try !tryLock(descriptor, path: path) {
-                    guard ContinuousClock.now < deadline else {
-                        throw KeystoreError.lockTimeout(name: name, path: path, timeout: timeout)
-                    }
-                    try await Task.sleep(for: delay)
-                    delay = min(delay * 1.5, maximumDelay)
-                }
-            } catch {
-                close(descriptor)
-                throw error
+            if let lock = try attempt(path: path) { return lock }
+            guard ContinuousClock.now < deadline else {
+                throw KeystoreError.lockTimeout(name: name, path: path, timeout: timeout)
             }
-            if isStillAtPath(descriptor, path) { return FileLock(descriptor: descriptor, path: path) }
-            close(descriptor)
+            try await Task.sleep(for: delay)
+            delay = min(delay * 1.5, maximumDelay)
         }
     }
 
@@ -55,23 +46,29 @@ struct FileLock: Sendable {
         let deadline = ContinuousClock.now + timeout
         var delay = initialDelay
         while true {
-            let descriptor = try openLockFile(path)
-            do {
-                while try !tryLock(descriptor, path: path) {
-                    guard ContinuousClock.now < deadline else {
-                        throw KeystoreError.lockTimeout(name: name, path: path, timeout: timeout)
-                    }
-                    let micro = delay.components.attoseconds / 1_000_000_000_000
-                    usleep(useconds_t(micro))
-                    delay = min(delay * 1.5, maximumDelay)
-                }
-            } catch {
-                close(descriptor)
-                throw error
+            if let lock = try attempt(path: path) { return lock }
+            guard ContinuousClock.now < deadline else {
+                throw KeystoreError.lockTimeout(name: name, path: path, timeout: timeout)
             }
-            if isStillAtPath(descriptor, path) { return FileLock(descriptor: descriptor, path: path) }
-            close(descriptor)
+            usleep(useconds_t(delay.components.attoseconds / 1_000_000_000_000))
+            delay = min(delay * 1.5, maximumDelay)
         }
+    }
+
+    /// Opens (or creates) the lock file and tries once to lock it: the lock, or `nil` when another holder has it or
+    /// the file locked was deleted by its last holder meanwhile (the next attempt opens the new one).
+    private static func attempt(path: String) throws -> FileLock? {
+        let descriptor = try openLockFile(path)
+        do {
+            if try tryLock(descriptor, path: path), isStillAtPath(descriptor, path) {
+                return FileLock(descriptor: descriptor, path: path)
+            }
+        } catch {
+            close(descriptor)
+            throw error
+        }
+        close(descriptor)
+        return nil
     }
 
     /// Takes the lock on the file at `path` only when it is free at once and the file exists; for sweeping.

@@ -1,5 +1,6 @@
 public import Foundation
 import HTTPTransport
+import WireFormat
 
 /// An authorization server's metadata, checked as RFC 8414 §3; atproto.com/specs/oauth, Authorization Servers requires (RFC 8414 §2–§3).
 ///
@@ -40,7 +41,7 @@ public struct AuthorizationServerMetadata: Sendable, Hashable {
         } catch {
             throw OAuthError.invalidAuthorizationServerMetadata(
                 MetadataDecoding.reason(of: error),
-                field: MetadataDecoding.field(of: error)
+                field: DecodingFailure.member(of: error)
             )
         }
         let checker = Checker(allowHTTPLoopback: allowHTTPLoopback)

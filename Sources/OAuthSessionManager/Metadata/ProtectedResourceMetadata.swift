@@ -1,5 +1,6 @@
 public import Foundation
 import HTTPTransport
+import WireFormat
 
 /// A PDS's OAuth protected resource metadata, checked as RFC 9728 §3; atproto.com/specs/oauth, Authorization Servers requires (RFC 9728 §3).
 ///
@@ -35,7 +36,7 @@ public struct ProtectedResourceMetadata: Sendable, Hashable {
         do {
             wire = try JSONDecoder().decode(Wire.self, from: json)
         } catch {
-            let field = MetadataDecoding.field(of: error)
+            let field = DecodingFailure.member(of: error)
             throw OAuthError.invalidProtectedResourceMetadata(MetadataDecoding.reason(of: error), field: field)
         }
         let expected = pds.absoluteString

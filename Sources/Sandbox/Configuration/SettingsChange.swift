@@ -1,4 +1,5 @@
 import Foundation
+import WireFormat
 
 /// The body of `POST /_sandbox/settings`, checked whole before anything is applied.
 ///
@@ -87,7 +88,7 @@ struct SettingsChange: Decodable, Sendable {
 
     /// The refusal of a body that did not decode: the setting of the wrong type, when the error names one.
     private static func refusal(of error: any Error) -> Refusal {
-        let setting = member(of: error)
+        let setting = DecodingFailure.member(of: error)
         if let range = ranges.first(where: { $0.name == setting }) {
             return Refusal(setting: range.name, message: "\(range.name) must be \(range.expectation)")
         }
@@ -98,19 +99,6 @@ struct SettingsChange: Decodable, Sendable {
             return Refusal(setting: setting, message: "withheldPermissions must be an array of permission scope tokens")
         default:
             return Refusal(setting: nil, message: "send a JSON object of settings")
-        }
-    }
-
-    /// The member of the body a decoding error concerns, when it names one.
-    private static func member(of error: any Error) -> String? {
-        guard let error = error as? DecodingError else { return nil }
-        switch error {
-        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
-            return context.codingPath.first?.stringValue
-        case .keyNotFound(let key, _):
-            return key.stringValue
-        @unknown default:
-            return nil
         }
     }
 }
