@@ -35,6 +35,9 @@ struct PasswordFileTests {
         #expect(try PostgresStore.PasswordFile.password(for: socket, path: path) == "socket-secret")
         let nobody = try PostgresStore.Configuration(url: "postgresql://nobody@db.example/x")
         #expect(try PostgresStore.PasswordFile.password(for: nobody, path: path) == nil)
+        let empty = try file("")
+        defer { unlink(empty) }
+        #expect(try PostgresStore.PasswordFile.password(for: exact, path: empty) == nil, "an empty file holds none")
     }
 
     @Test("a file others may read, a FIFO or a missing file is a usage error that shows no password")

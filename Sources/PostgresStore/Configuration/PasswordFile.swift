@@ -64,31 +64,33 @@ extension PostgresStore {
         private static func read(_ path: String) throws -> String {
             let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
             guard descriptor >= 0 else {
-                throw PostgresStoreError.passwordFile(shown(path), "cannot be opened")
+                throw PostgresStoreError.passwordFile(path, "cannot be opened")
             }
             defer { close(descriptor) }
             var status = stat()
             guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-                throw PostgresStoreError.passwordFile(shown(path), "is not a regular file")
+                throw PostgresStoreError.passwordFile(path, "is not a regular file")
             }
             guard status.st_mode & 0o077 == 0 else {
                 throw PostgresStoreError.passwordFile(
-                    shown(path),
+                    path,
                     "may be read or written by others; make it 0600 (chmod 600)"
                 )
             }
             guard status.st_size <= 64 << 10 else {
-                throw PostgresStoreError.passwordFile(shown(path), "is larger than 64 KiB")
+                throw PostgresStoreError.passwordFile(path, "is larger than 64 KiB")
             }
             let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
-            guard let data = try? handle.readToEnd(), let text = String(data: data ?? Data(), encoding: .utf8) else {
-                throw PostgresStoreError.passwordFile(shown(path), "is not readable UTF-8 text")
+            let data: Data
+            do {
+                data = try handle.readToEnd() ?? Data()
+            } catch {
+                throw PostgresStoreError.passwordFile(path, "cannot be read")
+            }
+            guard let text = String(data: data, encoding: .utf8) else {
+                throw PostgresStoreError.passwordFile(path, "is not readable UTF-8 text")
             }
             return text
-        }
-
-        private static func shown(_ path: String) -> String {
-            "'" + String(path.unicodeScalars.filter { !Configuration.isControl($0) }.map(Character.init)) + "'"
         }
     }
 }

@@ -94,7 +94,7 @@ extension PostgresStoreError {
     static func passwordFile(_ path: String, _ reason: String) -> PostgresStoreError {
         PostgresStoreError(
             .invalidURL,
-            "The PostgreSQL password file \(TerminalText.sanitized(path)) \(reason); nothing was sent."
+            "The PostgreSQL password file '\(TerminalText.sanitized(path))' \(reason); nothing was sent."
         )
     }
 
