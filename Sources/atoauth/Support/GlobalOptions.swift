@@ -22,7 +22,8 @@ struct GlobalOptions<Command: GlobalOptionUser>: ParsableArguments {
         help: Self.shown(
             .storeURL,
             "A postgresql:// URL: keep accounts and sessions in that database, shared by several machines, "
-                + "instead of the files under --home (env ATOAUTH_STORE).",
+                + "instead of the files under --home (env ATOAUTH_STORE). A remote host gets sslmode=verify-full; "
+                + "give the password in PGPASSWORD or a password file (passfile, ~/.pgpass), not in this URL.",
             valueName: "url"
         )
     )
