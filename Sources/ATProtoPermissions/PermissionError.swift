@@ -42,7 +42,8 @@ public struct PermissionError: Error, Sendable, Hashable, CustomStringConvertibl
     static let maximumQuotedLength = 200
 
     private let code: Code
-    /// The offending token, without control characters and shortened to at most 200 characters.
+    /// The offending token, without control, format or line-separator characters, shortened to at most 200
+    /// characters.
     public let token: String
     /// What is wrong with the token, in words.
     public let reason: String
@@ -98,8 +99,12 @@ public struct PermissionError: Error, Sendable, Hashable, CustomStringConvertibl
 
     private static func printable(_ text: String, limit: Int) -> String {
         let scalars = text.unicodeScalars.filter { scalar in
-            let category = scalar.properties.generalCategory
-            return category != .control && category != .format
+            // Controls, format characters (bidi among them) and the line and paragraph separators, which some
+            // terminals and JavaScript take as line breaks.
+            switch scalar.properties.generalCategory {
+            case .control, .format, .lineSeparator, .paragraphSeparator: false
+            default: true
+            }
         }
         let cleaned = String(String.UnicodeScalarView(scalars))
         return cleaned.count <= limit ? cleaned : String(cleaned.prefix(limit)) + "…"

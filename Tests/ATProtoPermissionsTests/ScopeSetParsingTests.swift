@@ -31,6 +31,15 @@ struct ScopeSetParsingTests {
         #expect(error.token == badToken.filter { $0 != "\t" })
     }
 
+    @Test("an error quotes a token without its line or paragraph separators or bidi controls")
+    func separatorsAreNotQuoted() throws {
+        let error = try #require(throws: PermissionError.self) {
+            try Permission(parsing: "repo:a.b.c?action=create\u{2028}\u{2029}\u{202E}x")
+        }
+        #expect(error.token == "repo:a.b.c?action=createx")
+        #expect(!error.description.unicodeScalars.contains { [0x2028, 0x2029, 0x202E].contains($0.value) })
+    }
+
     @Test("an error quotes at most 200 characters of a long token")
     func longTokenIsShortened() throws {
         let token = "repo:" + String(repeating: "x", count: 1_000)
