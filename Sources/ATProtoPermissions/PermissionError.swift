@@ -1,3 +1,4 @@
+import ATProtoSyntax
 public import Failures
 
 /// A permission scope that cannot be parsed or built (atproto.com/specs/permission, Scope String Syntax).
@@ -50,7 +51,7 @@ public struct PermissionError: Error, Sendable, Hashable, CustomStringConvertibl
 
     private init(_ code: Code, _ token: String, _ reason: String) {
         self.code = code
-        self.token = Self.printable(token, limit: Self.maximumQuotedLength)
+        self.token = QuotedText.printable(token, limit: Self.maximumQuotedLength)
         self.reason = reason
     }
 
@@ -95,20 +96,7 @@ public struct PermissionError: Error, Sendable, Hashable, CustomStringConvertibl
     }
 
     /// A value in quotation marks, without control characters, shortened to 60 characters.
-    static func quoted(_ value: String) -> String { "“\(printable(value, limit: 60))”" }
-
-    private static func printable(_ text: String, limit: Int) -> String {
-        let scalars = text.unicodeScalars.filter { scalar in
-            // Controls, format characters (bidi among them) and the line and paragraph separators, which some
-            // terminals and JavaScript take as line breaks.
-            switch scalar.properties.generalCategory {
-            case .control, .format, .lineSeparator, .paragraphSeparator: false
-            default: true
-            }
-        }
-        let cleaned = String(String.UnicodeScalarView(scalars))
-        return cleaned.count <= limit ? cleaned : String(cleaned.prefix(limit)) + "…"
-    }
+    static func quoted(_ value: String) -> String { "“\(QuotedText.printable(value, limit: 60))”" }
 }
 
 extension PermissionError: CategorizedError {

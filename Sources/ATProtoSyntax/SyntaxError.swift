@@ -34,7 +34,7 @@ public struct SyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Creates an error; `text` is quoted in the reason, made printable and shortened.
     init(_ expected: Expected, _ text: String, _ problem: String) {
         self.expected = expected
-        self.reason = "“\(Self.printable(text))”: \(problem)"
+        self.reason = "“\(QuotedText.printable(text, limit: 100))”: \(problem)"
     }
 
     /// Creates an error with a reason that quotes nothing.
@@ -58,16 +58,6 @@ public struct SyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The text without control characters, at most 100 characters.
-    private static func printable(_ text: String) -> String {
-        let scalars = text.unicodeScalars.filter { !$0.properties.generalCategory.isControlOrFormat }
-        let cleaned = String(String.UnicodeScalarView(scalars))
-        return cleaned.count <= 100 ? cleaned : String(cleaned.prefix(100)) + "…"
-    }
-}
-
-extension Unicode.GeneralCategory {
-    fileprivate var isControlOrFormat: Bool { self == .control || self == .format }
 }
 
 extension SyntaxError: CategorizedError {

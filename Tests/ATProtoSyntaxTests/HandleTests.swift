@@ -16,6 +16,16 @@ struct HandleTests {
         #expect(error?.description.contains("empty") == true)
     }
 
+    @Test("an invalid handle is quoted without controls, bidi characters or line separators")
+    func quotedSafely() {
+        let error = #expect(throws: SyntaxError.self) {
+            try Handle(validating: "evil\u{2028}\u{2029}\u{202E}\u{1B}[2J.test")
+        }
+        let description = error?.description ?? ""
+        #expect(description.contains("evil[2J.test"), "\(description)")
+        #expect(!description.unicodeScalars.contains { [0x2028, 0x2029, 0x202E, 0x1B].contains($0.value) })
+    }
+
     @Test(
         "handles under a disallowed top-level domain are valid syntax but not resolvable",
         arguments: [
