@@ -34,6 +34,7 @@ let package = Package(
         .library(name: "OAuthLoopbackListener", targets: ["OAuthLoopbackListener"]),
         .library(name: "AccountManager", targets: ["AccountManager"]),
         .library(name: "ATClient", targets: ["ATClient"]),
+        .library(name: "SignInDoctor", targets: ["SignInDoctor"]),
         .library(name: "Sandbox", targets: ["Sandbox"]),
         .library(name: "ATOAuthTesting", targets: ["ATOAuthTesting"]),
         .executable(name: "atoauth", targets: ["atoauth"]),
@@ -151,6 +152,15 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // Explains why a sign-in fails: the chain a sign-in walks, checked step by step, without signing in.
+        .target(
+            name: "SignInDoctor",
+            dependencies: [
+                "Failures", "ATProtoSyntax", "ATProtoPermissions", "WireFormat", "HTTPTransport",
+                "DPoPRequestExecutor", "ATProtoIdentity", "OAuthSessionManager",
+            ],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "Sandbox",
             dependencies: [
@@ -167,7 +177,7 @@ let package = Package(
             dependencies: [
                 "Failures", "ATProtoSyntax", "ATProtoPermissions", "WireFormat", "HTTPTransport", "Keystore",
                 "ATProtoIdentity", "OAuthSessionManager", "OAuthLoopbackListener", "AccountManager", "ATClient",
-                "Sandbox",
+                "SignInDoctor", "Sandbox",
                 "PostgresStore", "CProcessGuard",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -309,6 +319,14 @@ let package = Package(
             dependencies: [
                 "ATClient", "AccountManager", "ATOAuthTesting", "ATProtoSyntax", "ATProtoPermissions",
                 "HTTPTransport", "OAuthSessionManager",
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "SignInDoctorTests",
+            dependencies: [
+                "SignInDoctor", "ATProtoSyntax", "ATProtoIdentity", "HTTPTransport", "OAuthSessionManager",
+                "ATOAuthTesting",
             ],
             swiftSettings: strictSettings
         ),

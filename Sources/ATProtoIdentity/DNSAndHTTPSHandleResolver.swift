@@ -60,7 +60,7 @@ public struct DNSAndHTTPSHandleResolver: HandleResolver {
     }
 
     /// The DID from the `did=` TXT records of `_atproto.<handle>`, `nil` when there is none.
-    func resolveWithDNS(_ handle: Handle) async throws -> DID? {
+    package func resolveWithDNS(_ handle: Handle) async throws -> DID? {
         let name = "_atproto.\(handle.rawValue)"
         let records = try await dns.txtRecords(for: name)
         let values = Set(records.filter { $0.hasPrefix("did=") }.map { String($0.dropFirst(4)) })
@@ -74,7 +74,7 @@ public struct DNSAndHTTPSHandleResolver: HandleResolver {
     }
 
     /// The DID from the first line of `https://<handle>/.well-known/atproto-did`.
-    func resolveWithHTTPS(_ handle: Handle) async throws -> DID {
+    package func resolveWithHTTPS(_ handle: Handle) async throws -> DID {
         guard let url = URL(string: "https://\(handle.rawValue)/.well-known/atproto-did") else {
             throw SyntaxError.unusable(.handle, handle.rawValue, "it cannot form a URL")
         }

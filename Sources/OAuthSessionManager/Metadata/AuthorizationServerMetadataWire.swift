@@ -1,20 +1,21 @@
 /// Authorization server metadata as sent (RFC 8414 §2), every member optional so each check can name what is
 /// missing; a member of the wrong type fails decoding with its name.
-struct AuthorizationServerMetadataWire: Decodable, Sendable {
-    let issuer: String?
-    let authorizationEndpoint: String?
-    let tokenEndpoint: String?
-    let pushedAuthorizationRequestEndpoint: String?
-    let revocationEndpoint: String?
-    let requirePushedAuthorizationRequests: Bool?
-    let clientIDMetadataDocumentSupported: Bool?
-    let authorizationResponseIssParameterSupported: Bool?
-    let codeChallengeMethodsSupported: [String]?
-    let dpopSigningAlgValuesSupported: [String]?
-    let tokenEndpointAuthMethodsSupported: [String]?
-    let scopesSupported: [String]?
-    let protectedResources: [String]?
-    let promptValuesSupported: [String]?
+package struct AuthorizationServerMetadataWire: Decodable, Sendable {
+    package let issuer: String?
+    package let authorizationEndpoint: String?
+    package let tokenEndpoint: String?
+    package let pushedAuthorizationRequestEndpoint: String?
+    package let revocationEndpoint: String?
+    package let requirePushedAuthorizationRequests: Bool?
+    package let clientIDMetadataDocumentSupported: Bool?
+    package let authorizationResponseIssParameterSupported: Bool?
+    package let codeChallengeMethodsSupported: [String]?
+    package let dpopSigningAlgValuesSupported: [String]?
+    package let tokenEndpointAuthMethodsSupported: [String]?
+    package let tokenEndpointAuthSigningAlgValuesSupported: [String]?
+    package let scopesSupported: [String]?
+    package let protectedResources: [String]?
+    package let promptValuesSupported: [String]?
 
     enum CodingKeys: String, CodingKey {
         case issuer
@@ -28,6 +29,7 @@ struct AuthorizationServerMetadataWire: Decodable, Sendable {
         case codeChallengeMethodsSupported = "code_challenge_methods_supported"
         case dpopSigningAlgValuesSupported = "dpop_signing_alg_values_supported"
         case tokenEndpointAuthMethodsSupported = "token_endpoint_auth_methods_supported"
+        case tokenEndpointAuthSigningAlgValuesSupported = "token_endpoint_auth_signing_alg_values_supported"
         case scopesSupported = "scopes_supported"
         case protectedResources = "protected_resources"
         case promptValuesSupported = "prompt_values_supported"

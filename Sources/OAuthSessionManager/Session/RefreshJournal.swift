@@ -1,7 +1,7 @@
-import ATProtoSyntax
+package import ATProtoSyntax
 import Crypto
 import Foundation
-import Keystore
+package import Keystore
 
 /// A note in the store that a refresh request is on its way, so a process killed before it saved the rotated tokens
 /// does not leave the next one to send a spent refresh token (atproto.com/specs/oauth, Tokens and Session Lifetime:
@@ -12,16 +12,21 @@ import Keystore
 /// A request that got no answer in time, or whose connection broke after it was sent, may still have been carried
 /// out, so its note stays, marked as unanswered. A note that still names the stored refresh token means the outcome
 /// was lost; one that names another token is stale and harmless.
-struct RefreshJournal: Sendable {
+package struct RefreshJournal: Sendable {
     /// How an earlier refresh that sent the stored refresh token ended without settling.
-    enum Interruption: Equatable {
+    package enum Interruption: Equatable, Sendable {
         /// It was cut off (a killed process) after its request was sent and before its outcome was known.
         case cutOff
         /// Its request got no answer in time, or its connection broke after it was sent.
         case unanswered
     }
 
-    let keystore: any Keystore
+    package let keystore: any Keystore
+
+    /// Creates the journal kept in `keystore`.
+    package init(keystore: any Keystore) {
+        self.keystore = keystore
+    }
 
     static func entryName(did: DID) -> String { "refreshing/\(did.rawValue)" }
 
@@ -42,7 +47,7 @@ struct RefreshJournal: Sendable {
     }
 
     /// How an earlier refresh that sent `refreshToken` ended without settling, or `nil` when none did.
-    func interruption(_ did: DID, refreshToken: String) async -> Interruption? {
+    package func interruption(_ did: DID, refreshToken: String) async -> Interruption? {
         guard let note = try? await keystore.load(Self.entryName(did: did)) else { return nil }
         let digest = Self.digest(refreshToken)
         if note == digest { return .cutOff }

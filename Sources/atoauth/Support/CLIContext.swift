@@ -34,11 +34,7 @@ struct CLIContext {
         environment: [String: String] = ProcessInfo.processInfo.environment,
         _ body: (CLIContext) async throws -> T
     ) async throws -> T {
-        var logger =
-            settings.verbose
-            ? Logger(label: "atoauth") { StreamLogHandler.standardError(label: $0) }
-            : Logger(label: "atoauth") { _ in SentenceLogHandler() }
-        logger.logLevel = settings.verbose ? .debug : .warning
+        let logger = logger(settings)
         let home = try homeDirectory(settings, environment)
         return try await StoreSelection.withKeystore(
             url: settings.store,
@@ -60,16 +56,7 @@ struct CLIContext {
         keystore: any Keystore,
         _ body: (CLIContext) async throws -> T
     ) async throws -> T {
-        var transportLogger = logger
-        transportLogger.logLevel = .warning  // AsyncHTTPClient's own connection chatter is not what -v shows.
-        let timeout = try settings.requestTimeout()
-        let limits = AsyncHTTPClientTransport.Configuration(
-            connectTimeout: min(.seconds(10), timeout),
-            totalTimeout: timeout
-        )
-        return try await AsyncHTTPClientTransport.withTransport(configuration: limits, logger: transportLogger) {
-            base in
-            let transport: any HTTPTransport = settings.verbose ? LoggingTransport(base, logger: logger) : base
+        try await withTransport(settings, logger: logger) { transport in
             var configuration = AccountManager.Configuration()
             configuration.identity = try identityConfiguration(settings)
             configuration.allowHTTPLoopback = settings.allowHTTPLoopback
@@ -90,6 +77,36 @@ struct CLIContext {
             } catch let error as AccountError where error.hasSameCode(as: .noSuchAccount("")) {
                 throw await AccountSuggestion.failure(for: error, context: context)
             }
+        }
+    }
+
+    /// The logger the settings ask for: HTTP exchanges on stderr with `-v`, else warnings as sentences.
+    static func logger(_ settings: GlobalSettings) -> Logger {
+        var logger =
+            settings.verbose
+            ? Logger(label: "atoauth") { StreamLogHandler.standardError(label: $0) }
+            : Logger(label: "atoauth") { _ in SentenceLogHandler() }
+        logger.logLevel = settings.verbose ? .debug : .warning
+        return logger
+    }
+
+    /// Runs `body` with an HTTP transport bounded by `--request-timeout` (logging each exchange with `-v`), and
+    /// shuts it down on every path.
+    static func withTransport<T>(
+        _ settings: GlobalSettings,
+        logger: Logger,
+        _ body: (any HTTPTransport) async throws -> T
+    ) async throws -> T {
+        var transportLogger = logger
+        transportLogger.logLevel = .warning  // AsyncHTTPClient's own connection chatter is not what -v shows.
+        let timeout = try settings.requestTimeout()
+        let limits = AsyncHTTPClientTransport.Configuration(
+            connectTimeout: min(.seconds(10), timeout),
+            totalTimeout: timeout
+        )
+        return try await AsyncHTTPClientTransport.withTransport(configuration: limits, logger: transportLogger) {
+            base in
+            try await body(settings.verbose ? LoggingTransport(base, logger: logger) : base)
         }
     }
 

@@ -1,0 +1,157 @@
+public import Foundation
+public import OAuthSessionManager
+
+/// What this machine keeps for a signed-in account, read without changing anything: the session, whether a
+/// refresh was left unsettled, and where the store is.
+public struct LocalAccount: Sendable {
+    /// How a refresh that sent the stored refresh token ended without settling.
+    public enum UnsettledRefresh: Sendable, Hashable {
+        /// The process was cut off after the request was sent and before its outcome was saved.
+        case cutOff
+        /// The request got no answer in time, or its connection broke after it was sent.
+        case unanswered
+    }
+
+    /// Where the account is kept.
+    public enum Store: Sendable, Hashable {
+        /// The encrypted files under a home directory, and the key file when one is used.
+        case files(home: URL, keyFile: URL?)
+        /// A PostgreSQL database (described without its password); the home keeps this machine's nonce cache.
+        case database(description: String, home: URL)
+    }
+
+    /// The stored session; its tokens are never shown.
+    public var session: Session
+    /// A refresh left unsettled, from the refresh journal's note; `nil` when none.
+    public var unsettledRefresh: UnsettledRefresh?
+    /// Where the account is kept.
+    public var store: Store
+
+    /// Creates the local state of an account.
+    public init(session: Session, unsettledRefresh: UnsettledRefresh?, store: Store) {
+        self.session = session
+        self.unsettledRefresh = unsettledRefresh
+        self.store = store
+    }
+
+    /// The checks of the local side, in order.
+    static let checks: [(name: String, rule: String)] = [
+        ("store-files", Rule.storeFiles), ("session-expiry", Rule.sessionLifetime),
+        ("last-refresh", Rule.sessionLifetime), ("account-moved", Rule.identityMoved),
+    ]
+
+    /// Every local check, skipped for the same reason.
+    static func skippedChecks(because why: String) -> [Finding] {
+        checks.map { Finding.skip($0.name, why, rule: $0.rule) }
+    }
+
+    /// The findings of the local side; `identity` and `server` are what the diagnosis resolved just now.
+    func findings(now: Date, identity: IdentityExamination, server: ServerExamination?) -> [Finding] {
+        [
+            StoreFiles.finding(store),
+            expiryFinding(now: now),
+            refreshFinding(now: now),
+            movedFinding(identity: identity, server: server),
+        ]
+    }
+
+    private var signInAgain: String {
+        "atoauth accounts add \(session.displayName)"
+    }
+
+    private func expiryFinding(now: Date) -> Finding {
+        let end = session.endsAtLatest
+        let endText = Self.timestamp(end)
+        let access =
+            session.accessTokenExpiresAt.map {
+                $0 > now
+                    ? "the access token is valid until \(Self.timestamp($0))"
+                    : "the access token expired at \(Self.timestamp($0)) and is refreshed on next use"
+            } ?? "the access token's expiry is unknown"
+        let ceiling =
+            session.endIsRenewedByRefresh
+            ? "the session lasts until \(endText) unless refreshed before"
+            : "the session ends at the latest at \(endText), two weeks after sign-in"
+        guard end > now else {
+            return .fail(
+                "session-expiry",
+                "the session ended at \(endText)",
+                rule: Rule.sessionLifetime,
+                fix: "Sign in again: \(signInAgain).",
+                who: .user
+            )
+        }
+        if end.timeIntervalSince(now) < 86_400 {
+            return .warn(
+                "session-expiry",
+                "\(access); \(ceiling), in less than a day",
+                rule: Rule.sessionLifetime,
+                fix: "Sign in again before then (\(signInAgain)), so nothing that runs as this account is "
+                    + "interrupted.",
+                who: .user
+            )
+        }
+        return .pass("session-expiry", "\(access); \(ceiling)", rule: Rule.sessionLifetime)
+    }
+
+    private func refreshFinding(now: Date) -> Finding {
+        let issued =
+            session.updatedAt > session.createdAt
+            ? "tokens last issued by a refresh at \(Self.timestamp(session.updatedAt))"
+            : "not refreshed since sign-in at \(Self.timestamp(session.createdAt))"
+        guard let unsettledRefresh else {
+            return .pass("last-refresh", "\(issued); no refresh is left unsettled", rule: Rule.sessionLifetime)
+        }
+        let what =
+            switch unsettledRefresh {
+            case .cutOff: "a refresh was cut off after sending the refresh token, before its answer was saved"
+            case .unanswered: "a refresh sent the refresh token and got no answer in time"
+            }
+        return .fail(
+            "last-refresh",
+            "\(issued); \(what) (the refresh journal keeps a note)",
+            rule: Rule.sessionLifetime,
+            fix: "The server may have spent the refresh token, and sending it again would end the session as a "
+                + "replay; the next refresh ends the session here instead. Sign in again: \(signInAgain).",
+            who: .user
+        )
+    }
+
+    private func movedFinding(identity: IdentityExamination, server: ServerExamination?) -> Finding {
+        guard let pds = identity.pds else {
+            return .skip("account-moved", "the account's PDS could not be resolved now", rule: Rule.identityMoved)
+        }
+        if pds.absoluteString != session.pds.absoluteString {
+            return .fail(
+                "account-moved",
+                "the DID document now names the PDS \(pds.absoluteString); the session was made with "
+                    + session.pds.absoluteString,
+                rule: Rule.identityMoved,
+                fix: "The account moved to another PDS: its tokens belong to the old one. Sign in again: "
+                    + "\(signInAgain).",
+                who: .user
+            )
+        }
+        if session.kind == .oauth, let issuer = server?.issuer, issuer != session.issuer {
+            return .fail(
+                "account-moved",
+                "the PDS now names the authorization server \(issuer); the session was issued by \(session.issuer)",
+                rule: Rule.identityMoved,
+                fix: "The account's authorization server changed: its tokens belong to the old one. Sign in again: "
+                    + "\(signInAgain).",
+                who: .user
+            )
+        }
+        let issuer =
+            switch (session.kind, server?.issuer) {
+            case (.oauth, .some): " and the authorization server \(session.issuer)"
+            case (.oauth, nil): " (its authorization server could not be checked)"
+            default: ""
+            }
+        return .pass("account-moved", "still at the PDS \(pds.absoluteString)\(issuer)", rule: Rule.identityMoved)
+    }
+
+    private static func timestamp(_ date: Date) -> String {
+        ISO8601DateFormatter().string(from: date)
+    }
+}

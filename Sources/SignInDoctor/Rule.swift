@@ -1,0 +1,30 @@
+/// The rules the checks follow, by the section that states each.
+enum Rule {
+    static let handleResolution = "atproto.com/specs/handle, Handle Resolution"
+    static let handleBothWays =
+        "atproto.com/specs/handle, Handle Resolution (bidirectional); atproto.com/specs/oauth, Identity Authentication"
+    static let didDocument = "atproto.com/specs/did, DID Documents"
+    static let personalDataServer =
+        "atproto.com/specs/did, DID Documents (#atproto_pds); atproto.com/specs/oauth, Security Concerns"
+    static let protectedResource = "RFC 9728 §3; atproto.com/specs/oauth, Authorization Servers"
+    static let serverMetadata = "RFC 8414 §3; atproto.com/specs/oauth, Authorization Servers"
+    static let issuer = "RFC 8414 §3.3"
+    static let pushedRequests = "RFC 9126 §5; atproto.com/specs/oauth, Authorization Servers"
+    static let dpopAlgorithms = "RFC 9449 §5.1; atproto.com/specs/oauth, DPoP"
+    static let pkce = "RFC 7636 §4.2; atproto.com/specs/oauth, Authorization Servers"
+    static let issParameter = "RFC 9207 §3; atproto.com/specs/oauth, Authorization Servers"
+    static let clientAuthentication = "RFC 8414 §2; atproto.com/specs/oauth, Client Authentication"
+    static let clientIDDocuments = "atproto.com/specs/oauth, Clients (client ID metadata documents)"
+    static let scopes = "RFC 8414 §2; atproto.com/specs/oauth, Scopes"
+    static let prompts = "OpenID Connect Prompt Create §4.1"
+    static let endpoints = "RFC 8414 §2; atproto.com/specs/oauth, Security Concerns"
+    static let protectedResources = "RFC 9728 §4; atproto.com/specs/oauth, Authorization Servers"
+    static let clientMetadata = "atproto.com/specs/oauth, Clients; RFC 7591 §2"
+    static let pushedRequest = "RFC 9126 §2"
+    static let scopeRequest = "RFC 6749 §3.3; atproto.com/specs/permission"
+    static let dpopNonce = "RFC 9449 §8; atproto.com/specs/oauth, DPoP"
+    static let clock = "RFC 9449 §11.1; RFC 9110 §6.6.1"
+    static let storeFiles = "atoauth's store: directories 0700, files 0600, owned by the user"
+    static let sessionLifetime = "atproto.com/specs/oauth, Tokens and Session Lifetime"
+    static let identityMoved = "atproto.com/specs/oauth, Identity Authentication"
+}
