@@ -166,6 +166,7 @@ let package = Package(
             dependencies: [
                 "Failures", "WireFormat", "HTTPTransport", "ATProtoPermissions",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),

@@ -35,7 +35,8 @@ struct HostileInputTests {
             ["--access-token-lifetime", "nan"], ["--nonce-period", "inf"], ["--nonce-period", "0.5"],
             ["--nonce-period=-1e300"], ["--fail-refreshes", "101"], ["--fail-refreshes=-1"],
             ["--fail-refreshes", "99999999999999999999"], ["--slow-milliseconds", "60001"],
-            ["--slow-milliseconds", "9223372036854775807"],
+            ["--slow-milliseconds", "9223372036854775807"], ["--clock-skew", "86401"], ["--clock-skew", "-86401"],
+            ["--clock-skew=0.5"], ["--clock-skew", "-1e300"],
         ]
     )
     func sandboxNumbers(_ options: [String]) async throws {

@@ -81,6 +81,14 @@ public struct SandboxSettingRange: Sendable, Hashable {
         wholeNumbers: false
     )
 
+    /// How far the sandbox's clocks run ahead (negative: behind), in whole seconds: a day either way; 0 is off.
+    public static let clockSkew = SandboxSettingRange(
+        name: "clockSkew",
+        unit: "seconds",
+        range: -86_400...86_400,
+        wholeNumbers: true
+    )
+
     /// A bound as a person writes it: `86400`, `0.5`.
     private static func text(_ value: Double) -> String {
         if let whole = Int(exactly: value) { return String(whole) }

@@ -4,7 +4,7 @@ import WireFormat
 /// The body of `POST /_sandbox/settings`, checked whole before anything is applied.
 ///
 /// Each number must be finite and within its ``SandboxSettingRange``, each flag a JSON boolean (RFC 8259 §3), each
-/// withheld permission a scope token that parses; members it does not know are ignored.
+/// withheld permission and refused scope a scope token that parses; members it does not know are ignored.
 struct SettingsChange: Decodable, Sendable {
     var accessTokenLifetime: Double?
     var nonceRotationPeriod: Double?
@@ -13,6 +13,13 @@ struct SettingsChange: Decodable, Sendable {
     var slowResponses: Double?
     var autoApprove: Bool?
     var withheldPermissions: [String]?
+    var issuerMismatch: Bool?
+    var noIssParameter: Bool?
+    var didDocumentNamesOtherHandle: Bool?
+    var prmNamesOtherServer: Bool?
+    var refusedScopes: [String]?
+    var noDPoPNonces: Bool?
+    var clockSkew: Double?
 
     /// Why a body was refused: the setting it concerns (`nil` when the body is not a JSON object) and why.
     struct Refusal: Error {
@@ -22,8 +29,17 @@ struct SettingsChange: Decodable, Sendable {
 
     /// The numeric settings and their ranges.
     static let ranges: [SandboxSettingRange] = [
-        .accessTokenLifetime, .nonceRotationPeriod, .refreshServerErrors, .slowResponses,
+        .accessTokenLifetime, .nonceRotationPeriod, .refreshServerErrors, .slowResponses, .clockSkew,
     ]
+
+    /// The settings that take `true` or `false`.
+    static let flags = [
+        "newNonceOnEveryResponse", "autoApprove", "issuerMismatch", "noIssParameter", "didDocumentNamesOtherHandle",
+        "prmNamesOtherServer", "noDPoPNonces",
+    ]
+
+    /// The settings that take an array of permission scope tokens.
+    static let tokenLists = ["withheldPermissions", "refusedScopes"]
 
     /// Reads and checks a body.
     ///
@@ -71,17 +87,45 @@ struct SettingsChange: Decodable, Sendable {
             configuration.withheldPermissions = withheldPermissions
             applied.append("withheldPermissions")
         }
+        applied += applyFaults(to: &configuration.faults)
         return applied.sorted()
     }
 
+    /// Applies the fault flags, refused scopes and clock skew present and returns their names.
+    private func applyFaults(to faults: inout SandboxFaults) -> [String] {
+        var applied: [String] = []
+        let flags: [(Bool?, WritableKeyPath<SandboxFaults, Bool>, String)] = [
+            (issuerMismatch, \.issuerMismatch, "issuerMismatch"),
+            (noIssParameter, \.noIssParameter, "noIssParameter"),
+            (didDocumentNamesOtherHandle, \.didDocumentNamesOtherHandle, "didDocumentNamesOtherHandle"),
+            (prmNamesOtherServer, \.prmNamesOtherServer, "prmNamesOtherServer"),
+            (noDPoPNonces, \.noDPoPNonces, "noDPoPNonces"),
+        ]
+        for case (let value?, let keyPath, let name) in flags {
+            faults[keyPath: keyPath] = value
+            applied.append(name)
+        }
+        if let refusedScopes {
+            faults.refusedScopes = refusedScopes
+            applied.append("refusedScopes")
+        }
+        if let clockSkew {
+            faults.clockSkew = clockSkew
+            applied.append("clockSkew")
+        }
+        return applied
+    }
+
     private func check() throws(Refusal) {
-        let numbers = [accessTokenLifetime, nonceRotationPeriod, refreshServerErrors, slowResponses]
+        let numbers = [accessTokenLifetime, nonceRotationPeriod, refreshServerErrors, slowResponses, clockSkew]
         for case (let range, let value?) in zip(Self.ranges, numbers) {
             if let problem = range.problem(value) { throw Refusal(setting: range.name, message: problem) }
         }
-        for token in withheldPermissions ?? [] {
-            if let problem = SandboxConfiguration.permissionProblem(token) {
-                throw Refusal(setting: "withheldPermissions", message: "withheldPermissions: \(problem)")
+        for case (let name, let tokens?) in zip(Self.tokenLists, [withheldPermissions, refusedScopes]) {
+            for token in tokens {
+                if let problem = SandboxConfiguration.permissionProblem(token) {
+                    throw Refusal(setting: name, message: "\(name): \(problem)")
+                }
             }
         }
     }
@@ -92,13 +136,12 @@ struct SettingsChange: Decodable, Sendable {
         if let range = ranges.first(where: { $0.name == setting }) {
             return Refusal(setting: range.name, message: "\(range.name) must be \(range.expectation)")
         }
-        switch setting {
-        case "newNonceOnEveryResponse"?, "autoApprove"?:
-            return Refusal(setting: setting, message: "\(setting ?? "") must be true or false")
-        case "withheldPermissions"?:
-            return Refusal(setting: setting, message: "withheldPermissions must be an array of permission scope tokens")
-        default:
-            return Refusal(setting: nil, message: "send a JSON object of settings")
+        if let setting, flags.contains(setting) {
+            return Refusal(setting: setting, message: "\(setting) must be true or false")
         }
+        if let setting, tokenLists.contains(setting) {
+            return Refusal(setting: setting, message: "\(setting) must be an array of permission scope tokens")
+        }
+        return Refusal(setting: nil, message: "send a JSON object of settings")
     }
 }

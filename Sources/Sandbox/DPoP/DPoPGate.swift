@@ -25,7 +25,8 @@ struct DPoPGate: Sendable {
     /// - Parameters:
     ///   - request: the request; its method and URL must match `htm` and `htu`.
     ///   - accessToken: the access token sent with it, so `ath` is checked; `nil` at the authorization server.
-    ///   - settings: the current configuration (nonce period, `jti` lifetime).
+    ///   - settings: the current configuration (nonce period, `jti` lifetime; under the `noDPoPNonces` fault no
+    ///     nonce is asked for).
     ///   - now: the current time.
     /// - Returns: the verified proof.
     /// - Throws: a ``Rejection`` naming the failed check.
@@ -49,7 +50,8 @@ struct DPoPGate: Sendable {
                 method: request.method,
                 url: request.url,
                 accessToken: accessToken,
-                acceptedNonces: nonces.accepted(now: now, period: settings.nonceRotationPeriod),
+                acceptedNonces: settings.faults.noDPoPNonces
+                    ? nil : nonces.accepted(now: now, period: settings.nonceRotationPeriod),
                 now: now
             )
         } catch {

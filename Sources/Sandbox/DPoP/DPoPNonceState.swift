@@ -53,10 +53,15 @@ final class DPoPNonceState: Sendable {
     }
 
     /// Rotates once per whole period elapsed (three times at most: then all three nonces are new), counting in
-    /// `Double`, so no period or clock jump overflows an `Int`.
+    /// `Double`, so no period or clock jump overflows an `Int`; a clock set back (the `clockSkew` fault changed)
+    /// starts the period again from `now`.
     private func advance(_ state: inout State, now: Date, period: TimeInterval) {
         let period = max(period, 1)
         let elapsed = now.timeIntervalSince(state.rotatedAt)
+        if elapsed < 0 {
+            state.rotatedAt = now
+            return
+        }
         guard period.isFinite, elapsed.isFinite, elapsed >= period else { return }
         let steps = (elapsed / period).rounded(.down)
         for _ in 0..<(steps >= 3 ? 3 : Int(steps)) {

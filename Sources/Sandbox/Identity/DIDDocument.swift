@@ -7,14 +7,22 @@ import Foundation
 /// it, it only makes the document look like a real one.
 enum DIDDocument {
     /// The document of an account whose PDS is at `pdsOrigin`.
-    static func json(for account: SandboxAccount, pdsOrigin: String) -> [String: Any] {
+    ///
+    /// With `namesOtherHandle` (the `didDocumentNamesOtherHandle` fault), `alsoKnownAs` names `at://other-<handle>`,
+    /// a handle nothing resolves, so the handle is not confirmed both ways (atproto.com/specs/handle).
+    static func json(
+        for account: SandboxAccount,
+        pdsOrigin: String,
+        namesOtherHandle: Bool = false
+    ) -> [String: Any] {
+        let handle = namesOtherHandle ? "other-" + account.handle : account.handle
         var document: [String: Any] = [
             "@context": [
                 "https://www.w3.org/ns/did/v1",
                 "https://w3id.org/security/multikey/v1",
             ],
             "id": account.did,
-            "alsoKnownAs": ["at://\(account.handle)"],
+            "alsoKnownAs": ["at://\(handle)"],
             "service": [
                 [
                     "id": "#atproto_pds",

@@ -31,7 +31,11 @@ struct PLCDirectoryHandler: OriginHandler {
         }
         return .json(
             200,
-            DIDDocument.json(for: account, pdsOrigin: core.origin(.pds)),
+            DIDDocument.json(
+                for: account,
+                pdsOrigin: core.origin(.pds),
+                namesOtherHandle: core.configuration.faults.didDocumentNamesOtherHandle
+            ),
             contentType: "application/did+ld+json; charset=utf-8"
         )
     }

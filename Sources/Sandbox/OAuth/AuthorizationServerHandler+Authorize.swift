@@ -110,8 +110,8 @@ extension AuthorizationServerHandler {
                     pushed.redirectURI,
                     [
                         ("error", "access_denied"), ("error_description", "The user denied the request"),
-                        ("state", pushed.state), ("iss", issuer),
-                    ]
+                        ("state", pushed.state),
+                    ] + issParameter
                 ),
                 status: 303
             )
@@ -120,7 +120,8 @@ extension AuthorizationServerHandler {
         }
     }
 
-    /// Issues a code for the account and redirects to the client with `code`, `state` and `iss` (RFC 9207).
+    /// Issues a code for the account and redirects to the client with `code`, `state` and `iss` (RFC 9207; no
+    /// `iss` under the `noIssParameter` fault).
     private func approve(
         _ request: SandboxRequest,
         _ pushed: PushedAuthorization,
@@ -136,9 +137,14 @@ extension AuthorizationServerHandler {
         await core.authorizations.issueCode(code, record: record)
         core.monitor.note(request, "\(account.handle) approved \(pushed.clientID); code \(SandboxMonitor.redact(code))")
         return .redirect(
-            Self.redirectLocation(pushed.redirectURI, [("code", code), ("state", pushed.state), ("iss", issuer)]),
+            Self.redirectLocation(pushed.redirectURI, [("code", code), ("state", pushed.state)] + issParameter),
             status: status
         )
+    }
+
+    /// The `iss` parameter of a redirect to the client (RFC 9207 §2), or none under the `noIssParameter` fault.
+    private var issParameter: [(String, String)] {
+        core.configuration.faults.noIssParameter ? [] : [("iss", issuer)]
     }
 
     private func errorPage(

@@ -9,8 +9,11 @@ import HTTPTransport
 /// - `POST /_sandbox/settings` with a JSON object of any of `accessTokenLifetime` (whole seconds, 1 to 86400),
 ///   `nonceRotationPeriod` (whole seconds, 1 to 86400), `refreshServerErrors` (how many refreshes to fail with 500,
 ///   0 to 100; 0 turns it off), `newNonceOnEveryResponse`, `slowResponses` (seconds, 0 to 60; 0 turns it off),
-///   `autoApprove`, and `withheldPermissions` (an array of permission scope tokens the authorization server declines
-///   to grant from then on, at sign-in and at refresh; `[]` grants everything again). The ranges are those of
+///   `autoApprove`, `withheldPermissions` (an array of permission scope tokens the authorization server declines
+///   to grant from then on, at sign-in and at refresh; `[]` grants everything again), and the faults
+///   `issuerMismatch`, `noIssParameter`, `didDocumentNamesOtherHandle`, `prmNamesOtherServer`, `noDPoPNonces`
+///   (booleans), `refusedScopes` (an array of permission scope tokens a PAR is refused for) and `clockSkew` (whole
+///   seconds, -86400 to 86400; 0 turns it off); see ``SandboxFaults``. The ranges are those of
 ///   ``SandboxSettingRange``. A setting out of its range, not finite, not whole where a whole number is asked for,
 ///   of the wrong type, or a token that does not parse is refused with `400` and
 ///   `{"error": "InvalidRequest", "setting", "message"}` naming it and its range; nothing is applied then.

@@ -124,8 +124,9 @@ extension AuthorizationServerHandler {
     }
 
     /// The scope must parse strictly (atproto.com/specs/permission), contain `atproto`, stay within what the client
-    /// registered (compared in canonical form), and include only permission sets the sandbox knows; answers the
-    /// canonical scope.
+    /// registered (compared in canonical form), hold no token of the `refusedScopes` fault, and include only
+    /// permission sets the sandbox publishes (an `include:` it cannot resolve is refused, as the reference server
+    /// refuses one whose lexicon it cannot fetch); answers the canonical scope.
     private func validateScope(
         _ request: SandboxRequest,
         _ scope: String?,
@@ -148,11 +149,21 @@ extension AuthorizationServerHandler {
                 error: "invalid_scope"
             )
         }
-        if let unknown = PermissionGrant.unknownSets(in: requested, settings: core.configuration).first {
+        let settings = core.configuration
+        if let refused = PermissionGrant.refused(in: requested, settings: settings) {
             throw reject(
                 request,
                 .invalidScope,
-                "include:\(unknown) names a permission set the sandbox does not know",
+                "the scope \(refused) is not accepted by this server",
+                error: "invalid_scope"
+            )
+        }
+        if let unknown = PermissionGrant.unknownSets(in: requested, settings: settings).first {
+            throw reject(
+                request,
+                .invalidScope,
+                "include:\(unknown): the permission set \(unknown) could not be resolved (this server publishes no "
+                    + "lexicon for it)",
                 error: "invalid_scope"
             )
         }

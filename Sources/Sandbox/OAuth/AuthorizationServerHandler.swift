@@ -4,7 +4,8 @@ import WireFormat
 
 /// The authorization server origin: metadata, PAR, the authorization page, token and revocation endpoints.
 ///
-/// Every DPoP endpoint (PAR, token, revocation) answers with the current `DPoP-Nonce`, success or error.
+/// Every DPoP endpoint (PAR, token, revocation) answers with the current `DPoP-Nonce`, success or error, unless the
+/// `noDPoPNonces` fault is on.
 struct AuthorizationServerHandler: OriginHandler {
     /// The shared state.
     let core: SandboxCore
@@ -21,7 +22,14 @@ struct AuthorizationServerHandler: OriginHandler {
         await core.injectedDelay()
         switch (request.method, request.path) {
         case (.get, "/.well-known/oauth-authorization-server"):
-            return .json(200, AuthorizationServerMetadata.json(issuer: issuer, pdsOrigin: core.origin(.pds)))
+            return .json(
+                200,
+                AuthorizationServerMetadata.json(
+                    origin: issuer,
+                    pdsOrigin: core.origin(.pds),
+                    faults: core.configuration.faults
+                )
+            )
         case (.post, "/oauth/par"):
             return withNonce(await pushedAuthorization(request))
         case (.get, "/oauth/authorize"):
@@ -85,10 +93,12 @@ struct AuthorizationServerHandler: OriginHandler {
         return SandboxResponseError(.oauthError(status, error, explanation))
     }
 
-    /// Adds the current nonce to a DPoP endpoint's answer, rotating first under `newNonceOnEveryResponse`.
+    /// Adds the current nonce to a DPoP endpoint's answer, rotating first under `newNonceOnEveryResponse`; adds
+    /// none under `noDPoPNonces`.
     private func withNonce(_ response: SandboxResponse) -> SandboxResponse {
         var response = response
         let settings = core.configuration
+        guard !settings.faults.noDPoPNonces else { return response }
         if settings.faults.newNonceOnEveryResponse { gate.nonces.rotateNow() }
         response.setHeader("DPoP-Nonce", gate.nonces.current(now: core.now(), period: settings.nonceRotationPeriod))
         return response

@@ -1,15 +1,20 @@
+import Foundation
+
 /// The authorization server's metadata document (RFC 8414 §2, with the atproto profile's required fields).
 enum AuthorizationServerMetadata {
-    /// The document for an issuer whose protected resource is `pdsOrigin`.
-    static func json(issuer: String, pdsOrigin: String) -> [String: Any] {
+    /// The document of the authorization server at `origin` (its issuer) whose protected resource is `pdsOrigin`.
+    ///
+    /// Under the `issuerMismatch` fault the `issuer` is ``mismatchedIssuer(_:)``, the endpoints unchanged; under
+    /// `noIssParameter`, `authorization_response_iss_parameter_supported` is `false` (RFC 9207 §3).
+    static func json(origin: String, pdsOrigin: String, faults: SandboxFaults) -> [String: Any] {
         [
-            "issuer": issuer,
-            "authorization_endpoint": issuer + "/oauth/authorize",
-            "token_endpoint": issuer + "/oauth/token",
-            "pushed_authorization_request_endpoint": issuer + "/oauth/par",
-            "revocation_endpoint": issuer + "/oauth/revoke",
+            "issuer": faults.issuerMismatch ? mismatchedIssuer(origin) : origin,
+            "authorization_endpoint": origin + "/oauth/authorize",
+            "token_endpoint": origin + "/oauth/token",
+            "pushed_authorization_request_endpoint": origin + "/oauth/par",
+            "revocation_endpoint": origin + "/oauth/revoke",
             "require_pushed_authorization_requests": true,
-            "authorization_response_iss_parameter_supported": true,
+            "authorization_response_iss_parameter_supported": !faults.noIssParameter,
             "client_id_metadata_document_supported": true,
             "code_challenge_methods_supported": ["S256"],
             "dpop_signing_alg_values_supported": ["ES256"],
@@ -27,5 +32,11 @@ enum AuthorizationServerMetadata {
             "require_request_uri_registration": true,
             "protected_resources": [pdsOrigin],
         ]
+    }
+
+    /// The origin with `localhost` in place of `127.0.0.1`: the same server to a person, another issuer to a client,
+    /// which compares issuers as strings (RFC 8414 §3.3).
+    static func mismatchedIssuer(_ origin: String) -> String {
+        origin.replacingOccurrences(of: "://127.0.0.1", with: "://localhost")
     }
 }

@@ -12,6 +12,12 @@ enum PermissionGrant {
         requested.permissions.compactMap(\.include).map(\.nsid.rawValue).filter { settings.permissionSet($0) == nil }
     }
 
+    /// The first permission of `requested` the `refusedScopes` fault refuses, compared in canonical form.
+    static func refused(in requested: ScopeSet, settings: SandboxConfiguration) -> Permission? {
+        let refused = ScopeSet(granted: settings.faults.refusedScopes.joined(separator: " "))
+        return requested.permissions.first { refused.contains($0) }
+    }
+
     /// The granted scope: `requested` with its includes expanded from ``SandboxConfiguration/permissionSets``,
     /// without the ``SandboxConfiguration/withheldPermissions`` (compared in canonical form); an include of an
     /// unknown set contributes nothing.

@@ -5,7 +5,8 @@ import HTTPTransport
 /// The PDS origin: protected resource metadata, the handle resolver, DPoP-authenticated XRPC methods, and the
 /// legacy app-password sessions (Bearer JWTs) beside them.
 ///
-/// Every authenticated XRPC answer, success or error, carries the PDS's current `DPoP-Nonce`.
+/// Every authenticated XRPC answer, success or error, carries the PDS's current `DPoP-Nonce`, unless the
+/// `noDPoPNonces` fault is on.
 struct PDSHandler: OriginHandler {
     /// The shared state.
     let core: SandboxCore
@@ -43,11 +44,13 @@ struct PDSHandler: OriginHandler {
         await core.injectedDelay()
         if request.path == "/.well-known/oauth-protected-resource" {
             guard request.method == .get else { return methodNotAllowed(request) }
+            // The prmNamesOtherServer fault names the PLC directory, which serves no authorization server metadata.
+            let server = core.configuration.faults.prmNamesOtherServer ? OriginRole.plcDirectory : .authorizationServer
             return .json(
                 200,
                 [
                     "resource": core.origin(.pds),
-                    "authorization_servers": [core.origin(.authorizationServer)],
+                    "authorization_servers": [core.origin(server)],
                     "scopes_supported": OAuthScope.supported,
                     "bearer_methods_supported": ["header"],
                     "resource_documentation": "https://atproto.com",
@@ -117,10 +120,11 @@ struct PDSHandler: OriginHandler {
         reject(request, .notFound, 405, "InvalidRequest", "method \(request.method.rawValue) is not allowed here")
     }
 
-    /// Adds the current nonce, rotating first under `newNonceOnEveryResponse`.
+    /// Adds the current nonce, rotating first under `newNonceOnEveryResponse`; adds none under `noDPoPNonces`.
     private func withNonce(_ response: SandboxResponse) -> SandboxResponse {
         var response = response
         let settings = core.configuration
+        guard !settings.faults.noDPoPNonces else { return response }
         if settings.faults.newNonceOnEveryResponse { gate.nonces.rotateNow() }
         response.setHeader("DPoP-Nonce", gate.nonces.current(now: core.now(), period: settings.nonceRotationPeriod))
         return response

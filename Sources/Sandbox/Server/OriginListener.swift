@@ -10,7 +10,7 @@ import Glibc
 import Darwin
 #endif
 
-/// One running Hummingbird server on 127.0.0.1: started by ``start(handler:port:origin:logger:)``, ended by
+/// One running Hummingbird server on 127.0.0.1: started by ``start(handler:port:origin:now:logger:)``, ended by
 /// ``stop()``.
 struct OriginListener: Sendable {
     /// The port the server is bound to.
@@ -23,6 +23,7 @@ struct OriginListener: Sendable {
     ///   - handler: answers the requests.
     ///   - port: the port, or `0` for one the system chooses.
     ///   - origin: gives the origin string, once all three origins are known.
+    ///   - now: the sandbox's current time, for the `Date` header of every answer.
     ///   - logger: Hummingbird's own logger.
     /// - Returns: the running listener.
     /// - Throws: the server's error when it cannot bind.
@@ -30,12 +31,19 @@ struct OriginListener: Sendable {
         handler: any OriginHandler,
         port: Int,
         origin: @escaping @Sendable () -> String,
+        now: @escaping @Sendable () -> Date,
         logger: Logger
     ) async throws -> OriginListener {
         let signal = StartSignal()
-        let responder = OriginResponder(handler: handler, origin: origin, maximumBodySize: 16 * 1024 * 1024)
+        let responder = OriginResponder(
+            handler: handler,
+            origin: origin,
+            now: now,
+            maximumBodySize: 16 * 1024 * 1024
+        )
         let application = Application(
             responder: responder,
+            server: responder.server,
             configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: port)),
             onServerRunning: { channel in signal.finish(.success(channel.localAddress?.port ?? port)) },
             logger: logger

@@ -5,8 +5,8 @@ import WireFormat
 /// What the three origins share: the live configuration, the clock and randomness, the origin URLs, the stores,
 /// the `jti` cache and the monitor.
 final class SandboxCore: Sendable {
-    /// The current time; injected so tests can expire tokens.
-    let now: @Sendable () -> Date
+    /// The clock the server was given, injected so tests can expire tokens; ``now()`` adds the `clockSkew` fault.
+    private let clock: @Sendable () -> Date
     /// The source of tokens, codes, nonces and CSRF tokens.
     let random: any RandomSource
     /// Counters and logging.
@@ -33,7 +33,7 @@ final class SandboxCore: Sendable {
     ) {
         self.configurationState = Mutex(configuration)
         self.monitor = monitor
-        self.now = now
+        self.clock = now
         self.random = random
         self.legacyJWT = LegacyJWT(keyBytes: random.bytes(count: 32), audience: "did:web:pds.sandbox.test")
     }
@@ -44,6 +44,17 @@ final class SandboxCore: Sendable {
     /// Changes the configuration; returns what the change returns.
     func updateConfiguration<Result: Sendable>(_ change: (inout SandboxConfiguration) -> Result) -> Result {
         configurationState.withLock { change(&$0) }
+    }
+
+    /// The sandbox's current time: the clock it was given, moved by the `clockSkew` fault.
+    ///
+    /// The skew is held to a day either way, whatever the configuration says, so no date overflows. Every expiry,
+    /// token stamp, DPoP `iat` check and `Date` header reads this time.
+    func now() -> Date {
+        let skew = configuration.faults.clockSkew
+        let bounds = SandboxSettingRange.clockSkew.range
+        guard skew.isFinite, skew != 0 else { return clock() }
+        return clock().addingTimeInterval(min(max(skew, bounds.lowerBound), bounds.upperBound))
     }
 
     /// The origin string of a role (`http://127.0.0.1:port`), or an empty string before the server started.

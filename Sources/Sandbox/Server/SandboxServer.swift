@@ -24,7 +24,8 @@ public actor SandboxServer {
     /// - Parameters:
     ///   - configuration: accounts, ports, lifetimes, consent mode and faults.
     ///   - logger: where rejections and events are logged; by default standard error at `info`.
-    ///   - now: the clock for every expiry and proof check; tests move it forward to expire tokens.
+    ///   - now: the clock for every expiry, proof check and `Date` header; tests move it forward to expire tokens.
+    ///     The `clockSkew` fault moves the time the sandbox reads from it.
     ///   - random: the source of tokens, codes, nonces and CSRF tokens.
     public init(
         configuration: SandboxConfiguration = SandboxConfiguration(),
@@ -77,6 +78,7 @@ public actor SandboxServer {
                     handler: handler,
                     port: port,
                     origin: { core.origin(role) },
+                    now: { core.now() },
                     logger: serverLogger
                 )
                 core.setOrigin("http://127.0.0.1:\(listener.port)", for: role)

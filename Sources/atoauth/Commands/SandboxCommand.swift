@@ -44,6 +44,14 @@ struct SandboxCommand: AsyncParsableCommand {
             reason logged. With --two-factor <handle>, that account's sign-in asks for a code \
             (AuthFactorTokenRequired), printed too.
 
+            Faults of a misconfigured or non-conforming server, each off by default: --issuer-mismatch (the \
+            authorization server's metadata names http://localhost:PORT as its issuer), --no-iss-parameter (no \
+            iss in the authorization redirect, RFC 9207), --did-document-names-other-handle (DID documents name \
+            at://other-<handle>), --prm-names-other-server (the PDS names the PLC directory as its authorization \
+            server), --refuse-scope <token> (a PAR asking for it gets 400 invalid_scope), --no-dpop-nonces (no \
+            DPoP-Nonce is issued or asked for) and --clock-skew <seconds> (the clocks run ahead, or behind when \
+            negative: Date headers, DPoP iat checks, token times).
+
             Test control (loopback only, on the authorization server's origin):
               GET  /_sandbox/counters
                 grants, refreshes, replays, nonce challenges, rejections,
@@ -52,7 +60,11 @@ struct SandboxCommand: AsyncParsableCommand {
                 JSON: accessTokenLifetime, nonceRotationPeriod
                 (whole seconds, 1 to 86400), refreshServerErrors
                 (0 to 100), newNonceOnEveryResponse, slowResponses
-                (seconds, 0 to 60), autoApprove, withheldPermissions;
+                (seconds, 0 to 60), autoApprove, withheldPermissions,
+                issuerMismatch, noIssParameter,
+                didDocumentNamesOtherHandle, prmNamesOtherServer,
+                refusedScopes, noDPoPNonces, clockSkew (whole
+                seconds, -86400 to 86400);
                 a value out of range is refused with 400, naming it
             """
     )
@@ -113,6 +125,59 @@ struct SandboxCommand: AsyncParsableCommand {
     )
     var withheldPermissions: [String] = []
 
+    @Flag(
+        name: .customLong("issuer-mismatch"),
+        help: "Fault: the authorization server's metadata names its origin with localhost as its issuer."
+    )
+    var issuerMismatch = false
+
+    @Flag(
+        name: .customLong("no-iss-parameter"),
+        help: "Fault: no iss parameter in the authorization redirect, and the metadata says so (RFC 9207)."
+    )
+    var noIssParameter = false
+
+    @Flag(
+        name: .customLong("did-document-names-other-handle"),
+        help: "Fault: each DID document names at://other-<handle>, so handles are not confirmed both ways."
+    )
+    var didDocumentNamesOtherHandle = false
+
+    @Flag(
+        name: .customLong("prm-names-other-server"),
+        help: "Fault: the PDS names the PLC directory, which has no metadata, as its authorization server."
+    )
+    var prmNamesOtherServer = false
+
+    @Option(
+        name: .customLong("refuse-scope"),
+        help: ArgumentHelp(
+            "Fault: a permission scope token a pushed authorization request is refused for (repeat).",
+            discussion: """
+                Compared in canonical form; the PAR is answered 400 invalid_scope. Change it while running with \
+                POST /_sandbox/settings {"refusedScopes": [...]}.
+                """,
+            valueName: "token"
+        )
+    )
+    var refusedScopes: [String] = []
+
+    @Flag(
+        name: .customLong("no-dpop-nonces"),
+        help: "Fault: issue no DPoP-Nonce and accept DPoP proofs without a nonce."
+    )
+    var noDPoPNonces = false
+
+    @Option(
+        name: .customLong("clock-skew"),
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Fault: the sandbox's clocks run this many whole seconds ahead, or behind when negative (-86400 to 86400).",
+            valueName: "seconds"
+        )
+    )
+    var clockSkew: Double = 0
+
     @Flag(name: [.short, .long], help: "Log every request, not only rejections.")
     var verbose = false
 
@@ -140,6 +205,11 @@ struct SandboxCommand: AsyncParsableCommand {
                 throw ValidationError("--withhold-permission: \(problem)")
             }
         }
+        for token in refusedScopes {
+            if let problem = SandboxConfiguration.permissionProblem(token) {
+                throw ValidationError("--refuse-scope: \(problem)")
+            }
+        }
     }
 
     /// Each numeric option's value and range: those of the matching setting of `POST /_sandbox/settings`
@@ -153,6 +223,7 @@ struct SandboxCommand: AsyncParsableCommand {
                 Double(slowMilliseconds),
                 SandboxSettingRange.slowResponses.renamed("--slow-milliseconds", unit: "milliseconds", scale: 1000)
             ),
+            (clockSkew, SandboxSettingRange.clockSkew.renamed("--clock-skew")),
         ]
     }
 
@@ -175,7 +246,14 @@ struct SandboxCommand: AsyncParsableCommand {
             faults: SandboxFaults(
                 refreshServerError: failRefreshes > 0 ? .times(failRefreshes) : .off,
                 slowResponses: slowMilliseconds > 0 ? Double(slowMilliseconds) / 1000 : nil,
-                newNonceOnEveryResponse: newNonceEveryResponse
+                newNonceOnEveryResponse: newNonceEveryResponse,
+                issuerMismatch: issuerMismatch,
+                noIssParameter: noIssParameter,
+                didDocumentNamesOtherHandle: didDocumentNamesOtherHandle,
+                prmNamesOtherServer: prmNamesOtherServer,
+                refusedScopes: refusedScopes,
+                noDPoPNonces: noDPoPNonces,
+                clockSkew: clockSkew
             ),
             withheldPermissions: withheldPermissions
         )
@@ -203,6 +281,7 @@ struct SandboxCommand: AsyncParsableCommand {
                   Sign-in codes:         \(Self.signInCodes(configuration))
                   Approval:              \(configuration.autoApprove ? "automatic" : "in the browser")
                   Withheld permissions:  \(withheld)
+                  Faults:                \(Self.faultSummary(configuration.faults))
 
                 Use it from another shell:
                 \(endpoints.shellExports)
@@ -221,9 +300,43 @@ struct SandboxCommand: AsyncParsableCommand {
             ? "none (app-password sign-ins ask for no code; see --two-factor)" : codes.joined(separator: ", ")
     }
 
+    /// The faults that are on, in name order, each by its name in `POST /_sandbox/settings` with the value it takes
+    /// there.
+    static func activeFaults(_ faults: SandboxFaults) -> [(name: String, value: Any)] {
+        var active: [(name: String, value: Any)] = []
+        if case .times(let count) = faults.refreshServerError { active.append(("refreshServerErrors", count)) }
+        if let delay = faults.slowResponses, delay > 0 { active.append(("slowResponses", delay)) }
+        let flags = [
+            ("newNonceOnEveryResponse", faults.newNonceOnEveryResponse), ("issuerMismatch", faults.issuerMismatch),
+            ("noIssParameter", faults.noIssParameter),
+            ("didDocumentNamesOtherHandle", faults.didDocumentNamesOtherHandle),
+            ("prmNamesOtherServer", faults.prmNamesOtherServer), ("noDPoPNonces", faults.noDPoPNonces),
+        ]
+        for (name, on) in flags where on { active.append((name, true)) }
+        if !faults.refusedScopes.isEmpty { active.append(("refusedScopes", faults.refusedScopes)) }
+        // The option takes whole seconds only.
+        if let skew = Int(exactly: faults.clockSkew), skew != 0 { active.append(("clockSkew", skew)) }
+        return active.sorted { $0.name < $1.name }
+    }
+
+    /// The faults that are on, as the banner shows them (`clockSkew 3600, issuerMismatch`), or `none`.
+    static func faultSummary(_ faults: SandboxFaults) -> String {
+        let active = activeFaults(faults)
+        guard !active.isEmpty else { return "none" }
+        return active.map { fault -> String in
+            switch fault.value {
+            case is Bool: return fault.name
+            case let tokens as [String]: return "\(fault.name) \(tokens.joined(separator: " "))"
+            default: return "\(fault.name) \(fault.value)"
+            }
+        }
+        .joined(separator: ", ")
+    }
+
     /// The settings on one line: `{"plcDirectory", "pds", "authorizationServer", "accounts": [{"handle", "did",
     /// "appPassword", "authFactorToken"}],
-    /// "autoApprove", "withheldPermissions", "environment"}`, where `environment` holds the variables for atoauth.
+    /// "autoApprove", "withheldPermissions", "faults", "environment"}`, where `faults` holds the faults that are on,
+    /// as `POST /_sandbox/settings` takes them, and `environment` the variables for atoauth.
     static func settingsJSON(_ endpoints: SandboxEndpoints, _ configuration: SandboxConfiguration) -> String {
         let settings: [String: Any] = [
             "plcDirectory": endpoints.plcDirectory.absoluteString,
@@ -236,6 +349,7 @@ struct SandboxCommand: AsyncParsableCommand {
             },
             "autoApprove": configuration.autoApprove,
             "withheldPermissions": configuration.withheldPermissions,
+            "faults": Dictionary(uniqueKeysWithValues: activeFaults(configuration.faults).map { ($0.name, $0.value) }),
             "environment": endpoints.environment,
         ]
         return XRPCResponse.jsonText(of: settings, pretty: false) ?? "{}"
