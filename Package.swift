@@ -336,6 +336,7 @@ let package = Package(
             dependencies: [
                 "atoauth", "Keystore", "DPoPRequestExecutor", "HTTPTransport", "ATOAuthTesting", "PostgresStore",
                 "ATProtoSyntax", "ATProtoIdentity", "AccountManager", "ATClient",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: [

@@ -21,7 +21,9 @@ enum DoctorTarget: Sendable, Hashable {
             do {
                 self = .server(try OriginURL.normalize(url, allowHTTPLoopback: allowHTTPLoopback))
             } catch {
-                throw DoctorInputError("\(QuotedText.printable(text, limit: 200)) is not a usable server URL: \(error.reason).")
+                throw DoctorInputError(
+                    "\(QuotedText.printable(text, limit: 200)) is not a usable server URL: \(error.reason)."
+                )
             }
             return
         }
@@ -49,6 +51,8 @@ public struct DoctorInputError: CategorizedError, Hashable {
 
     init(_ reason: String) { self.reason = reason }
 
+    /// A usage error: the input must be corrected.
     public var category: FailureCategory { .usage }
+    /// The reason.
     public var description: String { reason }
 }

@@ -19,7 +19,12 @@ enum HTTPDate {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
         let components = DateComponents(
-            year: year, month: month + 1, day: day, hour: hour, minute: minute, second: second
+            year: year,
+            month: month + 1,
+            day: day,
+            hour: hour,
+            minute: minute,
+            second: second
         )
         guard components.isValidDate(in: calendar) else { return nil }
         return calendar.date(from: components)

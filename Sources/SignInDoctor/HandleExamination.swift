@@ -28,11 +28,21 @@ extension SignInDoctor {
             findings.append(.pass("handle-dns", "\(dnsName) TXT says did=\(did)", rule: Rule.handleResolution))
         case .success(nil) where anyAnswer:
             findings.append(
-                .pass("handle-dns", "\(dnsName) has no TXT record; the HTTPS method answers", rule: Rule.handleResolution)
+                .pass(
+                    "handle-dns",
+                    "\(dnsName) has no TXT record; the HTTPS method answers",
+                    rule: Rule.handleResolution
+                )
             )
         case .success(nil):
             findings.append(
-                .fail("handle-dns", "\(dnsName) has no TXT record did=…", rule: Rule.handleResolution, fix: publish, who: .user)
+                .fail(
+                    "handle-dns",
+                    "\(dnsName) has no TXT record did=…",
+                    rule: Rule.handleResolution,
+                    fix: publish,
+                    who: .user
+                )
             )
         case .failure(let error) where anyAnswer && !Self.isConflict(error):
             findings.append(

@@ -89,7 +89,11 @@ extension SignInDoctor {
                     "the DID document names no handle"
                 )
                 result.findings.append(
-                    .pass("did-handle", "\(did)'s document names no handle; the account signs in by its DID", rule: Rule.handleBothWays)
+                    .pass(
+                        "did-handle",
+                        "\(did)'s document names no handle; the account signs in by its DID",
+                        rule: Rule.handleBothWays
+                    )
                 )
             }
             examinePDS(of: document, into: &result)
@@ -129,7 +133,9 @@ extension SignInDoctor {
         do {
             let pds = try document.personalDataServer(allowHTTPLoopback: allowHTTPLoopback)
             result.pds = pds
-            result.findings.append(.pass("did-pds", "the #atproto_pds service is \(pds.absoluteString)", rule: Rule.personalDataServer))
+            result.findings.append(
+                .pass("did-pds", "the #atproto_pds service is \(pds.absoluteString)", rule: Rule.personalDataServer)
+            )
         } catch {
             result.findings.append(
                 .fail(
@@ -165,7 +171,11 @@ extension SignInDoctor {
     /// Whether the handle a DID document names resolves back to the DID.
     static func handlePointsBack(_ handle: Handle, resolved: DID?, did: DID) -> Finding {
         if resolved == did {
-            return .pass("did-handle", "\(did)'s document names \(handle), which resolves back to it", rule: Rule.handleBothWays)
+            return .pass(
+                "did-handle",
+                "\(did)'s document names \(handle), which resolves back to it",
+                rule: Rule.handleBothWays
+            )
         }
         let seen =
             resolved.map { "\(did)'s document names \(handle), but \(handle) resolves to \($0)" }

@@ -18,7 +18,8 @@ extension SignInDoctor {
                         ? Self.reason(of: error)
                         : "\(pds.absoluteString)\(ProtectedResourceMetadata.wellKnownPath): \(Self.reason(of: error))",
                     rule: Rule.protectedResource,
-                    fix: "The PDS must serve its protected-resource metadata at \(ProtectedResourceMetadata.wellKnownPath) "
+                    fix:
+                        "The PDS must serve its protected-resource metadata at \(ProtectedResourceMetadata.wellKnownPath) "
                         + "(200, JSON) with “resource” its own origin and exactly one authorization server; its "
                         + "operator must fix it.",
                     who: .server
@@ -33,7 +34,11 @@ extension SignInDoctor {
         let issuer = resource.authorizationServer
         result.issuer = issuer
         result.findings.append(
-            .pass("resource-metadata", "\(resource.resource) names the authorization server \(issuer)", rule: Rule.protectedResource)
+            .pass(
+                "resource-metadata",
+                "\(resource.resource) names the authorization server \(issuer)",
+                rule: Rule.protectedResource
+            )
         )
         guard let wire = await fetchServerMetadata(issuer: issuer, into: &result) else {
             result.findings += ServerExamination.skippedChecks(

@@ -51,10 +51,17 @@ extension SignInDoctor {
         do {
             let transport = try await fetcher.pinnedTransport(for: endpoint)
             func send(nonce: String?) async throws -> ProbeAnswer {
-                var headers: HTTPHeaders = ["Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"]
+                var headers: HTTPHeaders = [
+                    "Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json",
+                ]
                 let proof = try signer.proof(method: .post, url: endpoint, nonce: nonce, issuedAt: configuration.now())
                 headers.add(name: "DPoP", value: proof)
-                let request = HTTPRequest(method: .post, url: endpoint, headers: headers, body: Data(FormEncoding.encode(form).utf8))
+                let request = HTTPRequest(
+                    method: .post,
+                    url: endpoint,
+                    headers: headers,
+                    body: Data(FormEncoding.encode(form).utf8)
+                )
                 let sentAt = configuration.now()
                 let response = try await transport.send(request)
                 return ProbeAnswer(response: response, sentAt: sentAt, receivedAt: configuration.now())

@@ -44,13 +44,17 @@ extension SignInDoctor {
             case "invalid_client", "unauthorized_client":
                 ("The server refuses the client: the app's client metadata document must be fixed.", .app)
             case "invalid_dpop_proof":
-                ("The server refuses the DPoP proof: check this machine's clock, then report it to the server's "
-                    + "operator with this output.", .server)
+                (
+                    "The server refuses the DPoP proof: check this machine's clock, then report it to the server's "
+                        + "operator with this output.", .server
+                )
             case "use_dpop_nonce":
                 ("The server keeps asking for a DPoP nonce (see dpop-nonce); its operator must fix it.", .server)
             case "invalid_request":
-                ("The server refuses the request as the profile shapes it; report it to its operator with this "
-                    + "output.", .server)
+                (
+                    "The server refuses the request as the profile shapes it; report it to its operator with this "
+                        + "output.", .server
+                )
             default:
                 ("The server failed the request; if this persists, report it to its operator.", .server)
             }
@@ -64,7 +68,11 @@ extension SignInDoctor {
             return .pass("par-scope", "the server accepts “\(scope)”", rule: Rule.scopeRequest)
         }
         guard error.error == "invalid_scope" else {
-            return .skip("par-scope", "the request failed before the scope was judged (see par-request)", rule: Rule.scopeRequest)
+            return .skip(
+                "par-scope",
+                "the request failed before the scope was judged (see par-request)",
+                rule: Rule.scopeRequest
+            )
         }
         let said = Self.serverSaid(status: answer.response.status, error)
         let setProblem =
@@ -110,11 +118,11 @@ extension SignInDoctor {
         }
         let rotation =
             nonces.count > 1 && nonces[1] != nonces[0]
-            ? "its answer carried a new nonce"
-            : "its answer repeated the nonce (rotation is periodic; the reference server's is minutes)"
+            ? "its answer brought a new one"
+            : "its answer repeated it (nonces rotate on a timer, minutes apart at the reference server)"
         return .pass(
             "dpop-nonce",
-            "the server asked for a nonce (use_dpop_nonce), accepted the retry that carried it, and \(rotation)",
+            "the server asked for a nonce (use_dpop_nonce) and accepted the retry carrying it; \(rotation)",
             rule: Rule.dpopNonce
         )
     }

@@ -31,7 +31,13 @@ struct ServerMetadataChecks {
 
     private var issuerCheck: Finding {
         guard let stated = wire.issuer else {
-            return .fail("as-metadata-issuer", "“issuer” is missing", rule: Rule.issuer, fix: Self.operatorFix, who: .server)
+            return .fail(
+                "as-metadata-issuer",
+                "“issuer” is missing",
+                rule: Rule.issuer,
+                fix: Self.operatorFix,
+                who: .server
+            )
         }
         guard stated == issuer else {
             return .fail(
@@ -154,7 +160,11 @@ struct ServerMetadataChecks {
                 who: .server
             )
         }
-        return .pass("as-metadata-client-id-documents", "client ID metadata documents are accepted", rule: Rule.clientIDDocuments)
+        return .pass(
+            "as-metadata-client-id-documents",
+            "client ID metadata documents are accepted",
+            rule: Rule.clientIDDocuments
+        )
     }
 
     private var scopes: Finding {
@@ -216,7 +226,9 @@ struct ServerMetadataChecks {
                     who: .server
                 )
             case .success(let url):
-                if Self.origin(url) != Self.origin(URL(string: issuer)) { elsewhere.append("\(member) \(url.absoluteString)") }
+                if Self.origin(url) != Self.origin(URL(string: issuer)) {
+                    elsewhere.append("\(member) \(url.absoluteString)")
+                }
             }
         }
         guard wire.revocationEndpoint != nil else {
@@ -243,7 +255,11 @@ struct ServerMetadataChecks {
 
     private var protectedResources: Finding {
         guard let listed = wire.protectedResources else {
-            return .pass("as-protected-resources", "the server does not list its protected resources", rule: Rule.protectedResources)
+            return .pass(
+                "as-protected-resources",
+                "the server does not list its protected resources",
+                rule: Rule.protectedResources
+            )
         }
         guard listed.contains(pds) else {
             return .fail(
@@ -258,7 +274,13 @@ struct ServerMetadataChecks {
         return .pass("as-protected-resources", "“protected_resources” includes \(pds)", rule: Rule.protectedResources)
     }
 
-    private func listCheck(_ check: String, _ values: [String]?, member: String, required: String, rule: String) -> Finding {
+    private func listCheck(
+        _ check: String,
+        _ values: [String]?,
+        member: String,
+        required: String,
+        rule: String
+    ) -> Finding {
         guard let values, values.contains(required) else {
             return .fail(
                 check,

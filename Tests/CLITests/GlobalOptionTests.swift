@@ -14,16 +14,16 @@ struct GlobalOptionTests {
         var testDescription: String { (command + option).joined(separator: " ") }
     }
 
-    static let account = "`atoauth accounts status`, `atoauth whoami` and `atoauth xrpc`"
+    static let account = "`atoauth accounts status`, `atoauth whoami`, `atoauth xrpc` and `atoauth doctor`"
     static let identity =
-        "`atoauth accounts add`, `atoauth accounts status`, `atoauth accounts upgrade`, `atoauth whoami` and "
-        + "`atoauth xrpc`"
+        "`atoauth accounts add`, `atoauth accounts status`, `atoauth accounts upgrade`, `atoauth whoami`, "
+        + "`atoauth xrpc` and `atoauth doctor`"
     static let loopback =
         "`atoauth accounts add`, `atoauth accounts status`, `atoauth accounts upgrade`, `atoauth accounts remove`, "
-        + "`atoauth whoami` and `atoauth xrpc`"
+        + "`atoauth whoami`, `atoauth xrpc` and `atoauth doctor`"
     static let store =
         "`atoauth accounts add`, `atoauth accounts list`, `atoauth accounts status`, `atoauth accounts switch`, "
-        + "`atoauth accounts upgrade`, `atoauth accounts remove`, `atoauth whoami` and `atoauth xrpc`"
+        + "`atoauth accounts upgrade`, `atoauth accounts remove`, `atoauth whoami`, `atoauth xrpc` and `atoauth doctor`"
 
     static let refusals: [Refusal] = {
         let account = ["--account", "alice.test"]
@@ -35,7 +35,7 @@ struct GlobalOptionTests {
         func refuse(_ command: [String], _ options: [([String], String)]) {
             refusals += options.map { Refusal(command: command, option: $0.0, takers: $0.1) }
         }
-        let onlyAdd = "`atoauth accounts add` and `atoauth accounts upgrade`"
+        let onlyAdd = "`atoauth accounts add`, `atoauth accounts upgrade` and `atoauth doctor`"
         refuse(["accounts", "add", "alice.test"], [(account, Self.account)])
         refuse(["accounts", "upgrade", "alice.test"], [(account, Self.account)])
         for command in [["accounts", "list"], ["accounts", "switch", "alice.test"]] {

@@ -14,7 +14,7 @@ struct HelpTests {
     func everyCommand() async throws {
         try await ScratchHome.with { scratch in
             let root = HelpText(try await scratch.atoauth(["--help"]).stdout)
-            #expect(root.subcommands == ["accounts", "whoami", "xrpc", "sandbox", "demo"])
+            #expect(root.subcommands == ["accounts", "whoami", "xrpc", "doctor", "sandbox", "demo"])
             let accounts = HelpText(try await scratch.atoauth(["accounts", "--help"]).stdout)
             #expect(accounts.subcommands == ["add", "list", "status", "switch", "upgrade", "remove"])
         }

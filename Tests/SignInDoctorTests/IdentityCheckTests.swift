@@ -11,9 +11,11 @@ struct IdentityCheckTests {
     func healthy() async throws {
         let diagnosis = try await ScriptedWorld().diagnose()
         #expect(!diagnosis.hasFailure, "\(diagnosis.problems)")
-        for check in diagnosis.checks where !["client-metadata", "store-files", "session-expiry", "last-refresh",
-            "account-moved"].contains(check.check)
-        {
+        for check in diagnosis.checks
+        where ![
+            "client-metadata", "store-files", "session-expiry", "last-refresh",
+            "account-moved",
+        ].contains(check.check) {
             #expect(check.status == .pass, "\(check.check): \(check.seen)")
         }
         #expect(diagnosis.finding("handle-resolution")?.seen.contains("DNS and HTTPS agree") == true)
@@ -59,7 +61,9 @@ struct IdentityCheckTests {
     @Test("Two DIDs in DNS fail handle-dns, asking to keep one record")
     func conflictingRecords() async throws {
         var world = ScriptedWorld()
-        world.dns = ["_atproto.alice.example.com": .success(["did=\(ScriptedWorld.did)", "did=did:plc:bbbbbbbbbbbbbbbbbbbbbbbb"])]
+        world.dns = [
+            "_atproto.alice.example.com": .success(["did=\(ScriptedWorld.did)", "did=did:plc:bbbbbbbbbbbbbbbbbbbbbbbb"])
+        ]
         let diagnosis = try await world.diagnose()
         let finding = try #require(diagnosis.finding("handle-dns"))
         #expect(finding.status == .fail)
@@ -120,9 +124,12 @@ struct IdentityCheckTests {
         #expect(diagnosis.status("account-moved") == .skip)
     }
 
-    @Test("What is none of a handle, a DID or an https URL is a usage error", arguments: [
-        "not a handle!", "ftp://pds.example.com", "http://pds.example.com",
-    ])
+    @Test(
+        "What is none of a handle, a DID or an https URL is a usage error",
+        arguments: [
+            "not a handle!", "ftp://pds.example.com", "http://pds.example.com",
+        ]
+    )
     func badInput(_ input: String) async throws {
         await #expect(throws: DoctorInputError.self) { try await ScriptedWorld().diagnose(input) }
     }

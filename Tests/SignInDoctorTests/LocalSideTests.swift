@@ -37,7 +37,11 @@ struct LocalSideTests {
     /// A private store directory with one entry file, modes as atoauth makes them.
     static func store() throws -> URL {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("doctor-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: home,
+            withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700]
+        )
         let entry = home.appendingPathComponent("a.entry")
         try Data("sealed".utf8).write(to: entry)
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: entry.path)
@@ -48,7 +52,11 @@ struct LocalSideTests {
     func healthy() async throws {
         let home = try Self.store()
         defer { try? FileManager.default.removeItem(at: home) }
-        let local = LocalAccount(session: try Self.session(), unsettledRefresh: nil, store: .files(home: home, keyFile: nil))
+        let local = LocalAccount(
+            session: try Self.session(),
+            unsettledRefresh: nil,
+            store: .files(home: home, keyFile: nil)
+        )
         let diagnosis = try await ScriptedWorld().diagnose(local: local)
         for check in ["store-files", "session-expiry", "last-refresh", "account-moved"] {
             #expect(diagnosis.status(check) == .pass, "\(check): \(diagnosis.finding(check)?.seen ?? "")")
@@ -61,8 +69,15 @@ struct LocalSideTests {
     func looseMode() async throws {
         let home = try Self.store()
         defer { try? FileManager.default.removeItem(at: home) }
-        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: home.appendingPathComponent("a.entry").path)
-        let local = LocalAccount(session: try Self.session(), unsettledRefresh: nil, store: .files(home: home, keyFile: nil))
+        try FileManager.default.setAttributes(
+            [.posixPermissions: 0o644],
+            ofItemAtPath: home.appendingPathComponent("a.entry").path
+        )
+        let local = LocalAccount(
+            session: try Self.session(),
+            unsettledRefresh: nil,
+            store: .files(home: home, keyFile: nil)
+        )
         let finding = try #require(try await ScriptedWorld().diagnose(local: local).finding("store-files"))
         #expect(finding.status == .fail)
         #expect(finding.seen.contains("644"))
@@ -73,31 +88,53 @@ struct LocalSideTests {
     func expiry() async throws {
         let home = try Self.store()
         defer { try? FileManager.default.removeItem(at: home) }
-        let ended = LocalAccount(session: try Self.session(createdAgo: 15 * 86_400), unsettledRefresh: nil, store: .files(home: home, keyFile: nil))
+        let ended = LocalAccount(
+            session: try Self.session(createdAgo: 15 * 86_400),
+            unsettledRefresh: nil,
+            store: .files(home: home, keyFile: nil)
+        )
         #expect(try await ScriptedWorld().diagnose(local: ended).status("session-expiry") == .fail)
-        let ending = LocalAccount(session: try Self.session(createdAgo: 13.5 * 86_400), unsettledRefresh: nil, store: .files(home: home, keyFile: nil))
+        let ending = LocalAccount(
+            session: try Self.session(createdAgo: 13.5 * 86_400),
+            unsettledRefresh: nil,
+            store: .files(home: home, keyFile: nil)
+        )
         #expect(try await ScriptedWorld().diagnose(local: ending).status("session-expiry") == .warn)
     }
 
-    @Test("A refresh cut off after sending fails last-refresh, saying to sign in again", arguments: [
-        LocalAccount.UnsettledRefresh.cutOff, .unanswered,
-    ])
+    @Test(
+        "A refresh cut off after sending fails last-refresh, saying to sign in again",
+        arguments: [
+            LocalAccount.UnsettledRefresh.cutOff, .unanswered,
+        ]
+    )
     func unsettledRefresh(_ unsettled: LocalAccount.UnsettledRefresh) async throws {
         let home = try Self.store()
         defer { try? FileManager.default.removeItem(at: home) }
-        let local = LocalAccount(session: try Self.session(), unsettledRefresh: unsettled, store: .files(home: home, keyFile: nil))
+        let local = LocalAccount(
+            session: try Self.session(),
+            unsettledRefresh: unsettled,
+            store: .files(home: home, keyFile: nil)
+        )
         let finding = try #require(try await ScriptedWorld().diagnose(local: local).finding("last-refresh"))
         #expect(finding.status == .fail)
         #expect(finding.fix?.contains("atoauth accounts add alice.example.com") == true)
     }
 
-    @Test("An account whose PDS or authorization server changed since sign-in fails account-moved", arguments: [
-        ("https://old-pds.example.com", ScriptedWorld.issuer), (ScriptedWorld.pds, "https://old-auth.example.com"),
-    ])
+    @Test(
+        "An account whose PDS or authorization server changed since sign-in fails account-moved",
+        arguments: [
+            ("https://old-pds.example.com", ScriptedWorld.issuer), (ScriptedWorld.pds, "https://old-auth.example.com"),
+        ]
+    )
     func moved(pds: String, issuer: String) async throws {
         let home = try Self.store()
         defer { try? FileManager.default.removeItem(at: home) }
-        let local = LocalAccount(session: try Self.session(pds: pds, issuer: issuer), unsettledRefresh: nil, store: .files(home: home, keyFile: nil))
+        let local = LocalAccount(
+            session: try Self.session(pds: pds, issuer: issuer),
+            unsettledRefresh: nil,
+            store: .files(home: home, keyFile: nil)
+        )
         let finding = try #require(try await ScriptedWorld().diagnose(local: local).finding("account-moved"))
         #expect(finding.status == .fail)
         #expect(finding.seen.contains("old-"))

@@ -80,7 +80,10 @@ struct MetadataCheckTests {
         var world = ScriptedWorld()
         world.resource["authorization_servers"] = ["https://nothing.example.com"]
         let transport = world.transport()
-        transport.on("https://nothing.example.com/.well-known/oauth-authorization-server", .text("Not Found", status: 404))
+        transport.on(
+            "https://nothing.example.com/.well-known/oauth-authorization-server",
+            .text("Not Found", status: 404)
+        )
         let diagnosis = try await world.diagnose(transport: transport)
         let finding = try #require(diagnosis.finding("as-metadata"))
         #expect(finding.status == .fail)

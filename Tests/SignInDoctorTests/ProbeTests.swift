@@ -18,10 +18,13 @@ struct ProbeTests {
             #expect(request.headers["DPoP"] != nil)
             let form = String(decoding: request.body ?? Data(), as: UTF8.self)
             #expect(form.contains("code_challenge_method=S256"))
-            #expect(form.contains("scope=atproto%20transition%3Ageneric") || form.contains("scope=atproto+transition%3Ageneric"))
+            #expect(
+                form.contains("scope=atproto%20transition%3Ageneric")
+                    || form.contains("scope=atproto+transition%3Ageneric")
+            )
             #expect(form.contains("login_hint=alice.example.com"))
         }
-        #expect(diagnosis.finding("dpop-nonce")?.seen.contains("new nonce") == true)
+        #expect(diagnosis.finding("dpop-nonce")?.seen.contains("a new one") == true)
     }
 
     @Test("A server that issues no nonce fails dpop-nonce, for its operator")
@@ -70,7 +73,10 @@ struct ProbeTests {
     func unresolvedPermissionSet() async throws {
         var world = ScriptedWorld()
         world.pushedRequestAnswers[1] = ScriptedWorld.parAnswer(
-            ["error": "invalid_scope", "error_description": "permission set com.example.nothing could not be resolved"],
+            [
+                "error": "invalid_scope",
+                "error_description": "permission set com.example.nothing could not be resolved",
+            ],
             status: 400,
             nonce: "n"
         )

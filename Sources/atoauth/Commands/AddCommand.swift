@@ -142,7 +142,7 @@ struct AddCommand: AsyncParsableCommand, GlobalOptionUser {
             if appPassword {
                 return try await AppPasswordSignIn(account: identifier, replacingOAuth: replace).run(context)
             }
-            return try await BrowserSignIn(options: self.signIn, clientID: global.clientID).run(
+            return try await BrowserSignIn(options: self.signIn, clientID: global.clientID, target: identifier).run(
                 context,
                 start: {
                     try await context.accounts.authorize(

@@ -11,6 +11,8 @@ struct BrowserSignIn {
     let options: BrowserSignInOptions
     /// `--client-id`, when given.
     let clientID: String?
+    /// What was typed to sign in (a handle, a DID or a server URL), for the `atoauth doctor` command a failure names.
+    var target: String?
 
     /// Runs the sign-in: `start` sends the authorization request for the client, `complete` finishes it with the
     /// redirect URL.
@@ -22,7 +24,12 @@ struct BrowserSignIn {
         let listener = try await LoopbackCallbackListener.start(port: options.callbackPort ?? 0)
         var pendingState: String?
         do {
-            let request = try await start(try await client(context, redirectURI: listener.redirectURI))
+            let request: AuthorizationRequest
+            do {
+                request = try await start(try await client(context, redirectURI: listener.redirectURI))
+            } catch {
+                throw diagnosable(error, context)
+            }
             pendingState = request.state
             listener.expect(state: request.state)
             Output.message("Open this URL to sign in:\n\(request.url.absoluteString)")
@@ -48,6 +55,24 @@ struct BrowserSignIn {
             .value
             throw error
         }
+    }
+
+    /// A failure before the browser opens (the account, its servers' metadata, the pushed authorization request),
+    /// with the `atoauth doctor` command that shows which step fails and who can fix it; other errors unchanged.
+    private func diagnosable(_ error: any Error, _ context: CLIContext) -> any Error {
+        let failure = CLIFailure(error)
+        guard let target, failure.status == CLIFailure.failed || failure.status == CLIFailure.securityCheck else {
+            return error
+        }
+        var words = ["atoauth", "doctor", target]
+        if options.scope != AddCommand.defaultScope { words += ["--scope", options.scope] }
+        if let clientID = clientID ?? context.environment["ATOAUTH_CLIENT_ID"].nonEmpty {
+            words += ["--client-id", clientID]
+        }
+        let command = words.map(ShellWords.quoted).joined(separator: " ")
+        var diagnosed = failure
+        diagnosed.message += " To see which step fails and who can fix it, run `\(command)`."
+        return diagnosed
     }
 
     /// The loopback development client, or the hosted client named by `--client-id` / `ATOAUTH_CLIENT_ID`.

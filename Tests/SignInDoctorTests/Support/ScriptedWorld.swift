@@ -4,8 +4,10 @@ import Foundation
 import HTTPTransport
 import SignInDoctor
 
-/// A healthy account and servers answered from a script, with no I/O: a handle published by DNS and HTTPS, its
-/// DID document on the PLC directory, a PDS and its authorization server. Tests break one part at a time.
+/// A healthy account and its servers, answered from a script with no I/O.
+///
+/// A handle published by DNS and HTTPS, its DID document on the PLC directory, a PDS and its authorization server;
+/// tests break one part at a time.
 struct ScriptedWorld {
     static let handle = "alice.example.com"
     static let did = "did:plc:ewvi7nxzyoun6zhxrhs64oiz"
@@ -41,7 +43,11 @@ struct ScriptedWorld {
     /// The PAR endpoint's answers, in order: by default a nonce challenge, then acceptance with a new nonce.
     var pushedRequestAnswers: [HTTPResponse] = [
         ScriptedWorld.parAnswer(["error": "use_dpop_nonce"], status: 400, nonce: "nonce-1"),
-        ScriptedWorld.parAnswer(["request_uri": "urn:ietf:params:oauth:request_uri:x", "expires_in": 300], status: 201, nonce: "nonce-2"),
+        ScriptedWorld.parAnswer(
+            ["request_uri": "urn:ietf:params:oauth:request_uri:x", "expires_in": 300],
+            status: 201,
+            nonce: "nonce-2"
+        ),
     ]
     var addresses: [String: [String]] = [:]
     var handleResolver: URL?

@@ -63,7 +63,10 @@ struct DoctorLocalSide {
         guard let url = settings.store else {
             let usesPassphrase = environment[StoreEnvironment.passphraseVariable].nonEmpty != nil
             let keyFile = usesPassphrase ? nil : try? StoreEnvironment.defaultKeyFile(environment: environment)
-            return .files(home: home, keyFile: keyFile.flatMap { FileManager.default.fileExists(atPath: $0.path) ? $0 : nil })
+            return .files(
+                home: home,
+                keyFile: keyFile.flatMap { FileManager.default.fileExists(atPath: $0.path) ? $0 : nil }
+            )
         }
         // Only the host and the database name: never the user or the password.
         let components = URLComponents(string: url)

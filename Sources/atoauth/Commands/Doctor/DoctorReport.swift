@@ -33,7 +33,7 @@ enum DoctorReport {
 
     private static func party(_ who: Finding.Party?) -> String {
         switch who {
-        case .user?: "you (the account's owner)"
+        case .user?: "you (the person signing in)"
         case .app?: "the app's developer"
         case .server?: "the server's operator"
         case nil: "anyone"
