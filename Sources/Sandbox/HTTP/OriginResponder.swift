@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdCore
+import WireFormat
 
 /// Adapts an ``OriginHandler`` to Hummingbird: reads the whole body, builds a ``SandboxRequest``, and writes the
 /// ``SandboxResponse`` back with exactly one `Date` header (RFC 9110 §6.6.1), in IMF-fixdate, from the sandbox's
