@@ -1,0 +1,94 @@
+public import Crypto
+import DPoPRequestExecutor
+public import Foundation
+import WireFormat
+
+/// A confidential client's ES256 signing key, named by its `kid` (RFC 7517 §4.5; atproto.com/specs/oauth, Client
+/// Authentication). It signs client assertions and is never a DPoP key.
+///
+/// The private key leaves this type only as ``privateJWK``, for a file written `0600` or a sealed store entry;
+/// `description` shows only the `kid`.
+public struct ClientKey: Sendable, CustomStringConvertible {
+    /// The key's `kid`, which the authorization server binds sessions to.
+    public let keyID: String
+    let privateKey: P256.Signing.PrivateKey
+
+    /// Generates a new key whose `kid` is its RFC 7638 thumbprint.
+    public init() {
+        self.init(privateKey: P256.Signing.PrivateKey())
+    }
+
+    /// Wraps a private key; without `keyID`, the `kid` is the RFC 7638 thumbprint of its public key.
+    public init(privateKey: P256.Signing.PrivateKey, keyID: String? = nil) {
+        self.privateKey = privateKey
+        self.keyID = keyID ?? ECPublicJWK(privateKey.publicKey).thumbprint
+    }
+
+    /// Reads a key from a file's contents: a private JWK (EC P-256 with `d` and a `kid`) or a PKCS#8 (or SEC 1) PEM
+    /// private key, whose `kid` is then its thumbprint.
+    ///
+    /// - Throws: ``OAuthError`` (usage) naming what is wrong, never quoting the key.
+    public init(contents: Data) throws {
+        let text = String(decoding: contents, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        if text.hasPrefix("-----BEGIN") {
+            do {
+                self.init(privateKey: try P256.Signing.PrivateKey(pemRepresentation: text))
+            } catch {
+                throw OAuthError.invalidInput(
+                    "The client key is not a P-256 private key in PEM (PKCS#8 or SEC 1); ES256 needs one."
+                )
+            }
+            return
+        }
+        try self.init(jwk: contents)
+    }
+
+    /// Reads a private JWK: `kty` EC, `crv` P-256, `d`, `x`, `y` that match it, and a `kid`.
+    public init(jwk: Data) throws {
+        guard let object = try? JSONSerialization.jsonObject(with: jwk) as? [String: Any] else {
+            throw OAuthError.invalidInput("The client key is neither a JSON Web Key nor a PEM private key.")
+        }
+        func member(_ name: String) throws -> String {
+            guard let value = object[name] as? String, !value.isEmpty else {
+                throw OAuthError.invalidInput("The client key's JWK has no “\(name)”; ES256 needs an EC P-256 key.")
+            }
+            return value
+        }
+        guard try member("kty") == "EC", try member("crv") == "P-256" else {
+            throw OAuthError.invalidInput("The client key must be an EC P-256 key (kty EC, crv P-256) for ES256.")
+        }
+        let keyID = try member("kid")
+        guard let scalar = Base64URL.decode(try member("d")), scalar.count == 32,
+            let privateKey = try? P256.Signing.PrivateKey(rawRepresentation: scalar)
+        else { throw OAuthError.invalidInput("The client key's “d” is not a P-256 private scalar.") }
+        let derived = ECPublicJWK(privateKey.publicKey)
+        guard try member("x") == derived.x, try member("y") == derived.y else {
+            throw OAuthError.invalidInput("The client key's “x” and “y” do not belong to its “d”.")
+        }
+        self.init(privateKey: privateKey, keyID: keyID)
+    }
+
+    /// The public key as a JWK with `kid`, `alg` ES256 and `use` sig, as a client metadata document publishes it.
+    public var publicJWK: [String: String] {
+        let jwk = ECPublicJWK(privateKey.publicKey)
+        return ["kty": jwk.kty, "crv": jwk.crv, "x": jwk.x, "y": jwk.y, "kid": keyID, "alg": "ES256", "use": "sig"]
+    }
+
+    /// The public key set `{"keys": [publicJWK]}`, pretty-printed with sorted keys.
+    public var publicJWKS: Data {
+        (try? JSONSerialization.data(
+            withJSONObject: ["keys": [publicJWK]],
+            options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        )) ?? Data()
+    }
+
+    /// The private JWK (with `d`): secret, for a file written `0600` or a sealed store entry only.
+    public var privateJWK: Data {
+        var jwk = publicJWK
+        jwk["d"] = Base64URL.encode(privateKey.rawRepresentation)
+        return (try? JSONSerialization.data(withJSONObject: jwk, options: [.sortedKeys])) ?? Data()
+    }
+
+    /// Names the key by its `kid` only.
+    public var description: String { "ClientKey(ES256, kid: \(keyID))" }
+}
