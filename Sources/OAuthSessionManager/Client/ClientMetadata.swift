@@ -2,13 +2,14 @@ import ATProtoPermissions
 public import Foundation
 import HTTPTransport
 
-/// A hosted client metadata document for a native app (atproto.com/specs/oauth, Clients; AT Protocol OAuth "client metadata").
+/// A hosted client metadata document (atproto.com/specs/oauth, Clients): a native app's (a public client) or a web
+/// service's (a confidential client, `private_key_jwt`).
 ///
-/// ``validate()`` applies every rule a native public client's document must meet, naming the failed field.
+/// ``validate(allowHTTPLoopback:)`` applies every rule the document's kind must meet, naming the failed field.
 public struct ClientMetadata: Sendable, Hashable, Codable {
     /// The document's own https URL.
     public var clientID: String
-    /// `native` for an app.
+    /// `native` for an app, `web` for a confidential client.
     public var applicationType: String
     /// Must include `authorization_code` and `refresh_token`.
     public var grantTypes: [String]
@@ -18,8 +19,14 @@ public struct ClientMetadata: Sendable, Hashable, Codable {
     public var scope: String
     /// Loopback IP URIs or a private-use scheme equal to the reversed `client_id` host.
     public var redirectURIs: [String]
-    /// `none`: a public client.
+    /// `none` for a public client, `private_key_jwt` for a confidential one.
     public var tokenEndpointAuthMethod: String
+    /// A confidential client's assertion algorithm: `ES256`.
+    public var tokenEndpointAuthSigningAlg: String?
+    /// A confidential client's public keys, inline; exactly one of this and ``jwksURI``.
+    public var jwks: ClientJWKS?
+    /// Where a confidential client's public keys are published (https); exactly one of this and ``jwks``.
+    public var jwksURI: String?
     /// Must be `true`.
     public var dpopBoundAccessTokens: Bool
     /// A display name.
@@ -35,6 +42,9 @@ public struct ClientMetadata: Sendable, Hashable, Codable {
         case scope
         case redirectURIs = "redirect_uris"
         case tokenEndpointAuthMethod = "token_endpoint_auth_method"
+        case tokenEndpointAuthSigningAlg = "token_endpoint_auth_signing_alg"
+        case jwks
+        case jwksURI = "jwks_uri"
         case dpopBoundAccessTokens = "dpop_bound_access_tokens"
         case clientName = "client_name"
         case clientURI = "client_uri"
@@ -56,7 +66,11 @@ public struct ClientMetadata: Sendable, Hashable, Codable {
         try validate(allowHTTPLoopback: allowHTTPLoopback)
     }
 
-    /// Checks every rule for a native app's document; `allowHTTPLoopback` as for ``init(json:expectedClientID:allowHTTPLoopback:)``.
+    /// Whether the document describes a confidential client, which authenticates with `private_key_jwt`.
+    public var isConfidential: Bool { tokenEndpointAuthMethod == "private_key_jwt" }
+
+    /// Checks every rule for the document's kind; `allowHTTPLoopback` as for
+    /// ``init(json:expectedClientID:allowHTTPLoopback:)``.
     public func validate(allowHTTPLoopback: Bool = false) throws {
         guard let url = URL(string: clientID), let host = url.host, !host.isEmpty,
             url.scheme == "https" || (allowHTTPLoopback && url.scheme == "http" && Self.isLoopbackIP(host)),
@@ -64,9 +78,13 @@ public struct ClientMetadata: Sendable, Hashable, Codable {
         else {
             throw invalid("client_id", "it must be an https URL without query, fragment or user info, on port 1–65535")
         }
-        guard applicationType == "native" else { throw invalid("application_type", "it must be native") }
-        guard tokenEndpointAuthMethod == "none" else {
-            throw invalid("token_endpoint_auth_method", "a public client uses none")
+        if isConfidential {
+            try validateConfidential(developmentClient: url.scheme == "http")
+        } else {
+            guard applicationType == "native" else { throw invalid("application_type", "it must be native") }
+            guard tokenEndpointAuthMethod == "none" else {
+                throw invalid("token_endpoint_auth_method", "a public client uses none, a confidential one private_key_jwt")
+            }
         }
         guard dpopBoundAccessTokens else { throw invalid("dpop_bound_access_tokens", "it must be true") }
         guard grantTypes.contains("authorization_code"), grantTypes.contains("refresh_token") else {
@@ -81,9 +99,39 @@ public struct ClientMetadata: Sendable, Hashable, Codable {
             throw invalid("scope", error.description)
         }
         guard !redirectURIs.isEmpty else { throw invalid("redirect_uris", "it needs at least one redirect URI") }
+        if isConfidential { return }
         let reversedHost = host.split(separator: ".").reversed().joined(separator: ".")
         for uri in redirectURIs {
             try checkRedirect(uri, reversedHost: reversedHost)
+        }
+    }
+
+    /// A confidential client: a web application signing ES256 assertions with keys it publishes one way, and https
+    /// redirects (an http loopback one only for a development client served from loopback).
+    private func validateConfidential(developmentClient: Bool) throws {
+        guard applicationType == "web" else {
+            throw invalid("application_type", "a confidential client is a web application (web), never native")
+        }
+        guard tokenEndpointAuthSigningAlg == "ES256" else {
+            throw invalid("token_endpoint_auth_signing_alg", "a confidential client signs its assertions with ES256")
+        }
+        switch (jwks, jwksURI) {
+        case (nil, nil): throw invalid("jwks", "a confidential client publishes its keys in jwks or jwks_uri")
+        case (.some, .some): throw invalid("jwks", "give jwks or jwks_uri, not both")
+        case (let keys?, nil):
+            guard !keys.keys.isEmpty else { throw invalid("jwks", "it holds no key") }
+            guard keys.keys.allSatisfy({ !($0.kid ?? "").isEmpty }) else { throw invalid("jwks", "every key needs a kid") }
+        case (nil, let location?):
+            guard let url = URL(string: location), url.host?.isEmpty == false,
+                url.scheme == "https" || (developmentClient && url.scheme == "http" && Self.isLoopbackIP(url.host ?? ""))
+            else { throw invalid("jwks_uri", "it must be an https URL") }
+        }
+        guard !redirectURIs.isEmpty else { throw invalid("redirect_uris", "it needs at least one redirect URI") }
+        for uri in redirectURIs {
+            guard let components = URLComponents(string: uri), components.host?.isEmpty == false,
+                components.scheme == "https"
+                    || (developmentClient && components.scheme == "http" && Self.isLoopbackIP(components.host ?? ""))
+            else { throw invalid("redirect_uris", "“\(uri)”: a web client redirects to https URLs") }
         }
     }
 
@@ -133,5 +181,53 @@ public struct ClientMetadata: Sendable, Hashable, Codable {
 
     private func invalid(_ field: String, _ reason: String) -> OAuthError {
         OAuthError.invalidClientMetadata(field: field, reason: reason)
+    }
+}
+
+/// A JSON Web Key Set as a client metadata document publishes it (RFC 7517 §5).
+public struct ClientJWKS: Sendable, Hashable, Codable {
+    /// The keys.
+    public var keys: [PublicJWK]
+
+    /// Creates a set.
+    public init(keys: [PublicJWK]) {
+        self.keys = keys
+    }
+}
+
+/// A public key of a ``ClientJWKS``, as far as a client checks it (RFC 7517 §4, RFC 7518 §6.2.1).
+public struct PublicJWK: Sendable, Hashable, Codable {
+    /// The key type, `EC` for ES256.
+    public var kty: String
+    /// The curve, `P-256` for ES256.
+    public var crv: String?
+    /// The x coordinate, base64url.
+    public var x: String?
+    /// The y coordinate, base64url.
+    public var y: String?
+    /// The key's name, which sessions are bound to.
+    public var kid: String?
+    /// The algorithm, `ES256`, when given.
+    public var alg: String?
+    /// The use, `sig`, when given.
+    public var use: String?
+
+    /// Creates a key.
+    public init(
+        kty: String,
+        crv: String? = nil,
+        x: String? = nil,
+        y: String? = nil,
+        kid: String? = nil,
+        alg: String? = nil,
+        use: String? = nil
+    ) {
+        self.kty = kty
+        self.crv = crv
+        self.x = x
+        self.y = y
+        self.kid = kid
+        self.alg = alg
+        self.use = use
     }
 }

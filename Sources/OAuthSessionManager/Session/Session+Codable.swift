@@ -11,7 +11,7 @@ import Foundation
 extension Session: Codable {
     enum CodingKeys: String, CodingKey {
         case did, handle, pds, issuer, scope, accessToken, accessTokenExpiresAt, refreshToken, clientID
-        case tokenEndpoint, revocationEndpoint, createdAt, updatedAt, requestedScope, kind
+        case tokenEndpoint, revocationEndpoint, createdAt, updatedAt, requestedScope, kind, clientKeyID
     }
 
     /// Reads the stored form.
@@ -28,7 +28,8 @@ extension Session: Codable {
                     issuer: try container.decode(String.self, forKey: .issuer),
                     clientID: try container.decode(String.self, forKey: .clientID),
                     tokenEndpoint: tokenEndpoint,
-                    revocationEndpoint: revocationEndpoint
+                    revocationEndpoint: revocationEndpoint,
+                    clientKeyID: try container.decodeIfPresent(String.self, forKey: .clientKeyID)
                 )
             )
         case .appPassword:
@@ -85,6 +86,7 @@ extension Session: Codable {
             try container.encode(grant.clientID, forKey: .clientID)
             try container.encode(grant.tokenEndpoint, forKey: .tokenEndpoint)
             try container.encodeIfPresent(grant.revocationEndpoint, forKey: .revocationEndpoint)
+            try container.encodeIfPresent(grant.clientKeyID, forKey: .clientKeyID)
         case .appPassword(let grant):
             try container.encode("", forKey: .clientID)
             try container.encode(grant.refreshEndpoint, forKey: .tokenEndpoint)

@@ -74,6 +74,12 @@ public struct ClientKey: Sendable, CustomStringConvertible {
         return ["kty": jwk.kty, "crv": jwk.crv, "x": jwk.x, "y": jwk.y, "kid": keyID, "alg": "ES256", "use": "sig"]
     }
 
+    /// Whether `keys` publishes this key: a key with its `kid` and its public coordinates.
+    public func isPublished(in keys: ClientJWKS) -> Bool {
+        let jwk = ECPublicJWK(privateKey.publicKey)
+        return keys.keys.contains { $0.kid == keyID && $0.kty == "EC" && $0.crv == "P-256" && $0.x == jwk.x && $0.y == jwk.y }
+    }
+
     /// The public key set `{"keys": [publicJWK]}`, pretty-printed with sorted keys.
     public var publicJWKS: Data {
         (try? JSONSerialization.data(

@@ -1,0 +1,41 @@
+import ATProtoSyntax
+import Foundation
+import Keystore
+
+extension OAuthSessionManager {
+    /// The confidential client's key set in this store.
+    package nonisolated var clientKeySet: ClientKeySet { ClientKeySet(keystore: store.keystore) }
+
+    /// The OAuth sessions bound to the client key `keyID`, unreadable sessions left out.
+    package func sessions(boundTo keyID: String) async throws -> [Session] {
+        try await store.sessionsSkippingUnreadable().sessions.filter { session in
+            guard case .oauth(let grant) = session.credential else { return false }
+            return grant.clientKeyID == keyID
+        }
+    }
+
+    /// Removes a client key from the set. While sessions are bound to it, this is refused unless `force`: the
+    /// authorization server ends every session whose key leaves the client's published set, so those sessions end
+    /// here too, revoked first (best effort, while the key is still published).
+    ///
+    /// - Returns: the sessions that ended.
+    /// - Throws: ``OAuthError`` (usage) naming how many sessions use the key, when not forced.
+    package func removeClientKey(_ keyID: String, force: Bool) async throws -> [Session] {
+        let bound = try await sessions(boundTo: keyID)
+        guard bound.isEmpty || force else {
+            let count = bound.count == 1 ? "1 session uses" : "\(bound.count) sessions use"
+            throw OAuthError.invalidInput(
+                "\(count) the client key \(keyID); removing it from the published keys ends them at the "
+                    + "authorization server. Nothing was changed. Keep the key until they are signed in again with the "
+                    + "current key, or remove it anyway with --force, which ends them here too."
+            )
+        }
+        for session in bound {
+            _ = try? await signOut(did: session.did)
+        }
+        guard try await clientKeySet.remove(keyID) else {
+            throw OAuthError.invalidInput("The key set has no key with kid \(keyID).")
+        }
+        return bound
+    }
+}
