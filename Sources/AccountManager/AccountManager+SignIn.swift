@@ -7,7 +7,7 @@ extension AccountManager {
     ///
     /// - Parameters:
     ///   - input: a handle, a DID, or a PDS or entryway `https://` URL.
-    ///   - client: the loopback development client, or a hosted one from ``hostedClient(clientID:redirectURI:scope:)``.
+    ///   - client: the loopback development client, or a hosted one from ``hostedClient(clientID:redirectURI:scope:clientKeyID:)``.
     ///   - prompt: what the authorization server is asked to show (`login`, `consent`, `select_account`), or
     ///     `create` to sign up a new account where the server offers it; `input` is then the server's address.
     ///   - progress: told of each step (resolving, checking the servers, sending the request) as it starts, for a
@@ -43,12 +43,26 @@ extension AccountManager {
     ///
     /// - Parameters:
     ///   - clientID: the document's https URL, which must equal its `client_id`.
-    ///   - redirectURI: one of its redirect URIs (a loopback entry accepts the listener's port).
+    ///   - redirectURI: one of its redirect URIs (a loopback entry accepts the listener's port); `nil` for the
+    ///     document's only one.
     ///   - scope: the scope to request, within the document's; `nil` asks for the document's.
+    ///   - clientKeyID: for a confidential client (`private_key_jwt`), the `kid` of the store's client key that signs
+    ///     its assertions; `nil` for the set's current key. The document must publish it.
     /// - Returns: the client.
-    /// - Throws: `OAuthError` when the document is invalid; `FetchError` when it cannot be fetched.
-    public func hostedClient(clientID: URL, redirectURI: URL, scope: String? = nil) async throws -> OAuthClient {
-        try await sessions.hostedClient(clientID: clientID, redirectURI: redirectURI, scope: scope)
+    /// - Throws: `OAuthError` when the document is invalid, or a confidential client's key is missing or not
+    ///   published; `FetchError` when it cannot be fetched.
+    public func hostedClient(
+        clientID: URL,
+        redirectURI: URL?,
+        scope: String? = nil,
+        clientKeyID: String? = nil
+    ) async throws -> OAuthClient {
+        try await sessions.hostedClient(
+            clientID: clientID,
+            redirectURI: redirectURI,
+            scope: scope,
+            clientKeyID: clientKeyID
+        )
     }
 }
 

@@ -47,6 +47,22 @@ extension OAuthSessionManager {
         }
         progress(.sendingRequest(authorizationServer: metadata.issuer))
 
+        var clientKeyID: String?
+        if case .privateKeyJWT(let keyID) = client.authentication {
+            guard metadata.tokenEndpointAuthMethodsSupported.contains("private_key_jwt") else {
+                throw OAuthError.invalidAuthorizationServerMetadata(
+                    "“token_endpoint_auth_methods_supported” does not include private_key_jwt, so a confidential "
+                        + "client cannot sign in there",
+                    field: "token_endpoint_auth_methods_supported"
+                )
+            }
+            clientKeyID = keyID
+        }
+        let authenticator = try await authenticator(
+            keyID: clientKeyID,
+            clientID: client.clientID,
+            issuer: metadata.issuer
+        )
         let pkce = PKCE.generate(using: random)
         let state = OAuthState.generate(using: random)
         let key = DPoPKey()
@@ -63,7 +79,8 @@ extension OAuthSessionManager {
             form,
             to: metadata.pushedAuthorizationRequestEndpoint,
             key: key,
-            purpose: "pushed authorization request"
+            purpose: "pushed authorization request",
+            client: authenticator
         )
         try Self.requireSuccess(response, of: "the pushed authorization request")
         guard response.status == 201 || response.status == 200 else {
@@ -86,7 +103,8 @@ extension OAuthSessionManager {
                 tokenEndpoint: metadata.tokenEndpoint,
                 revocationEndpoint: metadata.revocationEndpoint,
                 createdAt: now(),
-                serverIssuedNonce: response.headers["DPoP-Nonce"] != nil
+                serverIssuedNonce: response.headers["DPoP-Nonce"] != nil,
+                clientKeyID: clientKeyID
             )
         )
         var components = URLComponents(url: metadata.authorizationEndpoint, resolvingAgainstBaseURL: false)
@@ -132,6 +150,11 @@ extension OAuthSessionManager {
         guard !pending.isExpired(now: now()) else { throw OAuthError.authorizationExpired }
         let code = try parameters.validatedCode(expectedIssuer: pending.issuer)
         let key = try DPoPKey(persistedRepresentation: pending.dpopKey)
+        let client = try await authenticator(
+            keyID: pending.clientKeyID,
+            clientID: pending.clientID,
+            issuer: pending.issuer
+        )
 
         let response = try await postForm(
             [
@@ -140,7 +163,8 @@ extension OAuthSessionManager {
             ],
             to: pending.tokenEndpoint,
             key: key,
-            purpose: "token request"
+            purpose: "token request",
+            client: client
         )
         try Self.requireSuccess(response, of: "the token request")
         let session: Session
@@ -164,6 +188,7 @@ extension OAuthSessionManager {
                 endpoint: pending.revocationEndpoint,
                 clientID: pending.clientID,
                 key: key,
+                client: client,
                 what: "a failed sign-in"
             )
             throw error
@@ -203,7 +228,8 @@ extension OAuthSessionManager {
                     issuer: pending.issuer,
                     clientID: pending.clientID,
                     tokenEndpoint: pending.tokenEndpoint,
-                    revocationEndpoint: server.authorizationServer.revocationEndpoint ?? pending.revocationEndpoint
+                    revocationEndpoint: server.authorizationServer.revocationEndpoint ?? pending.revocationEndpoint,
+                    clientKeyID: pending.clientKeyID
                 )
             )
         )

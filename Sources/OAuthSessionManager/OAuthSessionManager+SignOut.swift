@@ -66,13 +66,19 @@ extension OAuthSessionManager {
         guard let endpoint = grant.revocationEndpoint else { return .notSupported }
         guard let key else { return .failed(reason: "the DPoP key of \(session.did) could not be read") }
         do {
+            let client = try await authenticator(
+                keyID: grant.clientKeyID,
+                clientID: grant.clientID,
+                issuer: grant.issuer
+            )
             if let refreshToken = session.refreshToken {
                 try await revoke(
                     token: refreshToken,
                     hint: "refresh_token",
                     endpoint: endpoint,
                     clientID: grant.clientID,
-                    key: key
+                    key: key,
+                    client: client
                 )
             }
             try await revoke(
@@ -80,7 +86,8 @@ extension OAuthSessionManager {
                 hint: "access_token",
                 endpoint: endpoint,
                 clientID: grant.clientID,
-                key: key
+                key: key,
+                client: client
             )
             return .revoked
         } catch {

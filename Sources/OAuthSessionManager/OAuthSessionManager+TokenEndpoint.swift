@@ -13,11 +13,15 @@ extension OAuthSessionManager {
     /// The request, and its retry after a nonce challenge (RFC 9449 §8), connect to the address that passed the
     /// check (atproto.com/specs/oauth, Security Concerns), so a DNS answer that changes in between cannot redirect
     /// them.
+    ///
+    /// A confidential client's request (`client` given) carries a new client assertion on each attempt, the nonce
+    /// retry included (RFC 7523 §3).
     func postForm(
         _ pairs: [(String, String)],
         to endpoint: URL,
         key: DPoPKey,
-        purpose: String
+        purpose: String,
+        client: ClientAuthenticator? = nil
     ) async throws -> HTTPResponse {
         let pinned = try await fetcher.pinnedTransport(for: endpoint)
         let request = HTTPRequest(
@@ -28,7 +32,10 @@ extension OAuthSessionManager {
         )
         logger.debug("POST \(endpoint.absoluteString) (\(purpose))")
         do {
-            let response = try await executor(for: key, over: pinned).send(request)
+            let prepare: ((inout HTTPRequest) throws -> Void)? = client.map { client in
+                { attempt in attempt.body = FormEncoding.body(pairs + (try client.parameters())) }
+            }
+            let response = try await executor(for: key, over: pinned).send(request, preparingEachAttempt: prepare)
             logger.debug("\(purpose): HTTP \(response.status)")
             return response
         } catch let error as DPoPError {
@@ -52,25 +59,48 @@ extension OAuthSessionManager {
         return (body.error, body.errorDescription)
     }
 
-    /// Revokes a token (RFC 7009 §2.1) with DPoP; returns whether the server confirmed.
-    func revoke(token: String, hint: String, endpoint: URL, clientID: String, key: DPoPKey) async throws {
+    /// Revokes a token (RFC 7009 §2.1) with DPoP, as a confidential client when `client` is given; returns whether
+    /// the server confirmed.
+    func revoke(
+        token: String,
+        hint: String,
+        endpoint: URL,
+        clientID: String,
+        key: DPoPKey,
+        client: ClientAuthenticator? = nil
+    ) async throws {
         let response = try await postForm(
             [("token", token), ("token_type_hint", hint), ("client_id", clientID)],
             to: endpoint,
             key: key,
-            purpose: "revocation"
+            purpose: "revocation",
+            client: client
         )
         try Self.requireSuccess(response, of: "revocation")
     }
 
     /// Revokes, best effort, the tokens of a token answer that cannot be kept (RFC 7009 §2): its refresh token,
     /// then its access token; a failure is logged as being about `what`.
-    func revokeTokens(in body: Data, endpoint: URL?, clientID: String, key: DPoPKey, what: String) async {
+    func revokeTokens(
+        in body: Data,
+        endpoint: URL?,
+        clientID: String,
+        key: DPoPKey,
+        client: ClientAuthenticator? = nil,
+        what: String
+    ) async {
         guard let endpoint, let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return }
         for hint in ["refresh_token", "access_token"] {
             guard let token = object[hint] as? String else { continue }
             do {
-                try await revoke(token: token, hint: hint, endpoint: endpoint, clientID: clientID, key: key)
+                try await revoke(
+                    token: token,
+                    hint: hint,
+                    endpoint: endpoint,
+                    clientID: clientID,
+                    key: key,
+                    client: client
+                )
             } catch {
                 logger.warning("could not revoke the \(hint) of \(what): \(error)")
             }

@@ -57,16 +57,24 @@ public struct DPoPRequestExecutor: Sendable {
     /// Sends a request with a DPoP proof, and with `Authorization: DPoP <token>` when an access token is given.
     ///
     /// - Parameters:
-    ///   - request: the request; its body is sent unchanged on the retry.
+    ///   - request: the request; its body is sent unchanged on the retry unless `prepare` changes it.
     ///   - accessToken: the DPoP-bound access token for a resource server, or `nil` for an authorization server.
+    ///   - prepare: called on each attempt's copy of the request before it is signed, such as to add a new client
+    ///     assertion to every attempt (RFC 7523 §3: one `jti` per assertion).
     /// - Returns: the server's response, whatever its status, once no nonce challenge is left to answer.
-    /// - Throws: ``DPoPError`` when the server repeats its nonce challenge or sends none; the transport's errors.
-    public func send(_ request: HTTPRequest, accessToken: String? = nil) async throws -> HTTPResponse {
+    /// - Throws: ``DPoPError`` when the server repeats its nonce challenge or sends none; the transport's errors and
+    ///   `prepare`'s.
+    public func send(
+        _ request: HTTPRequest,
+        accessToken: String? = nil,
+        preparingEachAttempt prepare: ((inout HTTPRequest) throws -> Void)? = nil
+    ) async throws -> HTTPResponse {
         let htu = try DPoPTarget.htu(for: request.url)
         let origin = DPoPTarget.origin(ofHTU: htu)
         var wasChallenged = false
         while true {
             var attempt = request
+            try prepare?(&attempt)
             let proof = try signer.proof(
                 method: request.method,
                 htu: htu,

@@ -83,7 +83,10 @@ public struct ClientMetadata: Sendable, Hashable, Codable {
         } else {
             guard applicationType == "native" else { throw invalid("application_type", "it must be native") }
             guard tokenEndpointAuthMethod == "none" else {
-                throw invalid("token_endpoint_auth_method", "a public client uses none, a confidential one private_key_jwt")
+                throw invalid(
+                    "token_endpoint_auth_method",
+                    "a public client uses none, a confidential one private_key_jwt"
+                )
             }
         }
         guard dpopBoundAccessTokens else { throw invalid("dpop_bound_access_tokens", "it must be true") }
@@ -120,10 +123,13 @@ public struct ClientMetadata: Sendable, Hashable, Codable {
         case (.some, .some): throw invalid("jwks", "give jwks or jwks_uri, not both")
         case (let keys?, nil):
             guard !keys.keys.isEmpty else { throw invalid("jwks", "it holds no key") }
-            guard keys.keys.allSatisfy({ !($0.kid ?? "").isEmpty }) else { throw invalid("jwks", "every key needs a kid") }
+            guard keys.keys.allSatisfy({ !($0.kid ?? "").isEmpty }) else {
+                throw invalid("jwks", "every key needs a kid")
+            }
         case (nil, let location?):
             guard let url = URL(string: location), url.host?.isEmpty == false,
-                url.scheme == "https" || (developmentClient && url.scheme == "http" && Self.isLoopbackIP(url.host ?? ""))
+                url.scheme == "https"
+                    || (developmentClient && url.scheme == "http" && Self.isLoopbackIP(url.host ?? ""))
             else { throw invalid("jwks_uri", "it must be an https URL") }
         }
         guard !redirectURIs.isEmpty else { throw invalid("redirect_uris", "it needs at least one redirect URI") }

@@ -11,6 +11,23 @@ public struct OAuthClient: Sendable, Hashable {
     public let redirectURI: URL
     /// The scope requested, in canonical form (atproto.com/specs/permission); always contains `atproto`.
     public let scope: String
+    /// How the client authenticates at the authorization server.
+    public let authentication: Authentication
+
+    /// How a client authenticates at the authorization server (atproto.com/specs/oauth, Client Authentication).
+    public enum Authentication: Sendable, Hashable {
+        /// A public client: `token_endpoint_auth_method` `none`.
+        case none
+        /// A confidential client: `private_key_jwt` with the key of the store's client key set that has this `kid`.
+        case privateKeyJWT(keyID: String)
+    }
+
+    private init(clientID: String, redirectURI: URL, scope: String, authentication: Authentication = .none) {
+        self.clientID = clientID
+        self.redirectURI = redirectURI
+        self.scope = scope
+        self.authentication = authentication
+    }
 
     /// The scope requested, parsed.
     public var permissions: ScopeSet { ScopeSet(granted: scope) }
@@ -57,14 +74,18 @@ public struct OAuthClient: Sendable, Hashable {
     ///   - redirectURI: one of its `redirect_uris`; for a loopback entry, the listener's URI with any port.
     ///   - scope: the scope to request; each of its permissions must be one of the document's.
     ///   - allowHTTPLoopback: development only: accept an `http://` loopback `client_id`.
+    ///   - clientKey: for a confidential client's document, the key that signs its assertions, which the document
+    ///     must publish.
     /// - Returns: the client.
-    /// - Throws: ``OAuthError`` when the document is invalid, or the redirect URI or scope is not registered;
-    ///   `PermissionError` naming the first token of `scope` that is not a permission scope.
+    /// - Throws: ``OAuthError`` when the document is invalid, or the redirect URI or scope is not registered, or a
+    ///   confidential client's key is missing or not in its inline `jwks`; `PermissionError` naming the first token of
+    ///   `scope` that is not a permission scope.
     public static func hosted(
         _ metadata: ClientMetadata,
         redirectURI: URL,
         scope: String? = nil,
-        allowHTTPLoopback: Bool = false
+        allowHTTPLoopback: Bool = false,
+        clientKey: ClientKey? = nil
     ) throws -> OAuthClient {
         try metadata.validate(allowHTTPLoopback: allowHTTPLoopback)
         guard metadata.allowsRedirect(to: redirectURI) else {
@@ -82,7 +103,33 @@ public struct OAuthClient: Sendable, Hashable {
                 reason: "\(outside) is not among the document's permissions “\(allowed)”"
             )
         }
-        return OAuthClient(clientID: metadata.clientID, redirectURI: redirectURI, scope: requested)
+        guard metadata.isConfidential else {
+            return OAuthClient(clientID: metadata.clientID, redirectURI: redirectURI, scope: requested)
+        }
+        guard let clientKey else {
+            throw OAuthError.invalidClientMetadata(
+                field: "token_endpoint_auth_method",
+                reason: "the document is a confidential client's (private_key_jwt), and no client key was given"
+            )
+        }
+        if let keys = metadata.jwks, !clientKey.isPublished(in: keys) {
+            throw Self.unpublished(clientKey)
+        }
+        return OAuthClient(
+            clientID: metadata.clientID,
+            redirectURI: redirectURI,
+            scope: requested,
+            authentication: .privateKeyJWT(keyID: clientKey.keyID)
+        )
+    }
+
+    /// The key is not among the keys the client publishes, so the authorization server would refuse its assertions.
+    static func unpublished(_ key: ClientKey) -> OAuthError {
+        OAuthError.invalidClientMetadata(
+            field: "jwks",
+            reason: "the client key \(key.keyID) is not among the keys the document publishes; publish its JWKS "
+                + "(atoauth client keygen prints it) and give servers 10 minutes to see it"
+        )
     }
 
     /// Whether this is the loopback development client.
@@ -108,7 +155,17 @@ extension OAuthSessionManager {
     /// - Returns: the client.
     /// - Throws: ``OAuthError`` when the document is invalid or does not allow the redirect or scope;
     ///   `FetchError` when it cannot be fetched.
-    package func hostedClient(clientID: URL, redirectURI: URL, scope: String? = nil) async throws -> OAuthClient {
+    ///
+    /// A confidential client's document must publish its signing key: the one `clientKeyID` names in the store's
+    /// client key set, else the set's current key; a `jwks_uri` is fetched like the document.
+    ///
+    /// Without `redirectURI`, the document's only redirect URI is used; a document with several needs one named.
+    package func hostedClient(
+        clientID: URL,
+        redirectURI: URL?,
+        scope: String? = nil,
+        clientKeyID: String? = nil
+    ) async throws -> OAuthClient {
         let document = try await fetcher.get(clientID, expecting: .metadata)
         let development = fetcher.configuration.allowHTTPLoopback
         let metadata = try ClientMetadata(
@@ -116,6 +173,45 @@ extension OAuthSessionManager {
             expectedClientID: clientID.absoluteString,
             allowHTTPLoopback: development
         )
-        return try OAuthClient.hosted(metadata, redirectURI: redirectURI, scope: scope, allowHTTPLoopback: development)
+        guard let redirectURI = redirectURI ?? Self.onlyRedirect(of: metadata) else {
+            throw OAuthError.invalidInput(
+                "The client has several redirect URIs (\(metadata.redirectURIs.joined(separator: ", "))); name the "
+                    + "one to use, such as the page that shows its own address for pasting (--redirect-uri)."
+            )
+        }
+        var clientKey: ClientKey?
+        if metadata.isConfidential {
+            let key = try await signingKey(clientKeyID)
+            if let location = metadata.jwksURI, let url = URL(string: location) {
+                let keys = try await fetcher.get(url, expecting: .metadata).body
+                guard let set = try? JSONDecoder().decode(ClientJWKS.self, from: keys), key.isPublished(in: set) else {
+                    throw OAuthClient.unpublished(key)
+                }
+            }
+            clientKey = key
+        }
+        return try OAuthClient.hosted(
+            metadata,
+            redirectURI: redirectURI,
+            scope: scope,
+            allowHTTPLoopback: development,
+            clientKey: clientKey
+        )
+    }
+
+    private static func onlyRedirect(of metadata: ClientMetadata) -> URL? {
+        guard metadata.redirectURIs.count == 1, let only = metadata.redirectURIs.first else { return nil }
+        return URL(string: only)
+    }
+
+    /// The client key named by `keyID`, else the store's current signing key.
+    private func signingKey(_ keyID: String?) async throws -> ClientKey {
+        guard let keyID else { return try await clientKeySet.signingKey(now: now()) }
+        guard let key = try await clientKeySet.key(keyID) else {
+            throw OAuthError.invalidInput(
+                "The store has no client key \(keyID): add it with `atoauth client keygen` or give its file."
+            )
+        }
+        return key
     }
 }

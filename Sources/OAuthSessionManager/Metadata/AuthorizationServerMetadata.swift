@@ -28,6 +28,8 @@ public struct AuthorizationServerMetadata: Sendable, Hashable {
     public let protectedResources: [String]?
     /// The `prompt` values the server supports (OpenID Connect Prompt Create §4.1), when it lists them.
     public let promptValuesSupported: [String]?
+    /// The client authentication methods the server supports (RFC 8414 §2); contains `none`.
+    public let tokenEndpointAuthMethodsSupported: [String]
 
     /// Decodes and checks metadata fetched for `issuer`; throws
     /// ``OAuthError/invalidAuthorizationServerMetadata(_:field:)`` naming the failed check.
@@ -73,6 +75,7 @@ public struct AuthorizationServerMetadata: Sendable, Hashable {
         self.dpopSigningAlgValuesSupported = wire.dpopSigningAlgValuesSupported ?? []
         self.protectedResources = wire.protectedResources
         self.promptValuesSupported = wire.promptValuesSupported
+        self.tokenEndpointAuthMethodsSupported = wire.tokenEndpointAuthMethodsSupported ?? []
     }
 
     /// The individual checks, each throwing an error that names its member.

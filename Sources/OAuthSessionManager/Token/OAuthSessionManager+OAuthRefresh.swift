@@ -9,6 +9,7 @@ extension OAuthSessionManager {
     func oauthRefresh(_ current: Session, _ grant: OAuthGrant) async throws -> RefreshExchange {
         let server = try await confirmIssuer(of: current, grant: grant)
         let key = try await store.key(for: current.did)
+        let client = try await authenticator(keyID: grant.clientKeyID, clientID: grant.clientID, issuer: grant.issuer)
         let revocationEndpoint = server.authorizationServer.revocationEndpoint ?? grant.revocationEndpoint
         let now = self.now
         return RefreshExchange(
@@ -18,11 +19,22 @@ extension OAuthSessionManager {
                     [("grant_type", "refresh_token"), ("refresh_token", refreshToken), ("client_id", grant.clientID)],
                     to: grant.tokenEndpoint,
                     key: key,
-                    purpose: "token refresh"
+                    purpose: "token refresh",
+                    client: client
                 )
             },
             classify: { RefreshOutcome.classify($0, error: Self.oauthError(in: $0)) },
-            refused: { OAuthError.refreshRefused(serverError: $0, description: $1) },
+            refused: { code, description in
+                // A confidential session whose key left the client's published keys ends at the server; say which.
+                guard let keyID = grant.clientKeyID else {
+                    return OAuthError.refreshRefused(serverError: code, description: description)
+                }
+                return OAuthError.refreshRefused(
+                    serverError: code,
+                    description: (description.map { $0 + "; " } ?? "")
+                        + "the session is bound to the client key \(keyID)"
+                )
+            },
             adopt: { response in
                 let tokens = try TokenResponse.checked(response.body)
                 guard tokens.sub == current.did.rawValue else {
@@ -46,6 +58,7 @@ extension OAuthSessionManager {
                     endpoint: revocationEndpoint,
                     clientID: grant.clientID,
                     key: key,
+                    client: client,
                     what: "a refresh that could not be kept"
                 )
             },

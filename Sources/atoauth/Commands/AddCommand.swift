@@ -105,9 +105,43 @@ struct AddCommand: AsyncParsableCommand, GlobalOptionUser {
     )
     var replace = false
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Sign in as the confidential client --client-id names (private_key_jwt), with this key: a private JWK or "
+                + "PEM file (added to the store's key set), or the kid of a key already there.",
+            valueName: "file-or-kid"
+        )
+    )
+    var clientKey: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "With --client-key: the client's redirect URI to use, when its document has several (its page that shows "
+                + "its own address, for pasting here).",
+            valueName: "url"
+        )
+    )
+    var redirectURI: String?
+
     @OptionGroup var global: GlobalOptions<Self>
 
     func validate() throws {
+        if clientKey != nil, appPassword || createAccount {
+            throw ValidationError(
+                "--client-key signs in as a confidential client; --app-password and --create-account do not apply."
+            )
+        }
+        if clientKey != nil, signIn.callbackPort != nil {
+            throw ValidationError(
+                "--client-key uses the client's own https redirect, and the address is pasted: --callback-port does "
+                    + "not apply."
+            )
+        }
+        if redirectURI != nil, clientKey == nil {
+            throw ValidationError("--redirect-uri goes with --client-key.")
+        }
         if appPassword, createAccount || prompt != nil {
             throw ValidationError(
                 "--app-password signs in without a browser: --create-account and --prompt do not apply."
@@ -142,13 +176,39 @@ struct AddCommand: AsyncParsableCommand, GlobalOptionUser {
             if appPassword {
                 return try await AppPasswordSignIn(account: identifier, replacingOAuth: replace).run(context)
             }
+            let prompt = createAccount ? SignInPrompt.create : prompt.flatMap(SignInPrompt.init(rawValue:))
+            if let clientKey {
+                guard let clientID = global.clientID ?? context.environment["ATOAUTH_CLIENT_ID"].nonEmpty else {
+                    throw CLIFailure(
+                        status: CLIFailure.usage,
+                        message: "--client-key needs the confidential client's --client-id (or ATOAUTH_CLIENT_ID)."
+                    )
+                }
+                return try await OperatorSignIn(
+                    options: self.signIn,
+                    clientID: try CLIContext.url(clientID, option: "--client-id"),
+                    clientKey: clientKey,
+                    redirectURI: try redirectURI.map { try CLIContext.url($0, option: "--redirect-uri") }
+                ).run(
+                    context,
+                    start: {
+                        try await context.accounts.authorize(
+                            identifier,
+                            client: $0,
+                            prompt: prompt,
+                            progress: SignInProgress.onTerminal
+                        )
+                    },
+                    complete: { try await context.accounts.callback($0) }
+                )
+            }
             return try await BrowserSignIn(options: self.signIn, clientID: global.clientID, target: identifier).run(
                 context,
                 start: {
                     try await context.accounts.authorize(
                         identifier,
                         client: $0,
-                        prompt: createAccount ? .create : prompt.flatMap(SignInPrompt.init(rawValue:)),
+                        prompt: prompt,
                         progress: SignInProgress.onTerminal
                     )
                 },

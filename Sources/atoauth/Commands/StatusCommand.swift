@@ -101,6 +101,10 @@ struct SessionStatus: Encodable {
     var signedInAt: String
     var refreshedAt: String
     var sessionEndsAtLatest: String
+    /// `public` or `confidential` for an OAuth session; `nil` for an app-password session.
+    var client: String?
+    /// The `kid` of the client key a confidential client's session is bound to.
+    var clientKeyID: String?
     /// What the PDS said of the session, with `--check`.
     var check: SessionCheck?
     private let endIsRenewedByRefresh: Bool
@@ -109,7 +113,7 @@ struct SessionStatus: Encodable {
 
     private enum CodingKeys: String, CodingKey {
         case kind, did, handle, active, pds, issuer, scope, permissions, notGranted, accessTokenExpiresAt
-        case signedInAt, refreshedAt, sessionEndsAtLatest, check
+        case signedInAt, refreshedAt, sessionEndsAtLatest, check, client, clientKeyID
     }
 
     init(account: Account, session: Session, now: Date) {
@@ -130,6 +134,10 @@ struct SessionStatus: Encodable {
         let end = session.endsAtLatest
         sessionEndsAtLatest = timestamp.string(from: end)
         endIsRenewedByRefresh = session.endIsRenewedByRefresh
+        if case .oauth(let grant) = session.credential {
+            client = grant.clientKeyID == nil ? "public" : "confidential"
+            clientKeyID = grant.clientKeyID
+        }
         ages = (
             session.accessTokenExpiresAt.map { Self.relative($0, now: now) },
             Self.relative(session.createdAt, now: now, past: true),
@@ -142,6 +150,9 @@ struct SessionStatus: Encodable {
     var text: String {
         var lines = ["\(handle ?? "-") \(did)\(active ? " (active)" : "")", field("kind", kind), field("PDS", pds)]
         lines.append(field("issuer", issuer))
+        if let client {
+            lines.append(field("client", client + (clientKeyID.map { " (private_key_jwt, key \($0))" } ?? "")))
+        }
         for (index, token) in tokens.enumerated() {
             let line = "\(token)  — \(PermissionSummary.text(token))"
             lines.append(index == 0 ? field("permissions", line) : field("", line))
@@ -159,7 +170,10 @@ struct SessionStatus: Encodable {
                 "session ends",
                 endIsRenewedByRefresh
                     ? "\(sessionEndsAtLatest) (\(ages.end)) unless it is refreshed before; the server may end it sooner"
-                    : "\(sessionEndsAtLatest) (\(ages.end)) at the latest; the server may end it sooner"
+                    : clientKeyID != nil
+                        ? "\(sessionEndsAtLatest) (\(ages.end)) at the latest at the reference server (a confidential "
+                            + "client's); the server decides, and may end it sooner"
+                        : "\(sessionEndsAtLatest) (\(ages.end)) at the latest; the server may end it sooner"
             )
         )
         if let check { lines.append(field("checked", check.text)) }

@@ -77,7 +77,9 @@ public struct ClientKey: Sendable, CustomStringConvertible {
     /// Whether `keys` publishes this key: a key with its `kid` and its public coordinates.
     public func isPublished(in keys: ClientJWKS) -> Bool {
         let jwk = ECPublicJWK(privateKey.publicKey)
-        return keys.keys.contains { $0.kid == keyID && $0.kty == "EC" && $0.crv == "P-256" && $0.x == jwk.x && $0.y == jwk.y }
+        return keys.keys.contains {
+            $0.kid == keyID && $0.kty == "EC" && $0.crv == "P-256" && $0.x == jwk.x && $0.y == jwk.y
+        }
     }
 
     /// The public key set `{"keys": [publicJWK]}`, pretty-printed with sorted keys.
