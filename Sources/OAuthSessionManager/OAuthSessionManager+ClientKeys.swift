@@ -14,8 +14,9 @@ extension OAuthSessionManager {
         }
     }
 
-    /// Removes a client key from the set. While sessions are bound to it, this is refused unless `force`: the
-    /// authorization server ends every session whose key leaves the client's published set, so those sessions end
+    /// Removes a client key from the set.
+    ///
+    /// While sessions are bound to it, this is refused unless `force`: the authorization server ends every session whose key leaves the client's published set, so those sessions end
     /// here too, revoked first (best effort, while the key is still published).
     ///
     /// - Returns: the sessions that ended.

@@ -27,8 +27,9 @@ struct PendingAuthorization: Codable, Sendable {
     var createdAt: Date
     /// Whether the PAR's answer carried a `DPoP-Nonce`; `nil` in records written before it was kept.
     var serverIssuedNonce: Bool? = nil
-    /// The `kid` of the client key a confidential client's PAR was authenticated with; the code exchange uses it too
-    /// and the grant is bound to it. `nil` for a public client.
+    /// The `kid` of the client key a confidential client's PAR was authenticated with; `nil` for a public client.
+    ///
+    /// The code exchange uses it too, and the grant is bound to it.
     var clientKeyID: String? = nil
 
     /// How long a pending sign-in can be completed.

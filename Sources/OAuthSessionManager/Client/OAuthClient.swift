@@ -148,18 +148,17 @@ extension OAuthSessionManager {
     /// one sign-in (AT Protocol OAuth "Client ID Metadata Document"; draft-ietf-oauth-client-id-metadata-document).
     ///
     /// The fetch is https-only (loopback `http://` in development mode), size-capped and never follows redirects.
+    /// A confidential client's document must publish its signing key; a `jwks_uri` is fetched like the document.
     /// - Parameters:
     ///   - clientID: the document's URL, which must equal its `client_id`.
-    ///   - redirectURI: one of its `redirect_uris`; for a loopback entry, the listener's URI with any port.
+    ///   - redirectURI: one of its `redirect_uris` (for a loopback entry, the listener's URI with any port); `nil`
+    ///     for the document's only one.
     ///   - scope: the scope to request; must lie within the document's scope. `nil` asks for the document's.
+    ///   - clientKeyID: for a confidential client, the `kid` of the store's client key to sign with; `nil` for the
+    ///     key set's current key.
     /// - Returns: the client.
-    /// - Throws: ``OAuthError`` when the document is invalid or does not allow the redirect or scope;
-    ///   `FetchError` when it cannot be fetched.
-    ///
-    /// A confidential client's document must publish its signing key: the one `clientKeyID` names in the store's
-    /// client key set, else the set's current key; a `jwks_uri` is fetched like the document.
-    ///
-    /// Without `redirectURI`, the document's only redirect URI is used; a document with several needs one named.
+    /// - Throws: ``OAuthError`` when the document is invalid or does not allow the redirect or scope, or a
+    ///   confidential client's key is missing or unpublished; `FetchError` when it cannot be fetched.
     package func hostedClient(
         clientID: URL,
         redirectURI: URL?,

@@ -30,9 +30,10 @@ public struct OAuthGrant: Sendable, Hashable {
     public var tokenEndpoint: URL
     /// The revocation endpoint, for sign-out (RFC 7009), when the server has one.
     public var revocationEndpoint: URL?
-    /// The `kid` of the client key a confidential client's grant is bound to; `nil` for a public client. Every
-    /// token and revocation request of the grant is authenticated with that key (atproto.com/specs/oauth, Client
-    /// Authentication).
+    /// The `kid` of the client key a confidential client's grant is bound to; `nil` for a public client.
+    ///
+    /// Every token and revocation request of the grant is authenticated with that key (atproto.com/specs/oauth,
+    /// Client Authentication).
     public var clientKeyID: String?
 
     /// Creates a grant.

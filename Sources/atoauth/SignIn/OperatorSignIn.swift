@@ -79,8 +79,10 @@ struct OperatorSignIn {
         return key.keyID
     }
 
-    /// Reads pasted lines until one is this sign-in's redirect: the redirect URI (scheme, host, port and path) with
-    /// its `state`. Another sign-in's `state` ends the sign-in as a failed security check.
+    /// Reads pasted lines until one is this sign-in's redirect.
+    ///
+    /// That is the redirect URI (scheme, host, port and path) with its `state`; another sign-in's `state` ends the
+    /// sign-in as a failed security check.
     private func pastedRedirect(_ redirectURI: URL, state: String) async throws -> URL {
         let expected = URLComponents(url: redirectURI, resolvingAgainstBaseURL: false)
         let deadline = ContinuousClock.now + .seconds(options.timeout)

@@ -3,8 +3,9 @@ import DPoPRequestExecutor
 public import Foundation
 import WireFormat
 
-/// A confidential client's ES256 signing key, named by its `kid` (RFC 7517 §4.5; atproto.com/specs/oauth, Client
-/// Authentication). It signs client assertions and is never a DPoP key.
+/// A confidential client's ES256 signing key, named by its `kid` (RFC 7517 §4.5).
+///
+/// It signs client assertions (atproto.com/specs/oauth, Client Authentication) and is never a DPoP key.
 ///
 /// The private key leaves this type only as ``privateJWK``, for a file written `0600` or a sealed store entry;
 /// `description` shows only the `kid`.
