@@ -40,6 +40,15 @@ struct AddCommand: AsyncParsableCommand, GlobalOptionUser {
             session unless --replace is given, since an app-password session is not limited to the permissions \
             granted; the refusal comes before any password is asked for or sent.
 
+            With --client-key, signs the account in as a confidential client (private_key_jwt), for a service or \
+            a bot whose sessions must last: --client-id names the service's web client metadata document, and \
+            --client-key a private key file (a JWK or PEM, added to the store's key set) or the kid of a key \
+            already there (see `atoauth client keygen`), which the document must publish. The browser ends on the \
+            service's own https redirect page (--redirect-uri when the document lists several, such as a page that \
+            only shows its address): paste that address here. Every request to the authorization server then \
+            carries a new assertion signed by that key, and the session stays bound to it (`accounts status` \
+            shows it).
+
             Examples:
               atoauth accounts add alice.bsky.social
               atoauth accounts add did:plc:ewvi7nxzyoun6zhxrhs64oiz \\
@@ -51,6 +60,8 @@ struct AddCommand: AsyncParsableCommand, GlobalOptionUser {
                 atoauth accounts add alice.bsky.social --app-password
               atoauth accounts add https://pds.example.com --create-account
               atoauth accounts add alice.bsky.social --prompt select_account
+              atoauth accounts add bot.example.com --client-key client-key.jwk \
+                --client-id https://bot.example.com/client-metadata.json
 
             Ask for exactly the permissions the work needs (atproto.com/specs/permission): repo:<collection> \
             with ?action=create|update|delete, blob:<mime pattern>, rpc:<method>?aud=<did>#<service>, \
