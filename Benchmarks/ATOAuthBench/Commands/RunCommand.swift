@@ -16,7 +16,8 @@ struct RunCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("only"),
-        help: "Run only this scenario (repeatable): proofs, overhead, rotation, storm, keystore, stores, cli."
+        help:
+            "Run only this scenario (repeatable): proofs, overhead, confidential, rotation, storm, keystore, stores, cli."
     )
     var scenarios: [Scenario] = []
 
@@ -41,6 +42,14 @@ struct RunCommand: AsyncParsableCommand {
         var figures: [Figure] = []
         if !selected.isDisjoint(with: [.proofs, .overhead]) {
             figures += try await signing(settings, overhead: selected.contains(.overhead))
+        }
+        if selected.contains(.confidential) {
+            progress("client CPU per token request, confidential and public")
+            let confidential = try await ConfidentialRequest.run(
+                rounds: settings.overheadRounds,
+                batch: settings.overheadBatch
+            )
+            figures += Figure.confidential(confidential)
         }
         if selected.contains(.rotation) {
             progress("round trips under nonce rotation")

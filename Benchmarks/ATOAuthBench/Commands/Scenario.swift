@@ -6,6 +6,8 @@ enum Scenario: String, CaseIterable, ExpressibleByArgument, Sendable {
     case proofs
     /// Client CPU per XRPC call (also runs `proofs`, whose signature time is its baseline).
     case overhead
+    /// Client CPU per token request as a confidential client against a public one.
+    case confidential
     /// Round trips under nonce rotation.
     case rotation
     /// 1,000 concurrent calls on an expired token.

@@ -67,6 +67,30 @@ extension Figure {
         ]
     }
 
+    /// Client CPU per token request, confidential against public.
+    static func confidential(_ result: ConfidentialRequest.Result) -> [Figure] {
+        let section = "Token request (refresh grant), client CPU time (process clock; server in another process)"
+        let added = result.confidentialCPU - result.publicCPU
+        return [
+            Figure(
+                section: section,
+                name: "Confidential client (private_key_jwt, a new assertion per request) ÷ public client",
+                measured:
+                    "\(Format.duration(result.confidentialCPU)) vs \(Format.duration(result.publicCPU)) per request",
+                ratio: result.publicCPU > 0 ? result.confidentialCPU / result.publicCPU : nil,
+                goal: nil
+            ),
+            Figure(
+                section: section,
+                name: "Added by the client assertion ÷ one signature made between the same requests",
+                measured:
+                    "+\(Format.duration(added)) vs +\(Format.duration(result.signatureInContextCPU)) for a bare signature",
+                ratio: result.signatureInContextCPU > 0 ? added / result.signatureInContextCPU : nil,
+                goal: nil
+            ),
+        ]
+    }
+
     /// Round trips under nonce rotation.
     static func rotation(_ result: NonceRotation.Result, period: Double) -> [Figure] {
         [

@@ -107,4 +107,13 @@ struct ClientAssertionTests {
         #expect(claims["iat"] as? Int == 1_800_000_000 && claims["exp"] as? Int == 1_800_000_060)
         #expect(claims["jti"] as? String != (try part(second, 1))["jti"] as? String)
     }
+
+    @Test("Names with quotes, backslashes or control characters stay valid JSON")
+    func escaping() throws {
+        let odd = "https://x.example/\"a\\b\u{01}é"
+        let assertion = try ClientAssertion.make(key: ClientKey(), clientID: odd, audience: odd, issuedAt: Date())
+        let segment = try #require(Base64URL.decode(assertion.split(separator: ".")[1]))
+        let claims = try #require(try JSONSerialization.jsonObject(with: segment) as? [String: Any])
+        #expect(claims["iss"] as? String == odd && claims["aud"] as? String == odd)
+    }
 }

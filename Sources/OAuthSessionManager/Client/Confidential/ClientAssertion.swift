@@ -22,17 +22,30 @@ public enum ClientAssertion {
         issuedAt: Date,
         random: any RandomSource = .system
     ) throws -> String {
-        let header: [String: Any] = ["alg": "ES256", "kid": key.keyID, "typ": "JWT"]
         let issued = Int64(issuedAt.timeIntervalSince1970.rounded(.down))
-        let claims: [String: Any] = [
-            "iss": clientID, "sub": clientID, "aud": audience, "jti": Base64URL.encode(random.bytes(count: 16)),
-            "iat": issued, "exp": issued + Int64(lifetime),
-        ]
-        let options: JSONSerialization.WritingOptions = [.sortedKeys, .withoutEscapingSlashes]
-        let signingInput =
-            Base64URL.encode(try JSONSerialization.data(withJSONObject: header, options: options)) + "."
-            + Base64URL.encode(try JSONSerialization.data(withJSONObject: claims, options: options))
+        let header = #"{"alg":"ES256","typ":"JWT","kid":"# + quoted(key.keyID) + "}"
+        let claims =
+            #"{"iss":"# + quoted(clientID) + #","sub":"# + quoted(clientID) + #","aud":"# + quoted(audience)
+            + #","jti":""# + Base64URL.encode(random.bytes(count: 16)) + #"","iat":"# + String(issued)
+            + #","exp":"# + String(issued + Int64(lifetime)) + "}"
+        let signingInput = Base64URL.encode(Array(header.utf8)) + "." + Base64URL.encode(Array(claims.utf8))
         let signature = try key.privateKey.signature(for: SHA256.hash(data: Data(signingInput.utf8)))
         return signingInput + "." + Base64URL.encode(signature.rawRepresentation)
+    }
+
+    /// `text` as a JSON string (RFC 8259 §7): quotes, backslashes and control characters escaped.
+    private static func quoted(_ text: String) -> String {
+        var output = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": output += "\\\""
+            case "\\": output += "\\\\"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: output.unicodeScalars.append(scalar)
+            }
+        }
+        return output + "\""
     }
 }
