@@ -29,8 +29,16 @@ public struct SandboxConfiguration: Sendable, Hashable {
     public var ports: Ports
     /// How long an access token lives, in seconds (default 30 minutes).
     public var accessTokenLifetime: TimeInterval
-    /// How long a session and its refresh tokens live, in seconds (default 2 weeks, the limit for public clients).
+    /// How long a public client's session and its refresh tokens live, in seconds (default 2 weeks, the limit for
+    /// public clients: atproto.com/specs/oauth, Tokens and Session Lifetime).
     public var sessionLifetime: TimeInterval
+    /// How long a confidential client's session lives after sign-in, however often it is refreshed, in seconds
+    /// (default 2 years, 63115200 s: the limit for confidential clients, atproto.com/specs/oauth, Tokens and Session
+    /// Lifetime).
+    public var confidentialSessionLifetime: TimeInterval
+    /// How long each refresh token of a confidential client lives after it is issued, in seconds, within the session's
+    /// lifetime (default 3 months, 7889400 s).
+    public var confidentialRefreshTokenLifetime: TimeInterval
     /// How long a PAR `request_uri` lives, in seconds (default 300, RFC 9126 §2.2).
     public var requestURILifetime: TimeInterval
     /// How long an authorization code lives, in seconds (default 300).
@@ -45,10 +53,13 @@ public struct SandboxConfiguration: Sendable, Hashable {
     public var autoApprove: Bool
     /// The faults to inject.
     public var faults: SandboxFaults
-    /// Client metadata documents by `client_id` (an `https` URL), each the JSON the client would host there.
+    /// Client metadata documents by `client_id` (an `https` URL), each the JSON the client would host there, and
+    /// JWK Sets (`{"keys": […]}`) by the `jwks_uri` of a confidential client's document.
     ///
-    /// The sandbox never fetches a document; a hosted client whose document is not here is refused. The loopback
-    /// client `http://localhost` needs none.
+    /// The sandbox never fetches from the network: a hosted client (or `jwks_uri`) whose document is not here is
+    /// refused, except one at an `http://127.0.0.1:PORT/…` or `http://[::1]:PORT/…` URL, which the authorization
+    /// server fetches and keeps ten minutes (``SandboxServer/resetClientCache()`` drops them). A document here is
+    /// read at every request, so a change counts at once. The loopback client `http://localhost` needs none.
     public var clientMetadataDocuments: [String: Data]
     /// Permission tokens the authorization server declines to grant even when asked, compared in canonical form
     /// (`repo:x` is `repo?collection=x`); `atproto` may be withheld too.
@@ -65,6 +76,8 @@ public struct SandboxConfiguration: Sendable, Hashable {
         ports: Ports = Ports(),
         accessTokenLifetime: TimeInterval = 30 * 60,
         sessionLifetime: TimeInterval = 14 * 24 * 60 * 60,
+        confidentialSessionLifetime: TimeInterval = SandboxConfiguration.defaultConfidentialSessionLifetime,
+        confidentialRefreshTokenLifetime: TimeInterval = SandboxConfiguration.defaultConfidentialRefreshTokenLifetime,
         requestURILifetime: TimeInterval = 300,
         authorizationCodeLifetime: TimeInterval = 300,
         nonceRotationPeriod: TimeInterval = 60,
@@ -79,6 +92,8 @@ public struct SandboxConfiguration: Sendable, Hashable {
         self.ports = ports
         self.accessTokenLifetime = accessTokenLifetime
         self.sessionLifetime = sessionLifetime
+        self.confidentialSessionLifetime = confidentialSessionLifetime
+        self.confidentialRefreshTokenLifetime = confidentialRefreshTokenLifetime
         self.requestURILifetime = requestURILifetime
         self.authorizationCodeLifetime = authorizationCodeLifetime
         self.nonceRotationPeriod = nonceRotationPeriod
@@ -89,6 +104,11 @@ public struct SandboxConfiguration: Sendable, Hashable {
         self.withheldPermissions = withheldPermissions
         self.permissionSets = permissionSets
     }
+
+    /// Two years of 365.25 days, in seconds: a confidential client's session lifetime by default.
+    public static let defaultConfidentialSessionLifetime: TimeInterval = 2 * 365.25 * 24 * 60 * 60
+    /// A quarter of a year of 365.25 days, in seconds: a confidential client's refresh token lifetime by default.
+    public static let defaultConfidentialRefreshTokenLifetime: TimeInterval = 365.25 / 4 * 24 * 60 * 60
 
     /// The account with this handle or DID, case-insensitively for handles.
     public func account(for identifier: String) -> SandboxAccount? {

@@ -89,6 +89,24 @@ public struct SandboxSettingRange: Sendable, Hashable {
         wholeNumbers: true
     )
 
+    /// How long a confidential client's session lives after sign-in, in whole seconds: 1 second to 5 years of
+    /// 365.25 days.
+    public static let confidentialSessionLifetime = SandboxSettingRange(
+        name: "confidentialSessionLifetime",
+        unit: "seconds",
+        range: 1...157_788_000,
+        wholeNumbers: true
+    )
+
+    /// How long each refresh token of a confidential client lives, in whole seconds: 1 second to 5 years of 365.25
+    /// days (the session's lifetime caps it).
+    public static let confidentialRefreshTokenLifetime = SandboxSettingRange(
+        name: "confidentialRefreshTokenLifetime",
+        unit: "seconds",
+        range: 1...157_788_000,
+        wholeNumbers: true
+    )
+
     /// A bound as a person writes it: `86400`, `0.5`.
     private static func text(_ value: Double) -> String {
         if let whole = Int(exactly: value) { return String(whole) }

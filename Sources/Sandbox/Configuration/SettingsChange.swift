@@ -20,6 +20,8 @@ struct SettingsChange: Decodable, Sendable {
     var refusedScopes: [String]?
     var noDPoPNonces: Bool?
     var clockSkew: Double?
+    var confidentialSessionLifetime: Double?
+    var confidentialRefreshTokenLifetime: Double?
 
     /// Why a body was refused: the setting it concerns (`nil` when the body is not a JSON object) and why.
     struct Refusal: Error {
@@ -30,6 +32,7 @@ struct SettingsChange: Decodable, Sendable {
     /// The numeric settings and their ranges.
     static let ranges: [SandboxSettingRange] = [
         .accessTokenLifetime, .nonceRotationPeriod, .refreshServerErrors, .slowResponses, .clockSkew,
+        .confidentialSessionLifetime, .confidentialRefreshTokenLifetime,
     ]
 
     /// The settings that take `true` or `false`.
@@ -83,6 +86,14 @@ struct SettingsChange: Decodable, Sendable {
             configuration.autoApprove = autoApprove
             applied.append("autoApprove")
         }
+        if let confidentialSessionLifetime {
+            configuration.confidentialSessionLifetime = confidentialSessionLifetime
+            applied.append("confidentialSessionLifetime")
+        }
+        if let confidentialRefreshTokenLifetime {
+            configuration.confidentialRefreshTokenLifetime = confidentialRefreshTokenLifetime
+            applied.append("confidentialRefreshTokenLifetime")
+        }
         if let withheldPermissions {
             configuration.withheldPermissions = withheldPermissions
             applied.append("withheldPermissions")
@@ -117,7 +128,10 @@ struct SettingsChange: Decodable, Sendable {
     }
 
     private func check() throws(Refusal) {
-        let numbers = [accessTokenLifetime, nonceRotationPeriod, refreshServerErrors, slowResponses, clockSkew]
+        let numbers = [
+            accessTokenLifetime, nonceRotationPeriod, refreshServerErrors, slowResponses, clockSkew,
+            confidentialSessionLifetime, confidentialRefreshTokenLifetime,
+        ]
         for case (let range, let value?) in zip(Self.ranges, numbers) {
             if let problem = range.problem(value) { throw Refusal(setting: range.name, message: problem) }
         }

@@ -21,6 +21,13 @@ public struct SandboxCounters: Sendable, Hashable {
     public var legacyRefreshesSucceeded = 0
     /// App-password sessions ended by `com.atproto.server.deleteSession`.
     public var legacySessionsDeleted = 0
+    /// Client assertions of confidential clients accepted (RFC 7523 §3), at the PAR, token and revocation endpoints.
+    public var clientAssertionsAccepted = 0
+    /// Requests refused for their client authentication: a confidential client's assertion missing or wrong, or a
+    /// public client's present.
+    public var clientAssertionsRefused = 0
+    /// Confidential clients' sessions ended because the key they are bound to left the client's JWKS.
+    public var sessionsEndedByKeyRemoval = 0
     /// Rejected requests, by reason.
     public var rejections: [SandboxRejectionReason: Int] = [:]
 

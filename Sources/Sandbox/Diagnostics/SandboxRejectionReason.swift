@@ -44,6 +44,18 @@ public struct SandboxRejectionReason: RawRepresentable, Sendable, Hashable, Cust
     public static let scopeMissing = Self(rawValue: "scope_missing")
     /// The client id or its metadata is unacceptable.
     public static let invalidClient = Self(rawValue: "invalid_client")
+    /// A confidential client sent no `client_assertion`, or not of the `jwt-bearer` type (RFC 7521 §4.2), or a
+    /// confidential client's token was revoked without one.
+    public static let clientAssertionMissing = Self(rawValue: "client_assertion_missing")
+    /// The client assertion is malformed, names a `kid` not in the client's JWKS, does not verify, or has a wrong
+    /// claim (RFC 7523 §3); or a public client sent one; or the client's JWKS could not be had.
+    public static let clientAssertionInvalid = Self(rawValue: "client_assertion_invalid")
+    /// The client assertion's `jti` was seen before.
+    public static let clientAssertionReplay = Self(rawValue: "client_assertion_replay")
+    /// A confidential client's refresh was signed with another key than the one its session is bound to.
+    public static let clientKeyMismatch = Self(rawValue: "client_key_mismatch")
+    /// The key a confidential client's session is bound to is no longer in its JWKS: the session was ended.
+    public static let clientKeyRemoved = Self(rawValue: "client_key_removed")
     /// A redirect URI is not registered for the client, or differs from the PAR's.
     public static let redirectURIMismatch = Self(rawValue: "redirect_uri_mismatch")
     /// The scope is missing `atproto`, unsupported, or beyond the client's.

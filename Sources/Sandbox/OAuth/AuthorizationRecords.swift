@@ -20,6 +20,25 @@ struct ClientRegistration: Sendable, Hashable {
     var redirectURIs: [String]
     /// The scopes the client may ask for, each in canonical form (atproto.com/specs/permission).
     var scopes: Set<String>
+    /// How the client authenticates at the PAR, token and revocation endpoints.
+    var authentication: ClientAuthenticationMethod = .publicClient
+}
+
+/// A client's `token_endpoint_auth_method` (RFC 7591 §2), as the sandbox supports it (atproto.com/specs/oauth,
+/// Client Authentication).
+enum ClientAuthenticationMethod: Sendable, Hashable {
+    /// `none`: a public client, which sends no client assertion.
+    case publicClient
+    /// `private_key_jwt` (RFC 7523 §2.2) with ES256: a confidential client, whose keys are found here.
+    case privateKeyJWT(ClientKeySource)
+}
+
+/// Where a confidential client's public keys are: inline in its document (`jwks`) or at a URL (`jwks_uri`).
+enum ClientKeySource: Sendable, Hashable {
+    /// The document's `jwks`, read when the document was.
+    case inline(ClientKeySet)
+    /// The document's `jwks_uri`: a configured document, or one the sandbox fetches from a loopback address.
+    case uri(String)
 }
 
 /// A pushed authorization request (RFC 9126), validated and waiting for the user.
@@ -74,14 +93,20 @@ struct SessionRecord: Sendable {
     var scope: String
     /// The DPoP key thumbprint every token is bound to (`cnf.jkt`).
     var dpopKeyThumbprint: String
+    /// For a confidential client, the key of its assertion at the code exchange: every refresh must be signed with
+    /// it; `nil` for a public client.
+    var clientKey: ClientKeyBinding?
     /// The refresh token that may be used next.
     var refreshToken: String
     /// Every refresh token used before; presenting one again deletes the session.
     var usedRefreshTokens: Set<String> = []
     /// Every access token issued.
     var accessTokens: Set<String> = []
-    /// When the session (and its refresh tokens) expires.
+    /// When the session ends, however often it is refreshed (atproto.com/specs/oauth, Tokens and Session Lifetime).
     var expiresAt: Date
+    /// When the current refresh token expires: ``expiresAt`` for a public client; for a confidential one, the
+    /// confidential refresh token lifetime after it was issued, at most ``expiresAt``.
+    var refreshTokenExpiresAt: Date
 }
 
 /// An access token's server-side record (the token itself is opaque).

@@ -5,11 +5,15 @@ import HTTPTransport
 /// change lifetimes and faults of the running server from another process (a test script, a CI job).
 ///
 /// - `GET /_sandbox/counters`: what the server counted (grants, refreshes, replays, nonce challenges,
-///   XRPC requests, rejections, app-password sessions created, refreshed and deleted).
+///   XRPC requests, rejections, app-password sessions created, refreshed and deleted, client assertions accepted and
+///   refused, sessions ended by a key's removal from a client's JWKS).
+/// - `POST /_sandbox/client-cache/reset`: drops the client metadata documents and JWK Sets the sandbox fetched from
+///   loopback addresses (``ClientDocumentCache``), so the next request fetches them again; answers `{"dropped": n}`.
 /// - `POST /_sandbox/settings` with a JSON object of any of `accessTokenLifetime` (whole seconds, 1 to 86400),
 ///   `nonceRotationPeriod` (whole seconds, 1 to 86400), `refreshServerErrors` (how many refreshes to fail with 500,
 ///   0 to 100; 0 turns it off), `newNonceOnEveryResponse`, `slowResponses` (seconds, 0 to 60; 0 turns it off),
-///   `autoApprove`, `withheldPermissions` (an array of permission scope tokens the authorization server declines
+///   `autoApprove`, `confidentialSessionLifetime` and `confidentialRefreshTokenLifetime` (whole seconds, 1 to
+///   157788000), `withheldPermissions` (an array of permission scope tokens the authorization server declines
 ///   to grant from then on, at sign-in and at refresh; `[]` grants everything again), and the faults
 ///   `issuerMismatch`, `noIssParameter`, `didDocumentNamesOtherHandle`, `prmNamesOtherServer`, `noDPoPNonces`
 ///   (booleans), `refusedScopes` (an array of permission scope tokens a PAR is refused for) and `clockSkew` (whole
@@ -22,6 +26,10 @@ extension AuthorizationServerHandler {
         switch (request.method, request.path) {
         case (.get, "/_sandbox/counters"):
             return .json(200, Self.counters(core.monitor.snapshot))
+        case (.post, "/_sandbox/client-cache/reset"):
+            let dropped = core.clientDocuments.reset()
+            core.monitor.note(request, "dropped \(dropped) cached client document(s)")
+            return .json(200, ["dropped": dropped])
         case (.post, "/_sandbox/settings"):
             let change: SettingsChange
             do {
@@ -53,6 +61,9 @@ extension AuthorizationServerHandler {
             "legacySessionsCreated": counters.legacySessionsCreated,
             "legacyRefreshesSucceeded": counters.legacyRefreshesSucceeded,
             "legacySessionsDeleted": counters.legacySessionsDeleted,
+            "clientAssertionsAccepted": counters.clientAssertionsAccepted,
+            "clientAssertionsRefused": counters.clientAssertionsRefused,
+            "sessionsEndedByKeyRemoval": counters.sessionsEndedByKeyRemoval,
         ]
     }
 }

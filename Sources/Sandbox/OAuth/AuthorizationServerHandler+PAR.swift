@@ -4,11 +4,13 @@ import WireFormat
 
 extension AuthorizationServerHandler {
     /// `POST /oauth/par` (RFC 9126 §2): validates the whole request up front and answers a one-use `request_uri`.
+    ///
+    /// A confidential client authenticates here too, with a client assertion in the form (RFC 9126 §2.1).
     func pushedAuthorization(_ request: SandboxRequest) async -> SandboxResponse {
         do {
             let proof = try checkDPoP(request)
             let form = try formParameters(request)
-            let pushed = try validatePushedRequest(request, form: form, proof: proof)
+            let pushed = try await validatePushedRequest(request, form: form, proof: proof)
             await core.authorizations.push(pushed)
             core.monitor.note(
                 request,
@@ -30,11 +32,12 @@ extension AuthorizationServerHandler {
         _ request: SandboxRequest,
         form: [String: String],
         proof: VerifiedDPoPProof
-    ) throws(SandboxResponseError) -> PushedAuthorization {
+    ) async throws(SandboxResponseError) -> PushedAuthorization {
         for unsupported in ["request", "request_uri"] where form[unsupported] != nil {
             throw reject(request, .invalidRequest, "the \(unsupported) parameter is not supported in a PAR")
         }
-        let client = try resolveClient(request, form["client_id"])
+        let client = try await resolveClient(request, form["client_id"])
+        _ = try await authenticateClient(request, form: form, client: client)
         guard form["response_type"] == "code" else {
             throw reject(
                 request,
@@ -106,21 +109,6 @@ extension AuthorizationServerHandler {
             dpopKeyThumbprint: proof.thumbprint,
             expiresAt: core.now().addingTimeInterval(core.configuration.requestURILifetime)
         )
-    }
-
-    /// Resolves a `client_id`, or answers `invalid_client`.
-    func resolveClient(
-        _ request: SandboxRequest,
-        _ clientID: String?
-    ) throws(SandboxResponseError)
-        -> ClientRegistration
-    {
-        guard let clientID else { throw reject(request, .invalidRequest, "client_id is required") }
-        do {
-            return try ClientResolver.resolve(clientID, documents: core.configuration.clientMetadataDocuments)
-        } catch {
-            throw reject(request, .invalidClient, error.reason, error: "invalid_client")
-        }
     }
 
     /// The scope must parse strictly (atproto.com/specs/permission), contain `atproto`, stay within what the client

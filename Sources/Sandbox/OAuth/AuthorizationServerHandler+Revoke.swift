@@ -1,7 +1,9 @@
 extension AuthorizationServerHandler {
     /// `POST /oauth/revoke` (RFC 7009 §2): deletes the session of a refresh or access token.
     ///
-    /// Answers `200` also for an unknown token. A DPoP proof is optional, but checked when present.
+    /// Answers `200` also for an unknown token. A DPoP proof is optional, but checked when present. A request that
+    /// names its client (`client_id`, or a client assertion's `sub`) is authenticated as that client: a confidential
+    /// client's tokens are revoked only with its client assertion (RFC 7009 §2.1; RFC 7523 §3).
     func revoke(_ request: SandboxRequest) async -> SandboxResponse {
         do throws(SandboxResponseError) {
             if !request.headerValues("dpop").isEmpty {
@@ -19,9 +21,26 @@ extension AuthorizationServerHandler {
                     error: "unsupported_token_type"
                 )
             }
+            let clientID = requestClientID(form)
+            var isAuthenticated = false
+            if clientID != nil {
+                let client = try await resolveClient(request, clientID)
+                isAuthenticated = try await authenticateClient(request, form: form, client: client) != nil
+            }
             let sessionID: String?
             do {
-                sessionID = try await core.authorizations.revoke(token: token, clientID: form["client_id"])
+                sessionID = try await core.authorizations.revoke(
+                    token: token,
+                    clientID: clientID,
+                    isAuthenticated: isAuthenticated
+                )
+            } catch .unauthenticated {
+                throw refuseClient(
+                    request,
+                    .clientAssertionMissing,
+                    "the token was issued to a confidential client: revoking it takes that client's client_id and "
+                        + "client_assertion"
+                )
             } catch {
                 throw reject(
                     request,

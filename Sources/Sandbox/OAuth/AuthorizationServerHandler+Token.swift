@@ -2,6 +2,10 @@ import Foundation
 
 extension AuthorizationServerHandler {
     /// `POST /oauth/token` (RFC 6749 §4.1.3, §6): the `authorization_code` and `refresh_token` grants, DPoP-bound.
+    ///
+    /// A confidential client authenticates with a client assertion (RFC 7523 §3) at both grants; the code exchange
+    /// binds the session to the assertion's key, and its session and refresh tokens live longer
+    /// (atproto.com/specs/oauth, Tokens and Session Lifetime).
     func token(_ request: SandboxRequest) async -> SandboxResponse {
         do throws(SandboxResponseError) {
             let proof = try checkDPoP(request)
@@ -31,7 +35,9 @@ extension AuthorizationServerHandler {
         form: [String: String],
         proof: VerifiedDPoPProof
     ) async throws(SandboxResponseError) -> SandboxResponse {
-        guard let clientID = form["client_id"] else { throw reject(request, .invalidRequest, "client_id is required") }
+        let client = try await resolveClient(request, requestClientID(form))
+        let clientProof = try await authenticateClient(request, form: form, client: client)
+        let clientID = client.clientID
         guard let code = form["code"] else { throw reject(request, .invalidRequest, "code is required") }
         guard let redirectURI = form["redirect_uri"] else {
             throw reject(request, .invalidRequest, "redirect_uri is required")
@@ -88,6 +94,12 @@ extension AuthorizationServerHandler {
         let settings = core.configuration
         let now = core.now()
         let accessToken = "acc-" + core.randomToken()
+        let expiresAt = now.addingTimeInterval(
+            clientProof == nil ? settings.sessionLifetime : settings.confidentialSessionLifetime
+        )
+        let refreshTokenExpiresAt =
+            clientProof == nil
+            ? expiresAt : min(expiresAt, now.addingTimeInterval(settings.confidentialRefreshTokenLifetime))
         let session = await core.authorizations.createSession(
             code: code,
             SessionRecord(
@@ -97,16 +109,20 @@ extension AuthorizationServerHandler {
                 requestedScope: pushed.scope,
                 scope: PermissionGrant.granted(pushed.scope, settings: settings),
                 dpopKeyThumbprint: proof.thumbprint,
+                clientKey: clientProof?.key,
                 refreshToken: "ref-" + core.randomToken(),
-                expiresAt: now.addingTimeInterval(settings.sessionLifetime)
+                expiresAt: expiresAt,
+                refreshTokenExpiresAt: refreshTokenExpiresAt
             ),
             accessToken: accessToken,
             accessTokenExpiresAt: now.addingTimeInterval(settings.accessTokenLifetime)
         )
         core.monitor.count { $0.authorizationCodeGrantsSucceeded += 1 }
+        let binding = session.clientKey.map { ", bound to client key \($0.keyID)" } ?? ""
         core.monitor.note(
             request,
             "issued tokens for \(session.subject), session \(SandboxMonitor.redact(session.id)), scope \"\(session.scope)\""
+                + binding
         )
         return tokenResponse(session, accessToken: accessToken, expiresIn: settings.accessTokenLifetime)
     }
@@ -127,9 +143,21 @@ extension AuthorizationServerHandler {
                 status: 500
             )
         }
-        guard let clientID = form["client_id"] else { throw reject(request, .invalidRequest, "client_id is required") }
+        let client = try await resolveClient(request, requestClientID(form))
+        let presented = try await presentedAssertion(request, form: form, client: client)
         guard let refreshToken = form["refresh_token"] else {
             throw reject(request, .invalidRequest, "refresh_token is required")
+        }
+        var clientProof: ClientProof?
+        if let presented {
+            let ended = await core.authorizations.endSessionIfKeyRemoved(
+                refreshToken: refreshToken,
+                clientID: client.clientID,
+                dpopKeyThumbprint: proof.thumbprint,
+                keys: presented.keys
+            )
+            if let ended { throw refreshRejection(request, .clientKeyRemoved(ended), token: refreshToken) }
+            clientProof = try verifyAssertion(request, presented, client: client)
         }
         let settings = core.configuration
         let now = core.now()
@@ -138,11 +166,13 @@ extension AuthorizationServerHandler {
         do {
             session = try await core.authorizations.refresh(
                 refreshToken,
-                clientID: clientID,
+                clientID: client.clientID,
                 dpopKeyThumbprint: proof.thumbprint,
+                clientProof: clientProof,
                 requestedScope: form["scope"],
                 grant: { PermissionGrant.granted($0, settings: settings) },
                 newRefreshToken: "ref-" + core.randomToken(),
+                confidentialRefreshTokenLifetime: settings.confidentialRefreshTokenLifetime,
                 newAccessToken: accessToken,
                 accessTokenExpiresAt: now.addingTimeInterval(settings.accessTokenLifetime),
                 now: now
@@ -182,6 +212,29 @@ extension AuthorizationServerHandler {
             )
         case .expired:
             return reject(request, .invalidRefreshToken, "the session has expired", error: "invalid_grant")
+        case .refreshTokenExpired:
+            return reject(
+                request,
+                .invalidRefreshToken,
+                "the refresh token has expired (a confidential client's each expire confidentialRefreshTokenLifetime "
+                    + "after issue); the session is deleted",
+                error: "invalid_grant"
+            )
+        case .clientKeyRemoved(let keyID):
+            core.monitor.count { $0.sessionsEndedByKeyRemoval += 1 }
+            return reject(
+                request,
+                .clientKeyRemoved,
+                "the session is bound to key \(keyID), which is no longer in the client's JWKS: the session has ended",
+                error: "invalid_grant"
+            )
+        case .clientKeyMismatch(let keyID):
+            return reject(
+                request,
+                .clientKeyMismatch,
+                "the session is bound to key \(keyID): sign the client assertion with it",
+                error: "invalid_grant"
+            )
         case .clientMismatch:
             return reject(
                 request,

@@ -1,6 +1,7 @@
 import Foundation
 
-/// The authorization server's metadata document (RFC 8414 §2, with the atproto profile's required fields).
+/// The authorization server's metadata document (RFC 8414 §2, with the atproto profile's required fields): public
+/// clients (`none`) and confidential ones (`private_key_jwt` with ES256 assertions, RFC 7523 §2.2) are served.
 enum AuthorizationServerMetadata {
     /// The document of the authorization server at `origin` (its issuer) whose protected resource is `pdsOrigin`.
     ///
@@ -18,7 +19,8 @@ enum AuthorizationServerMetadata {
             "client_id_metadata_document_supported": true,
             "code_challenge_methods_supported": ["S256"],
             "dpop_signing_alg_values_supported": ["ES256"],
-            "token_endpoint_auth_methods_supported": ["none"],
+            "token_endpoint_auth_methods_supported": ["none", "private_key_jwt"],
+            "token_endpoint_auth_signing_alg_values_supported": ["ES256"],
             "scopes_supported": OAuthScope.supported,
             "response_types_supported": ["code"],
             "response_modes_supported": ["query"],

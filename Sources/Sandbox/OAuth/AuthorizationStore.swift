@@ -15,6 +15,8 @@ actor AuthorizationStore {
         case clientMismatch
         /// Already used once.
         case reused
+        /// Issued to a confidential client, which did not authenticate.
+        case unauthenticated
     }
 
     private var requests: [String: PushedAuthorization] = [:]
@@ -92,8 +94,14 @@ actor AuthorizationStore {
         case unknown
         /// The session expired (and was deleted).
         case expired
+        /// The refresh token expired before the session did (and the session was deleted).
+        case refreshTokenExpired
         /// The token belongs to another client.
         case clientMismatch
+        /// The confidential client's key the session is bound to, named here, left its JWKS: the session was deleted.
+        case clientKeyRemoved(String)
+        /// The client assertion was signed with another key than the session's, named here.
+        case clientKeyMismatch(String)
         /// The proof's key is not the session's.
         case keyMismatch
         /// The request asks for a scope the session was not granted.
@@ -106,13 +114,19 @@ actor AuthorizationStore {
     /// client, key or scope changes nothing. The session's scope becomes `grant` of the scope requested at the PAR,
     /// so it never widens beyond that request. A `requestedScope` may only name tokens of the original request or of
     /// the new grant; it does not narrow the grant.
+    ///
+    /// A confidential client's session (bound to a client key) needs `clientProof` signed with that key; when the
+    /// key is no longer in the client's current keys, the session is deleted (``RefreshFailure/clientKeyRemoved(_:)``).
+    /// Its new refresh token expires `confidentialRefreshTokenLifetime` from `now`, at most when the session ends.
     func refresh(
         _ refreshToken: String,
         clientID: String,
         dpopKeyThumbprint: String,
+        clientProof: ClientProof?,
         requestedScope: String?,
         grant: @Sendable (String) -> String,
         newRefreshToken: String,
+        confidentialRefreshTokenLifetime: TimeInterval,
         newAccessToken: String,
         accessTokenExpiresAt: Date,
         now: Date
@@ -128,7 +142,18 @@ actor AuthorizationStore {
             deleteSession(sessionID)
             throw .expired
         }
+        guard session.refreshTokenExpiresAt > now else {
+            deleteSession(sessionID)
+            throw .refreshTokenExpired
+        }
         guard session.clientID == clientID else { throw .clientMismatch }
+        if let bound = session.clientKey {
+            if let clientProof, !clientProof.keys.contains(bound) {
+                deleteSession(sessionID)
+                throw .clientKeyRemoved(bound.keyID)
+            }
+            guard clientProof?.key == bound else { throw .clientKeyMismatch(bound.keyID) }
+        }
         guard session.dpopKeyThumbprint == dpopKeyThumbprint else { throw .keyMismatch }
         let granted = grant(session.requestedScope)
         if let requestedScope {
@@ -142,10 +167,38 @@ actor AuthorizationStore {
         usedRefreshTokens[refreshToken] = sessionID
         session.usedRefreshTokens.insert(refreshToken)
         session.refreshToken = newRefreshToken
+        if session.clientKey != nil {
+            session.refreshTokenExpiresAt = min(
+                session.expiresAt,
+                now.addingTimeInterval(confidentialRefreshTokenLifetime)
+            )
+        }
         refreshTokens[newRefreshToken] = sessionID
         addAccessToken(newAccessToken, to: &session, expiresAt: min(accessTokenExpiresAt, session.expiresAt))
         sessions[sessionID] = session
         return session
+    }
+
+    /// Ends a confidential client's session whose key left the client's JWKS (atproto.com/specs/oauth, Client
+    /// Authentication).
+    ///
+    /// The session of `refreshToken` is ended when it belongs to `clientID`, is bound to the DPoP key of
+    /// `dpopKeyThumbprint`, and is bound to a client key that `keys` no longer holds: whichever key signed the
+    /// request, that session can never be refreshed again.
+    ///
+    /// - Returns: the `kid` the ended session was bound to, or `nil` when nothing was ended.
+    func endSessionIfKeyRemoved(
+        refreshToken: String,
+        clientID: String,
+        dpopKeyThumbprint: String,
+        keys: ClientKeySet
+    ) -> String? {
+        guard let sessionID = refreshTokens[refreshToken], let session = sessions[sessionID],
+            session.clientID == clientID, session.dpopKeyThumbprint == dpopKeyThumbprint,
+            let bound = session.clientKey, !keys.contains(bound)
+        else { return nil }
+        deleteSession(sessionID)
+        return bound.keyID
     }
 
     /// The record of a live access token; throws ``Failure/expired`` or ``Failure/unknown``.
@@ -157,11 +210,14 @@ actor AuthorizationStore {
 
     /// Deletes the session a refresh or access token belongs to; returns its id, or `nil` for an unknown token.
     ///
-    /// A `clientID` that differs from the session's throws ``Failure/clientMismatch`` and revokes nothing.
-    func revoke(token: String, clientID: String?) throws(Failure) -> String? {
+    /// A `clientID` that differs from the session's throws ``Failure/clientMismatch`` and revokes nothing; so does a
+    /// confidential client's session when the request did not authenticate as that client
+    /// (``Failure/unauthenticated``, RFC 7009 §2.1).
+    func revoke(token: String, clientID: String?, isAuthenticated: Bool) throws(Failure) -> String? {
         let sessionID = refreshTokens[token] ?? usedRefreshTokens[token] ?? accessTokens[token]?.sessionID
         guard let sessionID, let session = sessions[sessionID] else { return nil }
         if let clientID, clientID != session.clientID { throw .clientMismatch }
+        if session.clientKey != nil, clientID == nil || !isAuthenticated { throw .unauthenticated }
         deleteSession(sessionID)
         return sessionID
     }

@@ -5,9 +5,11 @@ import WireFormat
 ///
 /// The loopback development client (atproto OAuth "Localhost Client Development") is always accepted:
 /// `http://localhost` with no port and no path, optionally with `redirect_uri` (repeatable) and `scope` query
-/// parameters. The sandbox never fetches a hosted client metadata document: an `https` client id (or, for trying a
-/// document before deploying it, an `http://127.0.0.1` or `http://[::1]` one) is accepted only when its document was
-/// configured (``SandboxConfiguration/clientMetadataDocuments``).
+/// parameters. An `https` client id is accepted only when its document was configured
+/// (``SandboxConfiguration/clientMetadataDocuments``): the sandbox never fetches from the network. For trying a
+/// document before deploying it, an `http://127.0.0.1:PORT/…` or `http://[::1]:PORT/…` client id is accepted too:
+/// configured, or else fetched by the authorization server from that address (``ClientDocumentCache``); this
+/// type resolves the configured ones.
 enum ClientResolver {
     /// Why a client or redirect URI is refused, in words.
     struct Refusal: Error, Sendable {
@@ -32,8 +34,8 @@ enum ClientResolver {
                 throw Refusal(
                     reason:
                         "client_id \(clientID) is a hosted client metadata document, which the sandbox does not "
-                        + "fetch; configure it in clientMetadataDocuments or use the loopback client "
-                        + "http://localhost?redirect_uri=…&scope=…"
+                        + "fetch; configure it in clientMetadataDocuments, serve it at http://127.0.0.1:PORT/… "
+                        + "(fetched), or use the loopback client http://localhost?redirect_uri=…&scope=…"
                 )
             }
             return try HostedClientMetadata.registration(clientID: clientID, document: document)

@@ -1,7 +1,8 @@
 import Foundation
 
-/// Validates a configured client metadata document (atproto OAuth "Client ID Metadata Document") for a public
-/// client, as the authorization server would after fetching it.
+/// Validates a client metadata document (atproto OAuth "Client ID Metadata Document"), configured or fetched from a
+/// loopback address, for a public client (`none`) or a confidential one (`private_key_jwt`, see
+/// ``ConfidentialClientMetadata``), as the authorization server would after fetching it.
 enum HostedClientMetadata {
     /// The registration described by `document`, which must be the JSON hosted at `clientID`.
     static func registration(clientID: String, document: Data) throws(ClientResolver.Refusal) -> ClientRegistration {
@@ -16,11 +17,11 @@ enum HostedClientMetadata {
         guard applicationType == "native" || applicationType == "web" else {
             throw Refusal(reason: "application_type must be native or web")
         }
-        guard (metadata["token_endpoint_auth_method"] as? String ?? "client_secret_basic") == "none" else {
-            throw Refusal(
-                reason: "the sandbox only accepts public clients: token_endpoint_auth_method must be none"
-            )
-        }
+        let authentication = try ConfidentialClientMetadata.authentication(
+            metadata,
+            clientID: clientID,
+            applicationType: applicationType
+        )
         guard metadata["dpop_bound_access_tokens"] as? Bool == true else {
             throw Refusal(reason: "dpop_bound_access_tokens must be true")
         }
@@ -38,25 +39,29 @@ enum HostedClientMetadata {
         }
         let host = URLComponents(string: clientID)?.host ?? ""
         let isNative = applicationType == "native"
+        let isLoopbackClient = ClientResolver.isLoopbackIP(clientID)
         for uri in redirectURIs {
-            try checkRedirectURI(uri, clientHost: host, isNative: isNative)
+            try checkRedirectURI(uri, clientHost: host, isNative: isNative, isLoopbackClient: isLoopbackClient)
         }
         return ClientRegistration(
             clientID: clientID,
             kind: isNative ? .native : .web,
             redirectURIs: redirectURIs,
-            scopes: scopes
+            scopes: scopes,
+            authentication: authentication
         )
     }
 
     /// Checks one registered redirect URI.
     ///
     /// Native: a loopback IP or a private-use scheme that is the reversed client host, with one slash (RFC 8252
-    /// §7.1). Web: `https` on the client's host.
+    /// §7.1). Web: `https` on the client's host; for development, when the `client_id` itself is an `http` loopback
+    /// URL, also an `http` URL to 127.0.0.1 or [::1].
     private static func checkRedirectURI(
         _ uri: String,
         clientHost: String,
-        isNative: Bool
+        isNative: Bool,
+        isLoopbackClient: Bool
     )
         throws(ClientResolver.Refusal)
     {
@@ -74,6 +79,8 @@ enum HostedClientMetadata {
                     reason: "native redirect URI \(uri) must be a loopback IP or \(reversedHost):/path"
                 )
             }
+        } else if isLoopbackClient, scheme == "http" {
+            try ClientResolver.checkLoopbackRedirectURI(uri)
         } else {
             guard scheme == "https", components.host == clientHost else {
                 throw ClientResolver.Refusal(reason: "web redirect URI \(uri) must be https on \(clientHost)")

@@ -17,6 +17,10 @@ final class SandboxCore: Sendable {
     let repositories = RepositoryStore()
     /// The `jti` of accepted proofs, shared by every origin.
     let replays = JTIReplayCache()
+    /// The `jti` of accepted client assertions (RFC 7523 §3, item 7), each until its `exp`.
+    let clientAssertionReplays = JTIReplayCache()
+    /// The client metadata documents and JWK Sets fetched from loopback addresses.
+    let clientDocuments = ClientDocumentCache()
     /// The PDS's legacy app-password sessions.
     let legacySessions = LegacySessionStore()
     /// Signs and checks the legacy session JWTs, with a key made for this run.

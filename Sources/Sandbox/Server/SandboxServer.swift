@@ -140,6 +140,17 @@ public actor SandboxServer {
         core.monitor.reset()
     }
 
+    /// Drops the client metadata documents and JWK Sets fetched from loopback addresses.
+    ///
+    /// They are kept ten minutes otherwise; the next request fetches them again. Configured documents are never
+    /// cached.
+    ///
+    /// - Returns: how many were dropped.
+    @discardableResult
+    public nonisolated func resetClientCache() -> Int {
+        core.clientDocuments.reset()
+    }
+
     private func makeGate() -> DPoPGate {
         DPoPGate(nonces: DPoPNonceState(random: core.random, now: core.now()), replays: core.replays)
     }

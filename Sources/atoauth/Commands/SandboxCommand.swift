@@ -44,6 +44,18 @@ struct SandboxCommand: AsyncParsableCommand {
             reason logged. With --two-factor <handle>, that account's sign-in asks for a code \
             (AuthFactorTokenRequired), printed too.
 
+            Confidential clients (atproto.com/specs/oauth, Client Authentication): beside public clients \
+            (token_endpoint_auth_method none), the authorization server takes private_key_jwt with ES256. A \
+            confidential client's document (application_type web, token_endpoint_auth_signing_alg ES256, and \
+            jwks or jwks_uri, every key with a kid) is configured, or served at http://127.0.0.1:PORT/... and \
+            fetched (5 s, 64 KiB, no redirects; cached 10 minutes). Its PAR, token and revocation requests carry \
+            client_assertion_type and client_assertion: a JWT signed by a key of its JWKS (alg ES256, kid), with \
+            iss and sub its client_id, aud the issuer, a jti never seen before, and exp at most 300 s after iat; \
+            anything else is 400 invalid_client. The code exchange binds the session to the assertion's kid: a \
+            refresh signed with another key is invalid_grant, and once that kid leaves the client's JWKS the \
+            session ends. Its sessions last --confidential-session-lifetime (default 2 years) and each refresh \
+            token --confidential-refresh-lifetime (default 3 months); public clients' sessions last 2 weeks.
+
             Faults of a misconfigured or non-conforming server, each off by default: --issuer-mismatch (the \
             authorization server's metadata names http://localhost:PORT as its issuer), --no-iss-parameter (no \
             iss in the authorization redirect, RFC 9207), --did-document-names-other-handle (DID documents name \
@@ -55,17 +67,23 @@ struct SandboxCommand: AsyncParsableCommand {
             Test control (loopback only, on the authorization server's origin):
               GET  /_sandbox/counters
                 grants, refreshes, replays, nonce challenges, rejections,
-                app-password sessions created, refreshed, deleted
+                app-password sessions created, refreshed, deleted,
+                client assertions accepted and refused, sessions
+                ended by a key's removal
               POST /_sandbox/settings
                 JSON: accessTokenLifetime, nonceRotationPeriod
                 (whole seconds, 1 to 86400), refreshServerErrors
                 (0 to 100), newNonceOnEveryResponse, slowResponses
                 (seconds, 0 to 60), autoApprove, withheldPermissions,
-                issuerMismatch, noIssParameter,
+                confidentialSessionLifetime,
+                confidentialRefreshTokenLifetime (whole seconds,
+                1 to 157788000), issuerMismatch, noIssParameter,
                 didDocumentNamesOtherHandle, prmNamesOtherServer,
                 refusedScopes, noDPoPNonces, clockSkew (whole
                 seconds, -86400 to 86400);
                 a value out of range is refused with 400, naming it
+              POST /_sandbox/client-cache/reset
+                drop the fetched client documents and JWKS
             """
     )
 
@@ -101,6 +119,24 @@ struct SandboxCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: "DPoP nonce rotation period in whole seconds, 1 to 86400.")
     var noncePeriod: Double = 60
+
+    @Option(
+        name: .customLong("confidential-session-lifetime"),
+        help: ArgumentHelp(
+            "A confidential client's session lifetime, in whole seconds (default 2 years), 1 to 157788000.",
+            valueName: "seconds"
+        )
+    )
+    var confidentialSessionLifetime: Double = SandboxConfiguration.defaultConfidentialSessionLifetime
+
+    @Option(
+        name: .customLong("confidential-refresh-lifetime"),
+        help: ArgumentHelp(
+            "A confidential client's refresh token lifetime, in whole seconds (default 3 months), 1 to 157788000.",
+            valueName: "seconds"
+        )
+    )
+    var confidentialRefreshLifetime: Double = SandboxConfiguration.defaultConfidentialRefreshTokenLifetime
 
     @Option(name: .long, help: "Fault: answer this many refresh requests with HTTP 500 (0 to 100).")
     var failRefreshes = 0
@@ -218,6 +254,14 @@ struct SandboxCommand: AsyncParsableCommand {
         [
             (accessTokenLifetime, SandboxSettingRange.accessTokenLifetime.renamed("--access-token-lifetime")),
             (noncePeriod, SandboxSettingRange.nonceRotationPeriod.renamed("--nonce-period")),
+            (
+                confidentialSessionLifetime,
+                SandboxSettingRange.confidentialSessionLifetime.renamed("--confidential-session-lifetime")
+            ),
+            (
+                confidentialRefreshLifetime,
+                SandboxSettingRange.confidentialRefreshTokenLifetime.renamed("--confidential-refresh-lifetime")
+            ),
             (Double(failRefreshes), SandboxSettingRange.refreshServerErrors.renamed("--fail-refreshes")),
             (
                 Double(slowMilliseconds),
@@ -241,6 +285,8 @@ struct SandboxCommand: AsyncParsableCommand {
             },
             ports: .init(plcDirectory: plcPort, pds: pdsPort, authorizationServer: authorizationPort),
             accessTokenLifetime: accessTokenLifetime,
+            confidentialSessionLifetime: confidentialSessionLifetime,
+            confidentialRefreshTokenLifetime: confidentialRefreshLifetime,
             nonceRotationPeriod: noncePeriod,
             autoApprove: autoApprove,
             faults: SandboxFaults(

@@ -1,0 +1,119 @@
+import ATOAuthTesting
+import Foundation
+import HTTPTransport
+import Sandbox
+import Testing
+
+@Suite("A confidential session is bound to the key of its code exchange, and ends when the key leaves the JWKS")
+struct ClientKeyBindingTests {
+    @Test("a refresh signed with another key of the JWKS is invalid_grant, and the session stays")
+    func refreshWithAnotherKey() async throws {
+        let first = TestSigningKey(kid: "key-1")
+        let second = TestSigningKey(kid: "key-2")
+        try await withSandbox(try ConfidentialDocuments.configuration(keys: [first, second])) { sandbox in
+            let client = ConfidentialTestClient(sandbox)
+            let tokens = try await client.signIn(key: first)
+            let refused = try await client.refresh(tokens.refreshToken, key: second)
+            #expect(refused.status == 400)
+            #expect(refused.errorCode == "invalid_grant")
+            let description = try refused.json()["error_description"] as? String
+            #expect(description?.contains("the session is bound to key key-1") == true)
+            #expect(sandbox.server.counters.rejections(.clientKeyMismatch) == 1)
+            #expect(sandbox.server.counters.sessionsEndedByKeyRemoval == 0)
+
+            let refreshed = try await client.refresh(tokens.refreshToken, key: first)
+            #expect(refreshed.status == 200, "the session should be intact: \(refreshed.text)")
+        }
+    }
+
+    @Test("the code exchange binds, not the PAR: a PAR signed with one key and an exchange with another is fine")
+    func bindingAtCodeExchange() async throws {
+        let first = TestSigningKey(kid: "key-1")
+        let second = TestSigningKey(kid: "key-2")
+        try await withSandbox(try ConfidentialDocuments.configuration(keys: [first, second])) { sandbox in
+            let client = ConfidentialTestClient(sandbox)
+            let tokens = try await client.signIn(key: first, parKey: second)
+            let withPARKey = try await client.refresh(tokens.refreshToken, key: second)
+            #expect(withPARKey.errorCode == "invalid_grant")
+            let withExchangeKey = try await client.refresh(tokens.refreshToken, key: first)
+            #expect(withExchangeKey.status == 200, "refresh failed: \(withExchangeKey.text)")
+        }
+    }
+
+    @Test("once the session's key leaves the configured document's JWKS, the next refresh ends the session")
+    func keyRemovedFromConfiguredDocument() async throws {
+        let first = TestSigningKey(kid: "key-1")
+        let second = TestSigningKey(kid: "key-2")
+        try await withSandbox(try ConfidentialDocuments.configuration(keys: [first, second])) { sandbox in
+            let client = ConfidentialTestClient(sandbox)
+            let tokens = try await client.signIn(key: first)
+            let document = try ConfidentialDocuments.document(keys: [second])
+            sandbox.server.updateConfiguration { $0.clientMetadataDocuments[ConfidentialDocuments.clientID] = document }
+            #expect(try await Self.resetClientCache(sandbox) == 0)
+
+            let ended = try await client.refresh(tokens.refreshToken, key: second)
+            #expect(ended.status == 400)
+            #expect(ended.errorCode == "invalid_grant")
+            let description = try ended.json()["error_description"] as? String
+            #expect(description?.contains("key-1") == true)
+            #expect(sandbox.server.counters.sessionsEndedByKeyRemoval == 1)
+            #expect(sandbox.server.counters.rejections(.clientKeyRemoved) == 1)
+            #expect(try await client.getSession(tokens.accessToken).status == 401)
+            let again = try await client.refresh(tokens.refreshToken, key: second)
+            #expect(again.errorCode == "invalid_grant")
+            #expect(sandbox.server.counters.sessionsEndedByKeyRemoval == 1)
+        }
+    }
+
+    @Test("a served JWKS is cached: a removed key counts once the cache is reset, and then ends the session")
+    func keyRemovedFromServedJWKS() async throws {
+        let first = TestSigningKey(kid: "key-1")
+        let second = TestSigningKey(kid: "key-2")
+        let served = ServedDocuments()
+        try await LoopbackHTTPServer.withServer(handler: served.handler) { server in
+            let clientID = server.url("/client-metadata.json").absoluteString
+            let redirectURI = "http://127.0.0.1:54321/callback"
+            let document = try ConfidentialDocuments.document(
+                clientID: clientID,
+                redirectURI: redirectURI,
+                jwksURI: server.url("/jwks.json").absoluteString
+            )
+            served.set("/client-metadata.json", .json(document))
+            served.set("/jwks.json", .json(try ConfidentialDocuments.jwksDocument([first])))
+            try await withSandbox { sandbox in
+                let client = ConfidentialTestClient(sandbox, clientID: clientID, redirectURI: redirectURI)
+                let tokens = try await client.signIn(key: first)
+
+                served.set("/jwks.json", .json(try ConfidentialDocuments.jwksDocument([second])))
+                let cached = try await client.refresh(tokens.refreshToken, key: first)
+                #expect(cached.status == 200, "the cached JWKS still holds key-1: \(cached.text)")
+                #expect(try await Self.resetClientCache(sandbox) == 2)
+
+                let ended = try await client.refresh(try Tokens(cached).refreshToken, key: first)
+                #expect(ended.status == 400)
+                #expect(ended.errorCode == "invalid_grant")
+                #expect(server.requests.filter { $0.path == "/jwks.json" }.count == 2)
+
+                let counters = try await sandbox.transport.send(
+                    HTTPRequest(url: sandbox.endpoints.authorizationServer.appending(path: "_sandbox/counters"))
+                )
+                let json = try counters.json()
+                #expect(json["sessionsEndedByKeyRemoval"] as? Int == 1)
+                #expect(json["clientAssertionsAccepted"] as? Int == 3)
+                #expect(json["clientAssertionsRefused"] as? Int == 0)
+            }
+        }
+    }
+
+    /// `POST /_sandbox/client-cache/reset`; returns how many documents it dropped.
+    static func resetClientCache(_ sandbox: SandboxHarness) async throws -> Int? {
+        let response = try await sandbox.transport.send(
+            HTTPRequest(
+                method: .post,
+                url: sandbox.endpoints.authorizationServer.appending(path: "_sandbox/client-cache/reset")
+            )
+        )
+        #expect(response.status == 200)
+        return try response.json()["dropped"] as? Int
+    }
+}
