@@ -185,6 +185,21 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // "Sign in with Bluesky" for a web service: a confidential client served with Hummingbird.
+        .executableTarget(
+            name: "atoauth-web-example",
+            dependencies: [
+                "Failures", "ATProtoSyntax", "WireFormat", "HTTPTransport", "Keystore", "PostgresStore",
+                "ATProtoIdentity", "OAuthSessionManager", "AccountManager", "ATClient",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Examples/WebSignIn",
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "atoauth-bench",
             dependencies: [
@@ -334,14 +349,14 @@ let package = Package(
         .testTarget(
             name: "CLITests",
             dependencies: [
-                "atoauth", "Keystore", "DPoPRequestExecutor", "HTTPTransport", "ATOAuthTesting", "PostgresStore",
-                "ATProtoSyntax", "ATProtoIdentity", "AccountManager", "ATClient",
+                "atoauth", "atoauth-web-example", "Keystore", "DPoPRequestExecutor", "HTTPTransport", "ATOAuthTesting",
+                "PostgresStore", "ATProtoSyntax", "ATProtoIdentity", "AccountManager", "ATClient",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: [
-                "approve_browser.py", "chromium_approve.py", "deny_browser.py", "forged_state_browser.py", "pty_run.py",
-                "signup_browser.py",
+                "approve_browser.py", "chromium_approve.py", "chromium_web_signin.py", "deny_browser.py",
+                "forged_state_browser.py", "pty_run.py", "signup_browser.py",
             ],
             swiftSettings: strictSettings
         ),
