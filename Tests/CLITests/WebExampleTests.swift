@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTransport
 import Keystore
+import Synchronization
 import Testing
 
 @Suite("The web example signs a browser in as a confidential client")

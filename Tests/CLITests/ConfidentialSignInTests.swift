@@ -1,0 +1,115 @@
+import ATOAuthTesting
+import Foundation
+import HTTPTransport
+import OAuthSessionManager
+import Synchronization
+import Testing
+
+/// The keys a test's client document publishes, changed while it is served.
+final class PublishedKeys: Sendable {
+    private let keys: Mutex<[ClientKey]>
+
+    init(_ keys: [ClientKey]) { self.keys = Mutex(keys) }
+
+    var jwks: [[String: String]] { keys.withLock { keys in keys.map { $0.publicJWK } } }
+
+    func replace(with keys: [ClientKey]) { self.keys.withLock { $0 = keys } }
+}
+
+/// `accounts add --client-key`: an operator signs a bot's account in from a terminal as a confidential client, the
+/// browser ending on the service's own redirect page, whose address is pasted.
+@Suite("Signing in as a confidential client from the terminal", .serialized)
+struct ConfidentialSignInTests {
+    /// Serves a confidential web client's metadata document publishing `keys`, whose redirect is a page on the same
+    /// loopback server, and runs `body` with the document's URL.
+    static func withClientDocument<T>(
+        publishing keys: PublishedKeys,
+        _ body: (URL) async throws -> T
+    ) async throws -> T {
+        let clientID = Mutex<String>("")
+        let handler: LoopbackHTTPServer.Handler = { _ in
+            let id = clientID.withLock { $0 }
+            let redirect = id.replacingOccurrences(of: "/client-metadata.json", with: "/signed-in")
+            let document: [String: Any] = [
+                "client_id": id, "application_type": "web", "redirect_uris": [redirect],
+                "scope": "atproto transition:generic", "grant_types": ["authorization_code", "refresh_token"],
+                "response_types": ["code"], "token_endpoint_auth_method": "private_key_jwt",
+                "token_endpoint_auth_signing_alg": "ES256", "dpop_bound_access_tokens": true,
+                "jwks": ["keys": keys.jwks],
+            ]
+            let body = (try? JSONSerialization.data(withJSONObject: document)) ?? Data()
+            return ScriptedResponse(status: 200, headers: [("Content-Type", "application/json")], body: body)
+        }
+        return try await LoopbackHTTPServer.withServer(handler: handler) { server in
+            let url = server.url("/client-metadata.json")
+            clientID.withLock { $0 = url.absoluteString }
+            return try await body(url)
+        }
+    }
+
+    @Test("The pasted redirect signs the account in bound to the key; the key never shows; a removed key ends it")
+    func operatorSignIn() async throws {
+        let key = ClientKey()
+        let published = PublishedKeys([key])
+        try await Self.withClientDocument(publishing: published) { clientID in
+            // Access tokens of 2 s: the last command below must refresh.
+            try await CLIWorld.with(["--access-token-lifetime", "2"]) { world in
+                let keyFile = world.directory.appendingPathComponent("client-key.jwk")
+                try key.privateJWK.write(to: keyFile)
+                let running = try world.startSignIn(
+                    "alice.test",
+                    ["--client-id", clientID.absoluteString, "--client-key", keyFile.path, "--no-browser"]
+                )
+                let (before, redirect, result) = try await world.pasteRedirect(into: running)
+                #expect(result.status == 0, "\(before)\n\(result.stderr)")
+                #expect(redirect.path == "/signed-in")
+                #expect(result.stderr.contains("Added the client key \(key.keyID)"), "\(result.stderr)")
+
+                let status = try await world.atoauth("accounts", "status", "--json")
+                let object = try #require(
+                    try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any]
+                )
+                #expect(object["client"] as? String == "confidential")
+                #expect(object["clientKeyID"] as? String == key.keyID)
+                #expect(try await world.atoauth("whoami").status == 0)
+
+                let secret = try #require(
+                    (try JSONSerialization.jsonObject(with: key.privateJWK) as? [String: String])?["d"]
+                )
+                for output in [before, result.stdout, result.stderr, status.stdout] {
+                    #expect(!output.contains(secret))
+                }
+                for file in try world.files() where file.url != keyFile {
+                    #expect(file.bytes.range(of: Data(secret.utf8)) == nil, "\(file.url.lastPathComponent)")
+                }
+
+                // The service stops publishing the key: the server ends the session at its next refresh.
+                published.replace(with: [ClientKey()])
+                _ = try await world.sandbox.control(
+                    HTTPRequest(
+                        method: .post,
+                        url: world.sandbox.authorizationServer.appendingPathComponent("_sandbox/client-cache/reset")
+                    )
+                )
+                try await Task.sleep(for: .seconds(2))
+                let ended = try await world.atoauth("whoami")
+                #expect(ended.status == 3, "\(ended.stderr)")
+                #expect(ended.stderr.contains(key.keyID), "\(ended.stderr)")
+                #expect(ended.stderr.contains("atoauth accounts add"), "\(ended.stderr)")
+            }
+        }
+    }
+
+    @Test("--client-key without a confidential --client-id, or with --callback-port, is a usage error")
+    func usage() async throws {
+        try await ScratchHome.with { scratch in
+            let missing = try await scratch.atoauth(["accounts", "add", "alice.test", "--client-key", "kid"])
+            #expect(missing.status == 2, "\(missing.stderr)")
+            #expect(missing.stderr.contains("--client-id"))
+            let port = try await scratch.atoauth([
+                "accounts", "add", "alice.test", "--client-key", "kid", "--callback-port", "8080",
+            ])
+            #expect(port.status == 2)
+        }
+    }
+}
