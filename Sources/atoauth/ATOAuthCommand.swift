@@ -30,8 +30,8 @@ struct ATOAuthCommand: AsyncParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            AccountsCommand.self, WhoamiCommand.self, XRPCCommand.self, DoctorCommand.self, SandboxCommand.self,
-            DemoCommand.self,
+            AccountsCommand.self, WhoamiCommand.self, XRPCCommand.self, DoctorCommand.self, ClientCommand.self,
+            SandboxCommand.self, DemoCommand.self,
         ]
     )
 }

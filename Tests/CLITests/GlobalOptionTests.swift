@@ -20,10 +20,20 @@ struct GlobalOptionTests {
         + "`atoauth xrpc` and `atoauth doctor`"
     static let loopback =
         "`atoauth accounts add`, `atoauth accounts status`, `atoauth accounts upgrade`, `atoauth accounts remove`, "
-        + "`atoauth whoami`, `atoauth xrpc` and `atoauth doctor`"
-    static let store =
+        + "`atoauth whoami`, `atoauth xrpc`, `atoauth doctor`, `atoauth client remove-key`, `atoauth client metadata` "
+        + "and `atoauth client check`"
+    static let storeCommands =
         "`atoauth accounts add`, `atoauth accounts list`, `atoauth accounts status`, `atoauth accounts switch`, "
-        + "`atoauth accounts upgrade`, `atoauth accounts remove`, `atoauth whoami`, `atoauth xrpc` and `atoauth doctor`"
+        + "`atoauth accounts upgrade`, `atoauth accounts remove`, `atoauth whoami`, `atoauth xrpc`, `atoauth doctor`, "
+        + "`atoauth client keygen`, `atoauth client keys`, `atoauth client remove-key`"
+    static let store = storeCommands + " and `atoauth client metadata`"
+    /// `-v`: every command using the store, and `client check`, which fetches.
+    static let verbose = storeCommands + ", `atoauth client metadata` and `atoauth client check`"
+    static let requestTimeout =
+        "`atoauth accounts add`, `atoauth accounts status`, `atoauth accounts upgrade`, `atoauth accounts remove`, "
+        + "`atoauth whoami`, `atoauth xrpc`, `atoauth doctor`, `atoauth client remove-key` and `atoauth client check`"
+    static let clientID =
+        "`atoauth accounts add`, `atoauth accounts upgrade`, `atoauth doctor` and `atoauth client metadata`"
 
     static let refusals: [Refusal] = {
         let account = ["--account", "alice.test"]
@@ -35,7 +45,7 @@ struct GlobalOptionTests {
         func refuse(_ command: [String], _ options: [([String], String)]) {
             refusals += options.map { Refusal(command: command, option: $0.0, takers: $0.1) }
         }
-        let onlyAdd = "`atoauth accounts add`, `atoauth accounts upgrade` and `atoauth doctor`"
+        let onlyAdd = Self.clientID
         refuse(["accounts", "add", "alice.test"], [(account, Self.account)])
         refuse(["accounts", "upgrade", "alice.test"], [(account, Self.account)])
         for command in [["accounts", "list"], ["accounts", "switch", "alice.test"]] {
@@ -59,8 +69,14 @@ struct GlobalOptionTests {
             [
                 (["--home", "/tmp/elsewhere"], store), (["--store", "postgresql://db.example/atoauth"], store),
                 (account, Self.account), (plc, identity), (loopback, Self.loopback),
-                (client, onlyAdd), (["-v"], store),
+                (client, onlyAdd), (["-v"], Self.verbose),
             ]
+        )
+        refuse(["client", "keys"], [(account, Self.account), (loopback, Self.loopback), (client, onlyAdd)])
+        refuse(["client", "keygen"], [(plc, identity), (["--request-timeout", "5"], Self.requestTimeout)])
+        refuse(
+            ["client", "check", "client-metadata.json"],
+            [(["--home", "/tmp/elsewhere"], store), (account, Self.account), (client, onlyAdd)]
         )
         return refusals
     }()
@@ -115,6 +131,15 @@ struct GlobalOptionTests {
                 "--request-timeout", "--json", "--verbose",
             ],
             ["demo"]: ["--json"],
+            ["client", "keygen"]: ["--home", "--store", "--json", "--verbose"],
+            ["client", "keys"]: ["--home", "--store", "--json", "--verbose"],
+            ["client", "remove-key"]: [
+                "--home", "--store", "--allow-http-loopback", "--request-timeout", "--json", "--verbose",
+            ],
+            ["client", "metadata"]: [
+                "--home", "--store", "--allow-http-loopback", "--client-id", "--json", "--verbose",
+            ],
+            ["client", "check"]: ["--allow-http-loopback", "--request-timeout", "--json", "--verbose"],
         ]
         let global: Set<String> = [
             "--home", "--store", "--account", "--plc-directory", "--handle-resolver", "--allow-http-loopback",

@@ -5,7 +5,8 @@ import HTTPTransport
 /// A hosted client metadata document (atproto.com/specs/oauth, Clients): a native app's (a public client) or a web
 /// service's (a confidential client, `private_key_jwt`).
 ///
-/// ``validate(allowHTTPLoopback:)`` applies every rule the document's kind must meet, naming the failed field.
+/// ``validate(allowHTTPLoopback:)`` applies every rule the document's kind must meet, naming the failed field; it
+/// accepts nothing ``ClientMetadataCheck`` reports a problem in, which lists every problem of any client's document.
 public struct ClientMetadata: Sendable, Hashable, Codable {
     /// The document's own https URL.
     public var clientID: String
@@ -64,6 +65,13 @@ public struct ClientMetadata: Sendable, Hashable, Codable {
             throw OAuthError.invalidClientMetadata(field: "client_id", reason: "it differs from the document's URL")
         }
         try validate(allowHTTPLoopback: allowHTTPLoopback)
+        // The members this type does not keep (logo_uri, a key's private members) and the size, on the document itself.
+        let problems = ClientMetadataCheck.problems(
+            in: json,
+            fetchedFrom: expectedClientID,
+            allowHTTPLoopback: allowHTTPLoopback
+        )
+        if let problem = problems.first { throw invalid(problem.field, problem.problem) }
     }
 
     /// Whether the document describes a confidential client, which authenticates with `private_key_jwt`.
@@ -102,18 +110,30 @@ public struct ClientMetadata: Sendable, Hashable, Codable {
             throw invalid("scope", error.description)
         }
         guard !redirectURIs.isEmpty else { throw invalid("redirect_uris", "it needs at least one redirect URI") }
-        if isConfidential { return }
-        let reversedHost = host.split(separator: ".").reversed().joined(separator: ".")
-        for uri in redirectURIs {
-            try checkRedirect(uri, reversedHost: reversedHost)
+        if !isConfidential {
+            let reversedHost = host.split(separator: ".").reversed().joined(separator: ".")
+            for uri in redirectURIs {
+                try checkRedirect(uri, reversedHost: reversedHost)
+            }
+        }
+        // Every rule of the profile's check too, so that nothing accepted here is a problem there.
+        if let problem = ClientMetadataCheck.problems(in: self, allowHTTPLoopback: allowHTTPLoopback).first {
+            throw invalid(problem.field, problem.problem)
         }
     }
 
     /// A confidential client: a web application signing ES256 assertions with keys it publishes one way, and https
     /// redirects (an http loopback one only for a development client served from loopback).
     private func validateConfidential(developmentClient: Bool) throws {
+        // A native app cannot keep a private key: its document is refused for the method, as the check reports it.
+        guard applicationType != "native" else {
+            throw invalid(
+                "token_endpoint_auth_method",
+                "a native app is a public client, which uses none; private_key_jwt is for a web service"
+            )
+        }
         guard applicationType == "web" else {
-            throw invalid("application_type", "a confidential client is a web application (web), never native")
+            throw invalid("application_type", "a confidential client is a web application (web)")
         }
         guard tokenEndpointAuthSigningAlg == "ES256" else {
             throw invalid("token_endpoint_auth_signing_alg", "a confidential client signs its assertions with ES256")

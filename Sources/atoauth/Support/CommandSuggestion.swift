@@ -63,7 +63,7 @@ enum CommandSuggestion {
     /// an unknown option `-5` with the value missing.
     static let numberOptions: Set<String> = [
         "--timeout", "--callback-port", "--max-pages", "--plc-port", "--pds-port", "--auth-port",
-        "--access-token-lifetime", "--nonce-period", "--fail-refreshes", "--slow-milliseconds",
+        "--access-token-lifetime", "--nonce-period", "--fail-refreshes", "--slow-milliseconds", "--publish-wait",
     ]
 
     /// Joins a number option and a negative value into one argument (`--timeout=-5`).

@@ -80,6 +80,13 @@ enum GlobalOption: String, CaseIterable, Sendable {
 protocol GlobalOptionUser: ParsableCommand {
     /// The global options this command can use.
     static var globalOptions: Set<GlobalOption> { get }
+    /// The help of a global option that means something particular to this command, in place of the shared one.
+    static var globalOptionHelp: [GlobalOption: String] { get }
+}
+
+extension GlobalOptionUser {
+    /// No command-specific help: every option shows the shared text.
+    static var globalOptionHelp: [GlobalOption: String] { [:] }
 }
 
 extension GlobalOption {

@@ -128,10 +128,11 @@ struct GlobalOptions<Command: GlobalOptionUser>: ParsableArguments {
         }
     }
 
-    /// The help of an option, hidden from the help of a command that does not take it.
+    /// The help of an option (the command's own text for it, if any), hidden from the help of a command that does
+    /// not take it.
     private static func shown(_ option: GlobalOption, _ text: String, valueName: String? = nil) -> ArgumentHelp {
         ArgumentHelp(
-            text,
+            Command.globalOptionHelp[option] ?? text,
             valueName: valueName,
             visibility: Command.globalOptions.contains(option) ? .default : .private
         )

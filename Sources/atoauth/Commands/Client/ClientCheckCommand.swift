@@ -1,0 +1,155 @@
+import ArgumentParser
+import Foundation
+import HTTPTransport
+import OAuthSessionManager
+import WireFormat
+
+/// `atoauth client check`.
+struct ClientCheckCommand: AsyncParsableCommand, GlobalOptionUser {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Check a client metadata document, public or confidential, against the AT Protocol profile.",
+        discussion: """
+            Reads the document from a file, or fetches it from its https:// URL as an authorization server does \
+            (status 200, JSON, no redirect, a public address; http://127.0.0.1 only with --allow-http-loopback), \
+            and checks every rule of the AT Protocol profile (atproto.com/specs/oauth, Clients and Client \
+            Authentication) and of the reference authorization server: the client_id (the URL it was fetched \
+            from; a file's is checked on its own), application_type, grant_types, response_types, the scope's \
+            permissions, dpop_bound_access_tokens, each redirect URI for the application type, the \
+            authentication method, a confidential client's ES256 keys (jwks or jwks_uri; a published private key \
+            is reported), the home page and logo URLs, and the size.
+
+            Prints one line per problem, `<field>: <problem> [<rule>]`, or `ok: <client_id> is a valid public \
+            client document` (or confidential). With --json, one object: {"clientID", "kind": "public" | \
+            "confidential", "problems": [{"field", "problem", "rule"}]}. No store is opened.
+
+            Exit status: 0 when the document has no problem, 1 when it has any or cannot be fetched, 2 for a \
+            usage error (a file that cannot be read), 4 when the fetch is refused (an unsafe address, a \
+            redirect).
+
+            Examples:
+              atoauth client check https://app.example.com/client-metadata.json
+              atoauth client check client-metadata.json --json
+            """
+    )
+
+    /// A check reads a file or fetches a URL; it never opens the store.
+    static let globalOptions: Set<GlobalOption> = [.allowHTTPLoopback, .requestTimeout, .json, .verbose]
+
+    /// The largest file read: far above the 64 KiB a document may have, which the check reports.
+    static let maximumFileSize = 1 << 20
+
+    @Argument(
+        help: ArgumentHelp("The document's https:// URL (its client_id), or a file.", valueName: "url-or-file"),
+        completion: .file()
+    )
+    var document: String
+
+    @OptionGroup var global: GlobalOptions<Self>
+
+    func run() async throws {
+        let settings = GlobalSettings(global, environment: ProcessInfo.processInfo.environment)
+        let (data, url) = try await documentBytes(settings)
+        let problems = ClientMetadataCheck.problems(
+            in: data,
+            fetchedFrom: url,
+            allowHTTPLoopback: settings.allowHTTPLoopback
+        )
+        let checked = CheckedDocument(data)
+        if settings.json {
+            try Output.json(CheckJSON(clientID: checked.clientID, kind: checked.kind, problems: problems))
+        } else if problems.isEmpty {
+            Output.line("ok: \(checked.clientID ?? "-") is a valid \(checked.kind) client document")
+        } else {
+            for problem in problems {
+                Output.line(problem.description)
+            }
+        }
+        guard problems.isEmpty else {
+            let count = problems.count == 1 ? "1 problem: servers refuse" : "\(problems.count) problems: servers refuse"
+            Output.message("\(count) this document until \(problems.count == 1 ? "it is" : "they are") fixed.")
+            throw ExitCode(CLIFailure.failed)
+        }
+    }
+
+    /// The document's bytes, and the URL it was fetched from (`nil` for a file).
+    private func documentBytes(_ settings: GlobalSettings) async throws -> (Data, String?) {
+        let lowered = document.lowercased()
+        guard lowered.hasPrefix("https://") || lowered.hasPrefix("http://") else {
+            return (try Self.contents(ofFile: document), nil)
+        }
+        let url = try CLIContext.url(document, option: "The document's URL")
+        if url.scheme?.lowercased() == "http", !settings.allowHTTPLoopback {
+            throw CLIFailure(
+                status: CLIFailure.usage,
+                message: "A client metadata document is served over https; http://127.0.0.1 or http://[::1] only in "
+                    + "development, with --allow-http-loopback."
+            )
+        }
+        let response = try await CLIContext.withTransport(settings, logger: CLIContext.logger(settings)) { transport in
+            let fetcher = SafeFetcher(
+                transport: transport,
+                configuration: SafeFetcher.Configuration(allowHTTPLoopback: settings.allowHTTPLoopback)
+            )
+            return try await fetcher.get(url, expecting: .metadata)
+        }
+        return (response.body, url.absoluteString)
+    }
+
+    /// A file's bytes, up to ``maximumFileSize``.
+    private static func contents(ofFile path: String) throws -> Data {
+        let shown = TerminalText.sanitized(path, limit: 200)
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw CLIFailure(
+                status: CLIFailure.usage,
+                message: "Cannot read \(shown): no such readable file. Give a file or the document's https:// URL."
+            )
+        }
+        defer { try? handle.close() }
+        let data: Data
+        do {
+            data = try handle.read(upToCount: maximumFileSize + 1) ?? Data()
+        } catch {
+            throw CLIFailure(status: CLIFailure.usage, message: "Cannot read \(shown): \(error.localizedDescription)")
+        }
+        guard data.count <= maximumFileSize else {
+            throw CLIFailure(
+                status: CLIFailure.usage,
+                message: "\(shown) is larger than 1 MiB; a client metadata document is at most 64 KiB."
+            )
+        }
+        return data
+    }
+}
+
+/// What `client check` says of a document besides its problems: its `client_id` and its kind.
+struct CheckedDocument {
+    var clientID: String?
+    /// `confidential` for `private_key_jwt`, else `public`.
+    var kind: String
+
+    init(_ data: Data) {
+        let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+        clientID = object?["client_id"] as? String
+        kind = object?["token_endpoint_auth_method"] as? String == "private_key_jwt" ? "confidential" : "public"
+    }
+}
+
+/// The JSON answer of `client check`.
+struct CheckJSON: Encodable {
+    /// The document's `client_id`, or `null` when it has none.
+    var clientID: String?
+    var kind: String
+    var problems: [ClientMetadataProblem]
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(clientID, forKey: .clientID)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(problems, forKey: .problems)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case clientID, kind, problems
+    }
+}

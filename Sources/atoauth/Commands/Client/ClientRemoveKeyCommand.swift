@@ -1,0 +1,94 @@
+import ATProtoSyntax
+import AccountManager
+import ArgumentParser
+import OAuthSessionManager
+
+/// `atoauth client remove-key`.
+struct ClientRemoveKeyCommand: AsyncParsableCommand, GlobalOptionUser {
+    static let configuration = CommandConfiguration(
+        commandName: "remove-key",
+        abstract: "Remove a client key from the store, once no session is bound to it.",
+        discussion: """
+            A key must stay published while sessions use it: the authorization server ends every session whose \
+            key leaves the client's published set. So removing a key that sessions signed in here are bound to \
+            is refused (exit 2), naming how many, unless --force: then those sessions are signed out (revoked, \
+            best effort) and end here too. After removing it, publish the client metadata without it \
+            (`atoauth client metadata` writes the store's remaining keys).
+
+            With --json, one object: {"kid", "state", "endedSessions": [{"did", "handle"}]}.
+
+            Examples:
+              atoauth client keys
+              atoauth client remove-key 0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I
+              atoauth client remove-key <kid> --force
+            """
+    )
+
+    /// With `--force`, the sessions bound to the key are revoked at their authorization servers, which may be
+    /// development servers on loopback.
+    static let globalOptions = GlobalOption.store.union([.allowHTTPLoopback, .requestTimeout])
+
+    @Argument(help: ArgumentHelp("The key's kid, as `atoauth client keys` lists it.", valueName: "kid"))
+    var kid: String
+
+    @Flag(name: .long, help: "Remove the key even though sessions use it: they are signed out and end here too.")
+    var force = false
+
+    @OptionGroup var global: GlobalOptions<Self>
+
+    func run() async throws {
+        let (state, ended) = try await CLIContext.run(global) { context in
+            let keys = try await context.accounts.clientKeys()
+            let state = keys.first { $0.record.keyID == kid }?.record.state
+            let ended = try await context.accounts.removeClientKey(kid, force: force)
+            return (state, ended)
+        }
+        if global.json {
+            try Output.json(
+                RemovedKeyJSON(
+                    kid: kid,
+                    state: state?.rawValue,
+                    endedSessions: ended.map {
+                        RemovedKeyJSON.EndedSession(did: $0.did.rawValue, handle: $0.handle?.description)
+                    }
+                )
+            )
+        } else {
+            Output.line("Removed the client key \(kid) from the store.")
+            for account in ended {
+                Output.line("Ended the session of \(account.displayName) (\(account.did)); sign it in again.")
+            }
+        }
+        var advice = "Publish the client metadata without it: `atoauth client metadata` writes the keys left."
+        if state == .current {
+            advice +=
+                " It was the current key: new sign-ins need another, a next key once its wait has passed "
+                + "(`atoauth client keys`), or a new one (`atoauth client keygen`)."
+        }
+        Output.message(advice)
+    }
+}
+
+/// The JSON answer of `client remove-key`.
+struct RemovedKeyJSON: Encodable {
+    /// An account whose session ended with the key.
+    struct EndedSession: Encodable {
+        var did: String
+        var handle: String?
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(did, forKey: .did)
+            try container.encode(handle, forKey: .handle)
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case did, handle
+        }
+    }
+
+    var kid: String
+    /// The key's state when it was removed.
+    var state: String?
+    var endedSessions: [EndedSession]
+}
