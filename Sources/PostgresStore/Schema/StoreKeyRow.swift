@@ -21,8 +21,13 @@ enum StoreKeyRow {
         if let metadata = try await read(connection, logger: logger) {
             return try EntrySealer(metadata: metadata, source: source, location: store)
         }
-        guard try await !holdsEntries(connection, logger: logger) else {
-            throw EntrySealer.keyCheckMissing(location: store, keyCheck: "the row of atoauth_store_key")
+        if try await holdsEntries(connection, logger: logger) {
+            // Another process may have created the row, and then entries, since the first read: entries are only
+            // written after their key's row, so read it again before calling it missing.
+            guard let metadata = try await read(connection, logger: logger) else {
+                throw EntrySealer.keyCheckMissing(location: store, keyCheck: "the row of atoauth_store_key")
+            }
+            return try EntrySealer(metadata: metadata, source: source, location: store)
         }
         let (sealer, metadata) = try EntrySealer.create(source: source, location: store, logger: logger)
         let inserted = try await connection.query(
