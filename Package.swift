@@ -350,7 +350,8 @@ let package = Package(
             name: "CLITests",
             dependencies: [
                 "atoauth", "atoauth-web-example", "Keystore", "DPoPRequestExecutor", "HTTPTransport", "ATOAuthTesting",
-                "PostgresStore", "ATProtoSyntax", "ATProtoIdentity", "AccountManager", "ATClient", "OAuthSessionManager",
+                "PostgresStore", "ATProtoSyntax", "ATProtoIdentity", "AccountManager", "ATClient",
+                "OAuthSessionManager",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -27,13 +27,62 @@ extension SignInDoctor {
                 client: client
             )
         }
+        let document: Data
         do {
-            let document = try await fetcher.get(clientID, expecting: .metadata)
+            document = try await fetcher.get(clientID, expecting: .metadata).body
+        } catch {
+            return ClientExamination(
+                finding: .fail(
+                    "client-metadata",
+                    Self.reason(of: error),
+                    rule: Rule.clientMetadata,
+                    fix: "The app's client metadata document must be served at its client_id (200, JSON, no "
+                        + "redirect); its developer must fix that.",
+                    who: .app
+                ),
+                client: nil
+            )
+        }
+        let problems = ClientMetadataCheck.problems(
+            in: document,
+            fetchedFrom: clientID.absoluteString,
+            allowHTTPLoopback: allowHTTPLoopback
+        )
+        guard problems.isEmpty else {
+            let shown = problems.prefix(5).map { "\($0.field): \($0.problem) [\($0.rule)]" }
+            let more = problems.count > 5 ? "; and \(problems.count - 5) more" : ""
+            return ClientExamination(
+                finding: .fail(
+                    "client-metadata",
+                    "\(clientID.absoluteString): " + shown.joined(separator: "; ") + more,
+                    rule: Rule.clientMetadata,
+                    fix: "The app's developer must correct the client metadata document (atoauth client check "
+                        + "\(clientID.absoluteString) lists every problem).",
+                    who: .app
+                ),
+                client: nil
+            )
+        }
+        do {
             let metadata = try ClientMetadata(
-                json: document.body,
+                json: document,
                 expectedClientID: clientID.absoluteString,
                 allowHTTPLoopback: allowHTTPLoopback
             )
+            guard !metadata.isConfidential else {
+                // Its requests need its private key, which the doctor does not hold: the probe runs as the loopback
+                // client, so the server's side is still examined.
+                let client = try? OAuthClient.loopback(redirectURI: Self.probeRedirectURI, scope: configuration.scope)
+                return ClientExamination(
+                    finding: .pass(
+                        "client-metadata",
+                        "\(clientID.absoluteString) is a valid confidential client document (private_key_jwt); the "
+                            + "probe runs as the loopback client, since it does not hold the client's key",
+                        rule: Rule.clientMetadata
+                    ),
+                    client: client
+                )
+            }
             let redirect =
                 metadata.redirectURIs.lazy.compactMap(URL.init(string:)).first ?? Self.probeRedirectURI
             let client = try OAuthClient.hosted(
@@ -56,8 +105,7 @@ extension SignInDoctor {
                     "client-metadata",
                     "\(clientID.absoluteString): \(Self.reason(of: error))",
                     rule: Rule.clientMetadata,
-                    fix: "The app's developer must correct the client metadata document served at its client_id "
-                        + "(200, JSON, no redirect), or ask for a scope within the document's.",
+                    fix: "Ask for a scope within the document's, or have the app's developer widen its scope.",
                     who: .app
                 ),
                 client: nil

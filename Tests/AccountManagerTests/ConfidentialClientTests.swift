@@ -160,7 +160,9 @@ struct ConfidentialClientTests {
             let accounts = world.accounts()
             _ = try await accounts.addClientKey(ClientKey())
             document.published.withLock { $0 = [ClientKey()] }
-            await #expect(throws: OAuthError.self) { try await accounts.hostedClient(clientID: clientID, redirectURI: nil) }
+            await #expect(throws: OAuthError.self) {
+                try await accounts.hostedClient(clientID: clientID, redirectURI: nil)
+            }
             #expect(world.server.counters.clientAssertionsAccepted == 0)
         }
     }

@@ -50,6 +50,9 @@ struct ScriptedWorld {
         ),
     ]
     var addresses: [String: [String]] = [:]
+    /// A hosted client document served at ``clientID``, probed with `--client-id` when set.
+    var clientDocument: [String: Any]?
+    static let clientID = "https://app.example.com/client-metadata.json"
     var handleResolver: URL?
     var now: Date = Date()
 
@@ -76,6 +79,7 @@ struct ScriptedWorld {
         transport.on("https://plc.directory/\(Self.did)", .json(document))
         transport.on("\(Self.pds)/.well-known/oauth-protected-resource", .json(resource))
         transport.on("\(Self.issuer)/.well-known/oauth-authorization-server", .json(metadata))
+        if let clientDocument { transport.on(Self.clientID, .json(clientDocument)) }
         return transport
     }
 
@@ -89,6 +93,7 @@ struct ScriptedWorld {
         let configuration = SignInDoctor.Configuration(
             identity: IdentityResolver.Configuration(handleResolverService: handleResolver),
             scope: scope,
+            clientID: clientDocument == nil ? nil : URL(string: Self.clientID),
             addressResolver: FakeAddressResolver(table: addresses),
             dns: FakeDNS(dns),
             now: { [now] in now }

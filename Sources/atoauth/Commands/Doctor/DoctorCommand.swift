@@ -19,7 +19,7 @@ struct DoctorCommand: AsyncParsableCommand, GlobalOptionUser {
             its handle both ways, its #atproto_pds service) and the PDS's address;
               the PDS's protected-resource metadata and every member of the authorization server's metadata the \
             AT Protocol profile requires;
-              with --client-id, the client metadata document;
+              with --client-id, the client metadata document, as `atoauth client check` checks it;
               a pushed authorization request with --scope, sent as a sign-in would and abandoned (nothing is \
             stored, no browser opens): whether the server accepts the request and the scope, how it issues DPoP \
             nonces, and whether its clock agrees with this machine's;

@@ -1,0 +1,61 @@
+import ATOAuthTesting
+import Foundation
+import HTTPTransport
+import SignInDoctor
+import Testing
+
+@Suite("The doctor's check of a --client-id document")
+struct ClientCheckTests {
+    static func native() -> [String: Any] {
+        [
+            "client_id": ScriptedWorld.clientID, "application_type": "native", "client_name": "App",
+            "redirect_uris": ["com.example.app:/callback"], "scope": "atproto transition:generic",
+            "grant_types": ["authorization_code", "refresh_token"], "response_types": ["code"],
+            "token_endpoint_auth_method": "none", "dpop_bound_access_tokens": true,
+        ]
+    }
+
+    @Test("A valid public document passes, and the probe signs in as that client")
+    func publicClient() async throws {
+        var world = ScriptedWorld()
+        world.clientDocument = Self.native()
+        let transport = world.transport()
+        let diagnosis = try await world.diagnose(transport: transport)
+        #expect(diagnosis.status("client-metadata") == .pass, "\(diagnosis.problems)")
+        let par = transport.requests.filter { $0.url.absoluteString == ScriptedWorld.parEndpoint }
+        let form = String(decoding: par.first?.body ?? Data(), as: UTF8.self)
+        #expect(form.contains("client_id=https%3A%2F%2Fapp.example.com%2Fclient-metadata.json"), "\(form)")
+    }
+
+    @Test("A broken document fails with every problem and its rule, for the app")
+    func broken() async throws {
+        var world = ScriptedWorld()
+        var document = Self.native()
+        document["dpop_bound_access_tokens"] = false
+        document["response_types"] = ["token"]
+        world.clientDocument = document
+        let diagnosis = try await world.diagnose()
+        let finding = try #require(diagnosis.finding("client-metadata"))
+        #expect(finding.status == .fail)
+        #expect(finding.who == .app)
+        #expect(finding.seen.contains("dpop_bound_access_tokens") && finding.seen.contains("response_types"))
+        #expect(diagnosis.status("par-request") == .skip)
+    }
+
+    @Test("A confidential document is checked, and the probe runs as the loopback client, saying so")
+    func confidential() async throws {
+        var world = ScriptedWorld()
+        world.clientDocument = [
+            "client_id": ScriptedWorld.clientID, "application_type": "web", "client_name": "Service",
+            "redirect_uris": ["https://app.example.com/callback"], "scope": "atproto transition:generic",
+            "grant_types": ["authorization_code", "refresh_token"], "response_types": ["code"],
+            "token_endpoint_auth_method": "private_key_jwt", "token_endpoint_auth_signing_alg": "ES256",
+            "dpop_bound_access_tokens": true, "jwks_uri": "https://app.example.com/jwks.json",
+        ]
+        let diagnosis = try await world.diagnose()
+        let finding = try #require(diagnosis.finding("client-metadata"))
+        #expect(finding.status == .pass, "\(finding.seen)")
+        #expect(finding.seen.contains("loopback client"))
+        #expect(diagnosis.status("par-request") == .pass)
+    }
+}
