@@ -32,6 +32,8 @@ public struct AccountError: CategorizedError, Hashable {
     /// The kind of the session the error is about, when it is about one: an app-password session is signed in
     /// again with an app password (or moved to OAuth).
     public let sessionKind: SessionKind?
+    /// The confidential client the ended session belonged to, to sign in as again; `nil` for a public client's.
+    public internal(set) var confidentialClientID: String?
     /// What became of the active account when this error is about the active account's session, which ended: as
     /// after ``AccountManager/remove(_:)``, the account signed in most recently is active now, or none is.
     public internal(set) var activeChange: ActiveAccountChange?
@@ -64,6 +66,9 @@ public struct AccountError: CategorizedError, Hashable {
         }
         if sessionKind == .appPassword, [.signedOutByServer, .sessionEnded, .sessionRejected].contains(code) {
             return .signInAgainWithAppPassword(account: account)
+        }
+        if let confidentialClientID, [.signedOutByServer, .sessionEnded, .activeAccountSignedOut].contains(code) {
+            return .signInAgainAsClient(account: account, clientID: confidentialClientID, scope: requestedScope)
         }
         return switch code {
         case .noSuchAccount: .signInAs(account: account)

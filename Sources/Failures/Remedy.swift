@@ -13,6 +13,9 @@ public enum Remedy: Sendable, Hashable {
     case signInAgain(account: String?, scope: String?, orSwitch: Bool)
     /// Sign the app-password account in again, with an app password or with OAuth.
     case signInAgainWithAppPassword(account: String)
+    /// Sign the account in again as the confidential client `clientID` (with one of its current keys), asking for
+    /// `scope` again when known.
+    case signInAgainAsClient(account: String, clientID: String, scope: String?)
     /// Sign the account in again with `scope`, which adds the permission a call needs; `nil` when the scope to ask
     /// for is not known.
     case signInWithPermission(account: String, scope: String?)

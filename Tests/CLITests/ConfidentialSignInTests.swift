@@ -100,6 +100,34 @@ struct ConfidentialSignInTests {
         }
     }
 
+    @Test("remove-key is refused while a session uses the key, naming the count; --force ends it: sign in again")
+    func guardedRemoval() async throws {
+        let key = ClientKey()
+        try await Self.withClientDocument(publishing: PublishedKeys([key])) { clientID in
+            try await CLIWorld.with { world in
+                let keyFile = world.directory.appendingPathComponent("client-key.jwk")
+                try key.privateJWK.write(to: keyFile)
+                let running = try world.startSignIn(
+                    "alice.test",
+                    ["--client-id", clientID.absoluteString, "--client-key", keyFile.path, "--no-browser"]
+                )
+                #expect(try await world.pasteRedirect(into: running).result.status == 0)
+
+                let refused = try await world.atoauth("client", "remove-key", key.keyID)
+                #expect(refused.status == 2, "\(refused.stderr)")
+                #expect(refused.stderr.contains("1 session uses the client key \(key.keyID)"), "\(refused.stderr)")
+                #expect(try await world.atoauth("whoami").status == 0, "nothing was changed")
+
+                let forced = try await world.atoauth("client", "remove-key", key.keyID, "--force")
+                #expect(forced.status == 0, "\(forced.stderr)")
+                #expect((forced.stdout + forced.stderr).contains("alice.test"), "\(forced.stdout)")
+                let after = try await world.atoauth("whoami")
+                #expect(after.status == 3, "\(after.stderr)")
+                #expect(after.stderr.contains("atoauth accounts add"), "\(after.stderr)")
+            }
+        }
+    }
+
     @Test("--client-key without a confidential --client-id, or with --callback-port, is a usage error")
     func usage() async throws {
         try await ScratchHome.with { scratch in
@@ -110,6 +138,19 @@ struct ConfidentialSignInTests {
                 "accounts", "add", "alice.test", "--client-key", "kid", "--callback-port", "8080",
             ])
             #expect(port.status == 2)
+            // A kid is base64url and may begin with "-": it is a value, never an option.
+            let dashed = try await scratch.atoauth(["accounts", "add", "alice.test", "--client-key", "-dashed"])
+            #expect(dashed.status == 2)
+            #expect(
+                dashed.stderr.contains("--client-id") && !dashed.stderr.contains("Unknown option"),
+                "\(dashed.stderr)"
+            )
+            let removal = try await scratch.atoauth(["client", "remove-key", "-dashed"])
+            #expect(removal.status == 2)
+            #expect(
+                removal.stderr.contains("-dashed") && !removal.stderr.contains("Unknown option"),
+                "\(removal.stderr)"
+            )
         }
     }
 }

@@ -166,6 +166,9 @@ struct DoctorTests {
             let bare = try await world.atoauth("doctor")
             #expect(bare.status == 2)
             #expect(bare.stderr.contains("name a handle"))
+            try await world.signIn("alice.test")
+            let unknown = try await world.atoauth("doctor", "--account", "nobody.test")
+            #expect(unknown.status == 2, "never 3: the doctor signs nothing in; \(unknown.stderr)")
         }
     }
 

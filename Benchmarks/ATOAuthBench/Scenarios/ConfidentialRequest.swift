@@ -99,10 +99,11 @@ enum ConfidentialRequest {
                 let response: HTTPResponse
                 switch variant {
                 case .publicClient:
-                    response = try await executor.send(request)
+                    // Each refresh encodes its form, public or confidential.
+                    response = try await executor.send(request) { $0.body = FormEncoding.body(pairs) }
                 case .signed:
                     Sink.consume(try rawKey.signature(for: signingInput).rawRepresentation.count)
-                    response = try await executor.send(request)
+                    response = try await executor.send(request) { $0.body = FormEncoding.body(pairs) }
                 case .confidential:
                     response = try await executor.send(request) { attempt in
                         let assertion = try ClientAssertion.make(

@@ -172,6 +172,14 @@ public final class AccountConnection: Sendable {
 
     /// The error for a session that ended during a refresh, with what the user needs to sign in again.
     static func ended(_ session: Session, _ error: OAuthError) -> AccountError {
+        var ended = endedError(session, error)
+        if case .oauth(let grant) = session.credential, grant.clientKeyID != nil {
+            ended.confidentialClientID = grant.clientID
+        }
+        return ended
+    }
+
+    private static func endedError(_ session: Session, _ error: OAuthError) -> AccountError {
         let name = session.handle?.description ?? session.did.rawValue
         let scope = session.requestedScope ?? session.scope
         guard error.hasSameCode(as: .refreshRefused(serverError: nil, description: nil)) else {

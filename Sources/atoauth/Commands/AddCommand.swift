@@ -118,6 +118,7 @@ struct AddCommand: AsyncParsableCommand, GlobalOptionUser {
 
     @Option(
         name: .long,
+        parsing: .unconditional,  // A kid may begin with "-".
         help: ArgumentHelp(
             "Sign in as the confidential client --client-id names (private_key_jwt), with this key: a private JWK or "
                 + "PEM file (added to the store's key set), or the kid of a key already there.",

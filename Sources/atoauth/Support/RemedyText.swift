@@ -20,6 +20,10 @@ enum RemedyText {
             // The exact command that signs the same account in with the same permissions.
             "Sign in again with `\(AddCommand.signInCommand(account: account, scope: scope))`"
                 + (orSwitch ? ", or switch to another account with `atoauth accounts switch <handle>`." : ".")
+        case .signInAgainAsClient(let account, let clientID, let scope):
+            "Sign in again as the same client: `\(AddCommand.signInCommand(account: account, scope: scope)) "
+                + "--client-id \(ShellWords.quoted(clientID)) --client-key <kid>`, with a key the client publishes "
+                + "(`atoauth client keys` lists them)."
         case .signInAgainWithAppPassword(let account):
             "Sign in again with `atoauth accounts add \(ShellWords.quoted(account)) --app-password`, or move it to "
                 + "OAuth with `atoauth accounts add \(ShellWords.quoted(account))`."

@@ -23,18 +23,24 @@ public enum ClientAssertion {
         random: any RandomSource = .system
     ) throws -> String {
         let issued = Int64(issuedAt.timeIntervalSince1970.rounded(.down))
-        let header = #"{"alg":"ES256","typ":"JWT","kid":"# + quoted(key.keyID) + "}"
         let claims =
             #"{"iss":"# + quoted(clientID) + #","sub":"# + quoted(clientID) + #","aud":"# + quoted(audience)
             + #","jti":""# + Base64URL.encode(random.bytes(count: 16)) + #"","iat":"# + String(issued)
             + #","exp":"# + String(issued + Int64(lifetime)) + "}"
-        let signingInput = Base64URL.encode(Array(header.utf8)) + "." + Base64URL.encode(Array(claims.utf8))
+        let signingInput = key.encodedAssertionHeader + "." + Base64URL.encode(Array(claims.utf8))
         let signature = try key.privateKey.signature(for: SHA256.hash(data: Data(signingInput.utf8)))
         return signingInput + "." + Base64URL.encode(signature.rawRepresentation)
     }
 
+    /// The encoded JOSE header of a key's assertions: `{alg: ES256, typ: JWT, kid}`, the same for every one.
+    static func encodedHeader(keyID: String) -> String {
+        Base64URL.encode(Array((#"{"alg":"ES256","typ":"JWT","kid":"# + quoted(keyID) + "}").utf8))
+    }
+
     /// `text` as a JSON string (RFC 8259 §7): quotes, backslashes and control characters escaped.
     private static func quoted(_ text: String) -> String {
+        let plain = text.utf8.allSatisfy { $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
+        if plain { return "\"" + text + "\"" }
         var output = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

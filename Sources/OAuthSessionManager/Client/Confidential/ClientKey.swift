@@ -13,6 +13,8 @@ public struct ClientKey: Sendable, CustomStringConvertible {
     /// The key's `kid`, which the authorization server binds sessions to.
     public let keyID: String
     let privateKey: P256.Signing.PrivateKey
+    /// The encoded header of this key's client assertions, made once.
+    let encodedAssertionHeader: String
 
     /// Generates a new key whose `kid` is its RFC 7638 thumbprint.
     public init() {
@@ -22,7 +24,9 @@ public struct ClientKey: Sendable, CustomStringConvertible {
     /// Wraps a private key; without `keyID`, the `kid` is the RFC 7638 thumbprint of its public key.
     public init(privateKey: P256.Signing.PrivateKey, keyID: String? = nil) {
         self.privateKey = privateKey
-        self.keyID = keyID ?? ECPublicJWK(privateKey.publicKey).thumbprint
+        let keyID = keyID ?? ECPublicJWK(privateKey.publicKey).thumbprint
+        self.keyID = keyID
+        self.encodedAssertionHeader = ClientAssertion.encodedHeader(keyID: keyID)
     }
 
     /// Reads a key from a file's contents: a private JWK (EC P-256 with `d` and a `kid`) or a PKCS#8 (or SEC 1) PEM

@@ -28,13 +28,30 @@ struct ClientRemoveKeyCommand: AsyncParsableCommand, GlobalOptionUser {
     /// development servers on loopback.
     static let globalOptions = GlobalOption.store.union([.allowHTTPLoopback, .requestTimeout])
 
-    @Argument(help: ArgumentHelp("The key's kid, as `atoauth client keys` lists it.", valueName: "kid"))
-    var kid: String
+    // A kid is a base64url thumbprint, which may begin with "-": taken as the argument, never as an option.
+    @Argument(
+        parsing: .allUnrecognized,
+        help: ArgumentHelp("The key's kid, as `atoauth client keys` lists it (it may begin with -).", valueName: "kid")
+    )
+    var kids: [String] = []
+
+    /// The one kid given.
+    var kid: String { kids.first ?? "" }
 
     @Flag(name: .long, help: "Remove the key even though sessions use it: they are signed out and end here too.")
     var force = false
 
     @OptionGroup var global: GlobalOptions<Self>
+
+    func validate() throws {
+        guard kids.count == 1 else {
+            throw ValidationError(
+                kids.isEmpty
+                    ? "Name the key to remove by its kid (atoauth client keys lists them)."
+                    : "Name one key to remove, not \(kids.count): \(kids.joined(separator: " "))."
+            )
+        }
+    }
 
     func run() async throws {
         let (state, ended) = try await CLIContext.run(global) { context in

@@ -30,10 +30,19 @@ struct DoctorLocalSide {
                 + "for example `atoauth doctor alice.bsky.social`."
         )
         guard storeExists else { throw none }
-        let account = try await withAccounts { accounts, _ in
-            try await accounts.account(try AccountName.identifier(settings.account))
+        do {
+            let account = try await withAccounts { accounts, _ in
+                try await accounts.account(try AccountName.identifier(settings.account))
+            }
+            return account.handle?.description ?? account.did.rawValue
+        } catch {
+            // The doctor reports and signs nothing in: a store it cannot read, or no such account, is a usage error
+            // here (name what to diagnose), never "sign in again" (exit 3).
+            throw CLIFailure(
+                status: CLIFailure.usage,
+                message: CLIFailure(error).message + " Or name a handle, a DID or a server's https:// URL to diagnose."
+            )
         }
-        return account.handle?.description ?? account.did.rawValue
     }
 
     /// The local state of `identifier` when it is signed in here, `nil` when it is not.
