@@ -37,7 +37,7 @@ let package = Package(
             swiftSettings: settings
         ),
         fuzzTarget("FuzzWWWAuthenticate", ["DPoPRequestExecutor", "HTTPTransport", "AccountManager"]),
-        fuzzTarget("FuzzOAuthMetadata", ["OAuthSessionManager"]),
+        fuzzTarget("FuzzOAuthMetadata", ["OAuthSessionManager", "WireFormat"]),
         fuzzTarget("FuzzDIDDocument", ["ATProtoIdentity", "ATProtoSyntax", "HTTPTransport"]),
         fuzzTarget("FuzzHandleAnswer", ["ATProtoIdentity", "ATProtoSyntax", "HTTPTransport"]),
         fuzzTarget("FuzzIdentifiers", ["ATProtoSyntax"]),

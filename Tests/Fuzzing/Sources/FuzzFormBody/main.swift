@@ -1,5 +1,6 @@
 // `application/x-www-form-urlencoded` bodies and queries (WHATWG URL §5): the strict parser that reads callback
-// queries and the sandbox's PAR and token requests, and the writer whose output it must read back unchanged.
+// queries and the sandbox's PAR and token requests, and the writer whose output it must read back unchanged; the
+// same text as an HTTP `Date` (RFC 9110 §5.6.7), which the doctor reads from servers.
 //
 // Input: the body.
 
@@ -8,6 +9,9 @@ import WireFormat
 
 Fuzzer.run { input in
     let text = input.text
+    if let date = HTTPDate.parse(text) {
+        invariant(HTTPDate.parse(HTTPDate.format(date)) == date, "a date read back from its own writing is the same")
+    }
     let pairs: [(String, String)]
     do throws(FormEncoding.Failure) {
         pairs = try FormEncoding.parsePairs(text)

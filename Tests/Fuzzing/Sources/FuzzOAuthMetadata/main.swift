@@ -1,12 +1,14 @@
 // OAuth metadata documents: a PDS's protected resource metadata (RFC 9728 §3), an authorization server's metadata
-// (RFC 8414 §3) and a client's hosted metadata document (atproto.com/specs/oauth, Clients), with every check the
-// specification asks for, as fetched for a public PDS and, in development mode, for a loopback sandbox.
+// (RFC 8414 §3) and a client's hosted metadata document (atproto.com/specs/oauth, Clients), public or confidential,
+// with every check the specification asks for, as fetched for a public PDS and, in development mode, for a loopback
+// sandbox; the same bytes as a confidential client's key file (a private JWK or PEM).
 //
 // Input: the JSON document.
 
 import Foundation
 import FuzzSupport
 import OAuthSessionManager
+import WireFormat
 
 @testable import HTTPTransport
 
@@ -81,5 +83,22 @@ Fuzzer.run { input in
             invariant((try? client.validate(allowHTTPLoopback: origin.allowHTTPLoopback)) != nil, "it stays valid")
             _ = client.allowsRedirect(to: loopbackRedirect)
         }
+        let problems = ClientMetadataCheck.problems(
+            in: input.data,
+            fetchedFrom: origin.clientID,
+            allowHTTPLoopback: origin.allowHTTPLoopback
+        )
+        for problem in problems {
+            invariant(TerminalText.isSafe(problem.description), "a problem prints safely: \(problem)")
+            invariant(!problem.rule.isEmpty, "a problem names its rule")
+        }
+        if (try? ClientMetadata(json: input.data, expectedClientID: origin.clientID, allowHTTPLoopback: origin.allowHTTPLoopback)) != nil {
+            invariant(problems.isEmpty, "a document the client accepts has no problem: \(problems)")
+        }
+    }
+    checkParse { try ClientKey(contents: input.data) } then: { key in
+        invariant(!key.keyID.isEmpty, "a key has a kid")
+        invariant((try? ClientKey(contents: key.privateJWK))?.keyID == key.keyID, "its JWK reads back as itself")
+        invariant(!String(decoding: key.publicJWKS, as: UTF8.self).contains("\"d\""), "the public set has no d")
     }
 }
