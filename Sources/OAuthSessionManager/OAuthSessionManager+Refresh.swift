@@ -54,12 +54,14 @@ extension OAuthSessionManager {
             throw exchange.refused(code, description)
         case .transient(let status, let code, let description):
             await journal.end(current.did)
-            throw OAuthError.requestFailed(
+            let failure = OAuthError.requestFailed(
                 "the \(exchange.name)",
                 status: status,
                 serverError: code,
                 description: description
             )
+            await RefreshFailureRecord(at: now(), reason: failure.description).save(current.did, to: store.keystore)
+            throw failure
         case .refreshed:
             // From here the old refresh token is spent: a failure must end the session, never keep the old token.
             let updated: Session
@@ -86,6 +88,7 @@ extension OAuthSessionManager {
                 )
             }
             await journal.end(current.did)
+            await RefreshFailureRecord.clear(current.did, in: store.keystore)
             broadcaster.publish(.updated(did: current.did))
             logger.debug("refreshed the \(current.kind.rawValue) session of \(current.did)")
             return updated
@@ -133,6 +136,8 @@ extension OAuthSessionManager {
     ) async throws -> Never {
         guard Self.mayHaveReachedServer(error) else {
             await journal.end(current.did)
+            let reason = (error as? OAuthError)?.reason ?? (error as? TransportError).map { "\($0)" } ?? "\(error)"
+            await RefreshFailureRecord(at: now(), reason: reason).save(current.did, to: store.keystore)
             throw error
         }
         await journal.markUnanswered(current.did, refreshToken: refreshToken)

@@ -26,12 +26,20 @@ public struct LocalAccount: Sendable {
     public var unsettledRefresh: UnsettledRefresh?
     /// Where the account is kept.
     public var store: Store
+    /// The last refresh that failed and kept the session (a server error, a network failure): when, and why.
+    public var lastRefreshFailure: (at: Date, reason: String)?
 
     /// Creates the local state of an account.
-    public init(session: Session, unsettledRefresh: UnsettledRefresh?, store: Store) {
+    public init(
+        session: Session,
+        unsettledRefresh: UnsettledRefresh?,
+        store: Store,
+        lastRefreshFailure: (at: Date, reason: String)? = nil
+    ) {
         self.session = session
         self.unsettledRefresh = unsettledRefresh
         self.store = store
+        self.lastRefreshFailure = lastRefreshFailure
     }
 
     /// The checks of the local side, in order.
@@ -100,6 +108,16 @@ public struct LocalAccount: Sendable {
             ? "tokens last issued by a refresh at \(Self.timestamp(session.updatedAt))"
             : "not refreshed since sign-in at \(Self.timestamp(session.createdAt))"
         guard let unsettledRefresh else {
+            if let failure = lastRefreshFailure, failure.at > session.updatedAt {
+                return .warn(
+                    "last-refresh",
+                    "\(issued); the refresh at \(Self.timestamp(failure.at)) failed and kept the session: \(failure.reason)",
+                    rule: Rule.sessionLifetime,
+                    fix: "The next call tries again. If it keeps failing, check the network, then the authorization "
+                        + "server (the checks above); the session stays until a refresh succeeds or it ends.",
+                    who: .server
+                )
+            }
             return .pass("last-refresh", "\(issued); no refresh is left unsettled", rule: Rule.sessionLifetime)
         }
         let what =

@@ -152,6 +152,22 @@ struct DoctorTests {
         }
     }
 
+    @Test("A refresh that failed on a server error shows in last-refresh until one succeeds", .timeLimit(.minutes(2)))
+    func failedRefresh() async throws {
+        try await CLIWorld.with(["--access-token-lifetime", "1", "--fail-refreshes", "1"]) { world in
+            try await world.signIn("alice.test")
+            try await Task.sleep(for: .seconds(2))
+            let failed = try await world.atoauth("whoami")
+            #expect(failed.status == 1, "\(failed.stderr)")
+            let (_, checks, _) = try await Self.diagnose(world, ["alice.test"])
+            #expect(checks["last-refresh"]?["status"] as? String == "warn", "\(checks["last-refresh"] ?? [:])")
+            #expect((checks["last-refresh"]?["seen"] as? String)?.contains("failed") == true)
+            #expect(try await world.atoauth("whoami").status == 0)
+            let (_, after, _) = try await Self.diagnose(world, ["alice.test"])
+            #expect(after["last-refresh"]?["status"] as? String == "pass", "\(after["last-refresh"] ?? [:])")
+        }
+    }
+
     @Test(
         "Without a store, the doctor creates none, and without a target it asks for one (exit 2)",
         .timeLimit(.minutes(2))

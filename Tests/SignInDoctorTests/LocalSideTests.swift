@@ -140,6 +140,29 @@ struct LocalSideTests {
         #expect(finding.seen.contains("old-"))
     }
 
+    @Test("A refresh that failed after the last tokens were issued warns, saying when and why; an older one does not")
+    func failedRefresh() async throws {
+        let home = try Self.store()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let session = try Self.session()
+        let recent = LocalAccount(
+            session: session,
+            unsettledRefresh: nil,
+            store: .files(home: home, keyFile: nil),
+            lastRefreshFailure: (session.updatedAt.addingTimeInterval(30), "HTTP 503 server_error")
+        )
+        let finding = try #require(try await ScriptedWorld().diagnose(local: recent).finding("last-refresh"))
+        #expect(finding.status == .warn)
+        #expect(finding.seen.contains("HTTP 503 server_error"))
+        let old = LocalAccount(
+            session: session,
+            unsettledRefresh: nil,
+            store: .files(home: home, keyFile: nil),
+            lastRefreshFailure: (session.updatedAt.addingTimeInterval(-30), "HTTP 503 server_error")
+        )
+        #expect(try await ScriptedWorld().diagnose(local: old).status("last-refresh") == .pass)
+    }
+
     @Test("A store that cannot be read skips the local checks, saying why, and the rest still runs")
     func unreadableStore() async throws {
         struct Locked: Error, CustomStringConvertible { var description: String { "a passphrase is needed" } }

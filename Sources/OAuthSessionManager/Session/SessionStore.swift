@@ -97,11 +97,12 @@ struct SessionStore: Sendable {
         return replaced
     }
 
-    /// Deletes the session, its key and any refresh note.
+    /// Deletes the session, its key, any refresh note and the record of a failed refresh.
     func delete(_ did: DID) async throws {
         try await keystore.delete(Session.entryName(did: did))
         try await keystore.delete(Session.keyEntryName(did: did))
         await RefreshJournal(keystore: keystore).end(did)
+        await RefreshFailureRecord.clear(did, in: keystore)
     }
 
     func savePending(_ pending: PendingAuthorization) async throws {

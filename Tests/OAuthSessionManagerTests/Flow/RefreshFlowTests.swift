@@ -70,8 +70,13 @@ struct RefreshFlowTests {
             }
             #expect(transient?.category == .failed)
             #expect(try await manager.storedSessions().count == 1)
+            // The failure is recorded for a diagnosis (`atoauth doctor`), without a token, and cleared by a success.
+            let record = try #require(await RefreshFailureRecord.load(session.did, from: flow.keystore))
+            #expect(record.reason.contains("500") || record.reason.contains("server_error"), "\(record.reason)")
+            #expect(!record.reason.contains(try #require(session.refreshToken)))
 
             let refreshed = try await manager.refresh(did: session.did, replacing: session.accessToken)
+            #expect(await RefreshFailureRecord.load(session.did, from: flow.keystore) == nil)
             // Present the spent refresh token: the server deletes the whole session (replay detection).
             var stale = refreshed
             stale.refreshToken = session.refreshToken

@@ -24,8 +24,8 @@ struct DoctorCommand: AsyncParsableCommand, GlobalOptionUser {
             stored, no browser opens): whether the server accepts the request and the scope, how it issues DPoP \
             nonces, and whether its clock agrees with this machine's;
               for an account signed in here, the local side: the store's file modes, the session's expiry, the \
-            last refresh (a refresh cut off before its answer was saved), and whether the account moved to \
-            another PDS or authorization server since sign-in.
+            last refresh (one that failed and kept the session, or one cut off before its answer was saved), and \
+            whether the account moved to another PDS or authorization server since sign-in.
 
             Without an argument, diagnoses the active account (or the one --account names). It never refreshes, \
             writes, or changes the store, and no token, key or password appears in its output, which is safe to \

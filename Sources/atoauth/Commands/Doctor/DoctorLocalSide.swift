@@ -64,7 +64,13 @@ struct DoctorLocalSide {
                 case nil: unsettled = nil
                 }
             }
-            return LocalAccount(session: session, unsettledRefresh: unsettled, store: store)
+            let failure = await RefreshFailureRecord.load(session.did, from: keystore)
+            return LocalAccount(
+                session: session,
+                unsettledRefresh: unsettled,
+                store: store,
+                lastRefreshFailure: failure.map { ($0.at, $0.reason) }
+            )
         }
     }
 

@@ -92,11 +92,17 @@ Fuzzer.run { input in
             invariant(TerminalText.isSafe(problem.description), "a problem prints safely: \(problem)")
             invariant(!problem.rule.isEmpty, "a problem names its rule")
         }
-        if (try? ClientMetadata(json: input.data, expectedClientID: origin.clientID, allowHTTPLoopback: origin.allowHTTPLoopback)) != nil {
+        if (try? ClientMetadata(
+            json: input.data,
+            expectedClientID: origin.clientID,
+            allowHTTPLoopback: origin.allowHTTPLoopback
+        )) != nil {
             invariant(problems.isEmpty, "a document the client accepts has no problem: \(problems)")
         }
     }
-    checkParse { try ClientKey(contents: input.data) } then: { key in
+    checkParse {
+        try ClientKey(contents: input.data)
+    } then: { key in
         invariant(!key.keyID.isEmpty, "a key has a kid")
         invariant((try? ClientKey(contents: key.privateJWK))?.keyID == key.keyID, "its JWK reads back as itself")
         invariant(!String(decoding: key.publicJWKS, as: UTF8.self).contains("\"d\""), "the public set has no d")
