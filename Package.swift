@@ -357,7 +357,7 @@ let package = Package(
             ],
             exclude: [
                 "approve_browser.py", "chromium_approve.py", "chromium_web_signin.py", "deny_browser.py",
-                "forged_state_browser.py", "pty_run.py", "signup_browser.py",
+                "forged_state_browser.py", "headless_chromium.py", "pty_run.py", "signup_browser.py",
             ],
             swiftSettings: strictSettings
         ),

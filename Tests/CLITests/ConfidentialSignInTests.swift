@@ -47,6 +47,21 @@ struct ConfidentialSignInTests {
         }
     }
 
+    /// Signs alice.test in as the confidential client with `key`, written to `keyFile`, pasting the redirect address.
+    static func operatorSignIn(
+        _ world: CLIWorld,
+        _ clientID: URL,
+        _ key: ClientKey,
+        _ keyFile: URL
+    ) async throws -> (before: String, redirect: URL, result: CLIProcess.Result) {
+        try key.privateJWK.write(to: keyFile)
+        let running = try world.startSignIn(
+            "alice.test",
+            ["--client-id", clientID.absoluteString, "--client-key", keyFile.path, "--no-browser"]
+        )
+        return try await world.pasteRedirect(into: running)
+    }
+
     @Test("The pasted redirect signs the account in bound to the key; the key never shows; a removed key ends it")
     func operatorSignIn() async throws {
         let key = ClientKey()
@@ -55,12 +70,7 @@ struct ConfidentialSignInTests {
             // Access tokens of 2 s: the last command below must refresh.
             try await CLIWorld.with(["--access-token-lifetime", "2"]) { world in
                 let keyFile = world.directory.appendingPathComponent("client-key.jwk")
-                try key.privateJWK.write(to: keyFile)
-                let running = try world.startSignIn(
-                    "alice.test",
-                    ["--client-id", clientID.absoluteString, "--client-key", keyFile.path, "--no-browser"]
-                )
-                let (before, redirect, result) = try await world.pasteRedirect(into: running)
+                let (before, redirect, result) = try await Self.operatorSignIn(world, clientID, key, keyFile)
                 #expect(result.status == 0, "\(before)\n\(result.stderr)")
                 #expect(redirect.path == "/signed-in")
                 #expect(result.stderr.contains("Added the client key \(key.keyID)"), "\(result.stderr)")
@@ -106,12 +116,7 @@ struct ConfidentialSignInTests {
         try await Self.withClientDocument(publishing: PublishedKeys([key])) { clientID in
             try await CLIWorld.with { world in
                 let keyFile = world.directory.appendingPathComponent("client-key.jwk")
-                try key.privateJWK.write(to: keyFile)
-                let running = try world.startSignIn(
-                    "alice.test",
-                    ["--client-id", clientID.absoluteString, "--client-key", keyFile.path, "--no-browser"]
-                )
-                #expect(try await world.pasteRedirect(into: running).result.status == 0)
+                #expect(try await Self.operatorSignIn(world, clientID, key, keyFile).result.status == 0)
 
                 let refused = try await world.atoauth("client", "remove-key", key.keyID)
                 #expect(refused.status == 2, "\(refused.stderr)")

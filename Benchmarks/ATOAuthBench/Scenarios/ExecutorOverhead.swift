@@ -33,15 +33,7 @@ enum ExecutorOverhead {
 
     /// Starts the server process, measures, and stops it.
     static func run(rounds: Int, batch: Int) async throws -> Result {
-        let server = try PlainServerProcess.start()
-        do {
-            let result = try await measure(port: server.port, rounds: rounds, batch: batch)
-            await server.stop()
-            return result
-        } catch {
-            await server.stop()
-            throw error
-        }
+        try await PlainServerProcess.with { port in try await measure(port: port, rounds: rounds, batch: batch) }
     }
 
     private static func measure(port: Int, rounds: Int, batch: Int) async throws -> Result {

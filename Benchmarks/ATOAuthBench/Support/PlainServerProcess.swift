@@ -42,6 +42,19 @@ struct PlainServerProcess {
         return PlainServerProcess(pid: pid, port: port, lifeline: input.write)
     }
 
+    /// Starts the server, runs `body` with its port, and stops it on every path.
+    static func with<T>(_ body: (Int) async throws -> T) async throws -> T {
+        let server = try start()
+        do {
+            let result = try await body(server.port)
+            await server.stop()
+            return result
+        } catch {
+            await server.stop()
+            throw error
+        }
+    }
+
     /// Closes the child's standard input and waits until it exits.
     func stop() async {
         close(lifeline)

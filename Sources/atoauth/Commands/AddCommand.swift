@@ -1,6 +1,7 @@
 import ATProtoPermissions
 import AccountManager
 import ArgumentParser
+import Foundation
 import OAuthSessionManager
 
 /// `atoauth accounts add`.
@@ -189,6 +190,16 @@ struct AddCommand: AsyncParsableCommand, GlobalOptionUser {
                 return try await AppPasswordSignIn(account: identifier, replacingOAuth: replace).run(context)
             }
             let prompt = createAccount ? SignInPrompt.create : prompt.flatMap(SignInPrompt.init(rawValue:))
+            // Either way the sign-in is sent and completed the same: only how the redirect comes back differs.
+            let start: (OAuthClient) async throws -> AuthorizationRequest = { client in
+                try await context.accounts.authorize(
+                    identifier,
+                    client: client,
+                    prompt: prompt,
+                    progress: SignInProgress.onTerminal
+                )
+            }
+            let complete: (URL) async throws -> AccountSignIn = { try await context.accounts.callback($0) }
             if let clientKey {
                 guard let clientID = global.clientID ?? context.environment["ATOAUTH_CLIENT_ID"].nonEmpty else {
                     throw CLIFailure(
@@ -203,28 +214,14 @@ struct AddCommand: AsyncParsableCommand, GlobalOptionUser {
                     redirectURI: try redirectURI.map { try CLIContext.url($0, option: "--redirect-uri") }
                 ).run(
                     context,
-                    start: {
-                        try await context.accounts.authorize(
-                            identifier,
-                            client: $0,
-                            prompt: prompt,
-                            progress: SignInProgress.onTerminal
-                        )
-                    },
-                    complete: { try await context.accounts.callback($0) }
+                    start: start,
+                    complete: complete
                 )
             }
             return try await BrowserSignIn(options: self.signIn, clientID: global.clientID, target: identifier).run(
                 context,
-                start: {
-                    try await context.accounts.authorize(
-                        identifier,
-                        client: $0,
-                        prompt: prompt,
-                        progress: SignInProgress.onTerminal
-                    )
-                },
-                complete: { try await context.accounts.callback($0) }
+                start: start,
+                complete: complete
             )
         }
         try Self.report(signIn, json: global.json)

@@ -57,11 +57,8 @@ struct CLIContext {
         _ body: (CLIContext) async throws -> T
     ) async throws -> T {
         try await withTransport(settings, logger: logger) { transport in
-            var configuration = AccountManager.Configuration()
-            configuration.identity = try identityConfiguration(settings)
-            configuration.allowHTTPLoopback = settings.allowHTTPLoopback
+            var configuration = try accountConfiguration(settings, logger: logger)
             configuration.nonceFile = home.appendingPathComponent("dpop-nonces.json")
-            configuration.logger = logger
             let context = CLIContext(
                 settings: settings,
                 environment: environment,
@@ -123,6 +120,16 @@ struct CLIContext {
         }
         return URL(fileURLWithPath: userHome, isDirectory: true)
             .appendingPathComponent(".local/share/atoauth", isDirectory: true)
+    }
+
+    /// The account manager's configuration the settings give: where identities resolve, development mode, the log.
+    static func accountConfiguration(_ settings: GlobalSettings, logger: Logger) throws -> AccountManager.Configuration
+    {
+        var configuration = AccountManager.Configuration()
+        configuration.identity = try identityConfiguration(settings)
+        configuration.allowHTTPLoopback = settings.allowHTTPLoopback
+        configuration.logger = logger
+        return configuration
     }
 
     static func identityConfiguration(_ settings: GlobalSettings) throws -> IdentityResolver.Configuration {

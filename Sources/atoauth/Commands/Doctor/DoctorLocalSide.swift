@@ -103,10 +103,7 @@ struct DoctorLocalSide {
             logger: logger,
             asking: settings.mayAsk
         ) { keystore in
-            var configuration = AccountManager.Configuration()
-            configuration.identity = try CLIContext.identityConfiguration(settings)
-            configuration.allowHTTPLoopback = settings.allowHTTPLoopback
-            configuration.logger = logger
+            let configuration = try CLIContext.accountConfiguration(settings, logger: logger)
             let accounts = AccountManager(keystore: keystore, transport: transport, configuration: configuration)
             return try await body(accounts, keystore)
         }

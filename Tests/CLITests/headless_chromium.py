@@ -1,0 +1,81 @@
+"""Headless Chromium driven over its DevTools protocol, for the end-to-end tests' browser scripts.
+
+`with headless_chromium() as tools:` starts Chromium with a throwaway profile and yields a `DevTools` connected to
+its page; on leaving, the browser is stopped and its profile removed.
+"""
+import contextlib
+import json
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+import urllib.request
+
+import websocket
+
+
+class DevTools:
+    def __init__(self, url):
+        self.socket = websocket.create_connection(url, timeout=30)
+        self.next_id = 0
+
+    def call(self, method, **params):
+        self.next_id += 1
+        self.socket.send(json.dumps({"id": self.next_id, "method": method, "params": params}))
+        while True:
+            message = json.loads(self.socket.recv())
+            if message.get("id") == self.next_id:
+                if "error" in message:
+                    raise RuntimeError(f"{method}: {message['error']}")
+                return message.get("result", {})
+
+    def evaluate(self, expression):
+        result = self.call("Runtime.evaluate", expression=expression, returnByValue=True)
+        return result.get("result", {}).get("value")
+
+    def wait_for(self, expression, timeout=30):
+        """The expression's first truthy value; a page being replaced by the next one is waited out."""
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            try:
+                value = self.evaluate(expression)
+            except RuntimeError:
+                value = None
+            if value:
+                return value
+            time.sleep(0.1)
+        raise TimeoutError(f"timed out waiting for {expression}; at {self.evaluate('location.href')}")
+
+
+@contextlib.contextmanager
+def headless_chromium():
+    profile = tempfile.mkdtemp(prefix="atoauth-chromium-")
+    browser = subprocess.Popen(
+        ["chromium", "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
+         "--remote-debugging-port=0", f"--user-data-dir={profile}", "--window-size=900,700", "about:blank"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        endpoint = None
+        deadline = time.time() + 30
+        while endpoint is None and time.time() < deadline:
+            line = browser.stderr.readline()
+            match = re.search(r"DevTools listening on (ws://\S+)", line)
+            if match:
+                endpoint = match.group(1)
+        if endpoint is None:
+            raise RuntimeError("chromium did not start")
+        port = re.search(r":(\d+)/", endpoint).group(1)
+        targets = json.loads(urllib.request.urlopen(f"http://127.0.0.1:{port}/json", timeout=10).read().decode())
+        page = next(target for target in targets if target.get("type") == "page")
+        tools = DevTools(page["webSocketDebuggerUrl"])
+        tools.call("Page.enable")
+        yield tools
+    finally:
+        browser.terminate()
+        try:
+            browser.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            browser.kill()
+        shutil.rmtree(profile, ignore_errors=True)
