@@ -26,7 +26,8 @@ struct ClientDocument: Encodable {
     var clientName = "atoauth web example"
     /// The service's home page.
     var clientURI: String
-    /// Where the authorization server sends the browser back, with the code.
+    /// Where the authorization server sends the browser back, with the code: the callback route, which spends it,
+    /// then the "copy this address" page, whose address an operator pastes into atoauth.
     var redirectURIs: [String]
     /// A sign-in gets a code, and the session is refreshed.
     var grantTypes = ["authorization_code", "refresh_token"]
@@ -62,7 +63,8 @@ struct ClientDocument: Encodable {
     init(origin: String, keys: [[String: String]]) {
         clientID = Self.clientID(origin: origin)
         clientURI = origin
-        redirectURIs = [Self.redirectURI(origin: origin)]
+        // As `atoauth client metadata --redirect-uri <callback> --copy-address-uri <page>` lists them.
+        redirectURIs = [Self.redirectURI(origin: origin), Self.copyAddressURI(origin: origin)]
         jwks = KeySet(keys: keys)
     }
 
@@ -71,6 +73,10 @@ struct ClientDocument: Encodable {
 
     /// The redirect URI: the service's callback route.
     static func redirectURI(origin: String) -> String { origin + "/callback" }
+
+    /// The redirect URI of an operator's sign-in from a terminal (`atoauth accounts add … --client-key …
+    /// --redirect-uri`): a static page that only shows its own address.
+    static func copyAddressURI(origin: String) -> String { origin + "/copy-address" }
 
     /// The document as JSON.
     func json() throws -> Data {

@@ -15,8 +15,10 @@ struct WebSignInCommand: AsyncParsableCommand {
         abstract: "A web service with \"Sign in with Bluesky\": atoauth as a confidential client.",
         discussion: """
             Serves on 127.0.0.1: its client metadata document at /client-metadata.json (the client_id), a page \
-            with the sign-in form at /, and the OAuth callback at /callback. On first start it adds a signing key \
-            to the store's client key set; the document publishes every key of the set.
+            with the sign-in form at /, the OAuth callback at /callback, and at /copy-address a static page that \
+            only shows its own address, the redirect of an operator's sign-in from a terminal (atoauth accounts add \
+            --client-key). On first start it adds a signing key to the store's client key set; the document \
+            publishes every key of the set.
 
             Against the sandbox (development only):
 
@@ -26,6 +28,13 @@ struct WebSignInCommand: AsyncParsableCommand {
 
             then open http://127.0.0.1:8080/ and sign in as alice.test. Deployed, it runs behind an https proxy: \
             --public-url https://example.com.
+
+            To sign a bot's account in from a terminal into the same store, with the kid `atoauth client keys \
+            --home /tmp/example` shows:
+
+              atoauth accounts add alice.test --home /tmp/example \\
+                --client-id http://127.0.0.1:8080/client-metadata.json --client-key <kid> \\
+                --redirect-uri http://127.0.0.1:8080/copy-address
             """
     )
 

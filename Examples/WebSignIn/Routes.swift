@@ -10,8 +10,8 @@ import OAuthSessionManager
 import Synchronization
 import WireFormat
 
-/// The service's routes: its client metadata document, its page, and the three steps of a sign-in (start, the
-/// callback, sign out).
+/// The service's routes: its client metadata document, its page, the three steps of a sign-in (start, the callback,
+/// sign out), and the page an operator's sign-in from a terminal ends on.
 ///
 /// Sessions, DPoP keys and the client's signing keys live in the store, sealed; which browser is signed in as which
 /// account lives in memory only, as a random cookie value mapped to a DID.
@@ -42,6 +42,7 @@ struct Site: Sendable {
         router.post("/login") { request, _ in await login(request) }
         router.get("/callback") { request, _ in await callback(request) }
         router.post("/logout") { request, _ in await logout(request) }
+        router.get("/copy-address") { _, _ in copyAddress() }
         return router
     }
 
@@ -151,6 +152,17 @@ struct Site: Sendable {
             _ = try? await accounts.remove(.did(ended.did))
         }
         return response
+    }
+
+    /// `GET /copy-address?…`: the redirect of an operator's sign-in from a terminal (`atoauth accounts add <handle>
+    /// --client-id <origin>/client-metadata.json --client-key <kid> --redirect-uri <origin>/copy-address`), whose
+    /// code is atoauth's to spend, not this service's.
+    ///
+    /// The request is not read at all: the answer is a static page whose script shows its own address for the
+    /// operator to copy and paste into atoauth. `/callback`, by contrast, is for the service's web users and spends the
+    /// code itself.
+    func copyAddress() -> Response {
+        Pages.copyAddressResponse()
     }
 
     /// A cookie only this site's pages send back: not readable by scripts, not sent with other sites' requests,

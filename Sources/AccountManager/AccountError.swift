@@ -1,3 +1,4 @@
+import ATProtoSyntax
 public import Failures
 public import OAuthSessionManager
 import WireFormat
@@ -151,6 +152,22 @@ public struct AccountError: CategorizedError, Hashable {
         kind: SessionKind? = nil
     ) -> AccountError {
         AccountError(.sessionEnded, reason, account: account, requestedScope: requestedScope, sessionKind: kind)
+    }
+
+    /// The session of an account ended here because the confidential client's key it was bound to was removed from
+    /// the key set while it used it (a forced removal), which also ends it at the authorization server: sign in
+    /// again as the same client, with a key it publishes.
+    static func clientKeyRemoved(_ record: EndedSessionRecord) -> AccountError {
+        var error = AccountError(
+            .sessionEnded,
+            "the client key \(record.clientKeyID) it was bound to was removed from the key set while the session used "
+                + "it, so it was signed out here and at the authorization server",
+            account: record.handle?.description ?? record.did.rawValue,
+            requestedScope: record.requestedScope ?? record.scope,
+            sessionKind: .oauth
+        )
+        error.confidentialClientID = record.clientID
+        return error
     }
 
     /// `accounts upgrade` was asked to move an account to OAuth that already signs in with it.

@@ -52,8 +52,10 @@ extension AccountManager {
             if let active = try await activeAccount() { return active }
             // The active entry still names an account whose session is gone: say so rather than pick another.
             if let did = try await activeDID() {
-                // Another process ended it without handing over: hand over now, and say so.
-                var error = AccountError.activeAccountSignedOut(did.rawValue)
+                // Another process ended it without handing over: hand over now, and say so (and why, when a forced
+                // client key removal ended it).
+                let ended = await keyRemovalError(.did(did))
+                var error = ended ?? AccountError.activeAccountSignedOut(did.rawValue)
                 error.activeChange = try await handOverActive(from: did)
                 throw error
             }
@@ -62,9 +64,16 @@ extension AccountManager {
         }
         let all = try await accounts()
         guard let match = all.first(where: { $0.matches(identifier) }) else {
-            throw AccountError.noSuchAccount(identifier.description)
+            let ended = await keyRemovalError(identifier)
+            throw ended ?? AccountError.noSuchAccount(identifier.description)
         }
         return match
+    }
+
+    /// Why the account `identifier` names has no session, when a forced client key removal ended it here: its
+    /// record names the key and the client to sign in as again (until a new sign-in or ``remove(_:)`` clears it).
+    func keyRemovalError(_ identifier: ATIdentifier) async -> AccountError? {
+        await sessions.endedSession(matching: identifier).map { AccountError.clientKeyRemoved($0) }
     }
 
     /// Makes an account active.

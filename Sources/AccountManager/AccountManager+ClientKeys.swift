@@ -24,6 +24,17 @@ extension AccountManager {
         try await sessions.clientKeySet.add(key, wait: wait, now: configuration.now())
     }
 
+    /// Adds a key the client metadata already publishes, for the sign-ins that name it
+    /// (``hostedClient(clientID:redirectURI:scope:clientKeyID:)``, which checks that it is published), without
+    /// changing which key signs the other sign-ins.
+    ///
+    /// In an empty set it is current, as any first key; otherwise it is retiring, signing only for the sessions
+    /// bound to it, and the other keys keep their states: a current key is replaced only by a `next` key whose
+    /// publish wait has passed (``addClientKey(_:publishedFor:)``).
+    public func addPublishedClientKey(_ key: ClientKey) async throws -> ClientKeyRecord {
+        try await sessions.clientKeySet.addBeside(key, now: configuration.now())
+    }
+
     /// The keys of the confidential client's key set, oldest first, with the sessions bound to each.
     public func clientKeys() async throws -> [ClientKeyStatus] {
         let set = sessions.clientKeySet
@@ -37,6 +48,10 @@ extension AccountManager {
     }
 
     /// Removes a key from the set; refused while sessions are bound to it unless `force`, which ends them.
+    ///
+    /// Each account whose session ended so keeps a record until it signs in again or is removed (``remove(_:)``):
+    /// using it (``account(_:)``, ``restore(_:)``) throws ``AccountError`` saying that the key was removed and
+    /// naming the client to sign in as again (category `signInNeeded`).
     ///
     /// - Returns: the accounts whose sessions ended.
     public func removeClientKey(_ keyID: String, force: Bool = false) async throws -> [Account] {

@@ -11,12 +11,24 @@ extension AccountManager {
     /// When the removed account was the active one, the remaining account signed in most recently becomes active
     /// (the latest session `createdAt`; on a tie, the first by handle, then DID); when none remains, no account is
     /// active. Removing any other account leaves the active one as it is.
+    ///
+    /// An account whose session a forced client key removal ended (``removeClientKey(_:force:)``) is removed too:
+    /// its record is forgotten, and the revocation is the one made when the session ended.
     /// - Parameter identifier: the account's handle or DID (a DID for an unreadable session).
     /// - Returns: what was removed, and what became of the active account.
     /// - Throws: ``AccountError`` when no account matches.
     public func remove(_ identifier: ATIdentifier) async throws -> AccountRemoval {
         if let (session, active) = try await discardUnreadable(identifier) {
             return AccountRemoval(removed: .unreadable(session), active: active)
+        }
+        if try await signedInDID(identifier) == nil, let ended = await sessions.endedSession(matching: identifier) {
+            try await sessions.forgetEndedSession(did: ended.did)
+            directory.forget()
+            let removed = Account(ended: ended)
+            return AccountRemoval(
+                removed: .account(removed, revocation: ended.revocation),
+                active: try await handOverActive(from: ended.did)
+            )
         }
         let (account, revocation, active) = try await signOut(identifier)
         return AccountRemoval(removed: .account(account, revocation: revocation), active: active)

@@ -9,7 +9,8 @@ extension AccountManager {
     package func connection(for did: DID) async throws -> AccountConnection {
         if let existing = connections[did] { return existing }
         guard let session = try await sessions.storedSession(for: did) else {
-            throw AccountError.noSuchAccount(did.rawValue)
+            let ended = await keyRemovalError(.did(did))
+            throw ended ?? AccountError.noSuchAccount(did.rawValue)
         }
         let connection = AccountConnection(
             session: session,

@@ -1,4 +1,4 @@
-import ATProtoSyntax
+package import ATProtoSyntax
 import Foundation
 import Keystore
 
@@ -16,8 +16,9 @@ extension OAuthSessionManager {
 
     /// Removes a client key from the set.
     ///
-    /// While sessions are bound to it, this is refused unless `force`: the authorization server ends every session whose key leaves the client's published set, so those sessions end
-    /// here too, revoked first (best effort, while the key is still published).
+    /// While sessions are bound to it, this is refused unless `force`: the authorization server ends every session
+    /// whose key leaves the client's published set, so those sessions end here too, revoked first (best effort, while
+    /// the key is still published), each leaving an ``EndedSessionRecord`` so that the account's next use says why.
     ///
     /// - Returns: the sessions that ended.
     /// - Throws: ``OAuthError`` (usage) naming how many sessions use the key, when not forced.
@@ -32,11 +33,33 @@ extension OAuthSessionManager {
             )
         }
         for session in bound {
-            _ = try? await signOut(did: session.did)
+            guard let revocation = try? await signOut(did: session.did), case .oauth(let grant) = session.credential
+            else { continue }
+            let record = EndedSessionRecord(
+                session: session,
+                clientID: grant.clientID,
+                keyID: keyID,
+                endedAt: now(),
+                revocation: revocation
+            )
+            try? await record.save(to: store.keystore)
         }
         guard try await clientKeySet.remove(keyID) else {
             throw OAuthError.invalidInput("The key set has no key with kid \(keyID).")
         }
         return bound
+    }
+
+    /// The record of a session a forced key removal ended, for the account `identifier` names (by DID, or by the
+    /// handle it had); `nil` when there is none.
+    package func endedSession(matching identifier: ATIdentifier) async -> EndedSessionRecord? {
+        if case .did(let did) = identifier { return await EndedSessionRecord.load(did, from: store.keystore) }
+        let records = (try? await EndedSessionRecord.all(in: store.keystore)) ?? []
+        return records.filter { identifier.names(did: $0.did, handle: $0.handle) }.max { $0.endedAt < $1.endedAt }
+    }
+
+    /// Forgets the record of `did`'s session that a forced key removal ended.
+    package func forgetEndedSession(did: DID) async throws {
+        try await store.keystore.delete(EndedSessionRecord.entryName(did: did))
     }
 }

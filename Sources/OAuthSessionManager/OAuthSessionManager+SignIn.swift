@@ -221,6 +221,7 @@ extension OAuthSessionManager {
             accessToken: tokens.accessToken,
             accessTokenExpiresAt: tokens.lifetime.map { issuedAt.addingTimeInterval($0) },
             refreshToken: tokens.refreshToken,
+            refreshTokenExpiresAt: tokens.refreshTokenLifetime.map { issuedAt.addingTimeInterval($0) },
             createdAt: issuedAt,
             updatedAt: issuedAt,
             credential: .oauth(

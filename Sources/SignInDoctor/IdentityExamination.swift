@@ -66,7 +66,13 @@ extension SignInDoctor {
                 break
             }
             result.did = did
-            guard let document = await examineDocument(did, into: &result) else { break }
+            guard let document = await examineDocument(did, into: &result) else {
+                result.findings += IdentityExamination.skipped(
+                    ["did-handle", "did-pds"],
+                    "the DID document could not be read"
+                )
+                break
+            }
             result.findings.append(Self.documentNamesHandle(document, handle: handle, did: did))
             examinePDS(of: document, into: &result)
         case .did(let did):
@@ -111,11 +117,20 @@ extension SignInDoctor {
             result.findings.append(.pass("did-document", "\(source) describes \(did)", rule: Rule.didDocument))
             return document
         } catch {
+            // A document whose `id` is not the DID asked for describes someone else (atproto.com/specs/did).
+            let notThisDID = (error as? IdentityError)?.field == "id"
+            let directory = configuration.identity.plcDirectory.absoluteString
             let fix =
-                did.rawValue.hasPrefix("did:web:")
-                ? "Serve the account's DID document, with “id” \(did), at https://<host>/.well-known/did.json."
-                : "The PLC directory must hold a current document for \(did); if the DID is new or was just "
-                    + "changed, ask the PDS's operator to publish it."
+                if did.rawValue.hasPrefix("did:web:") {
+                    "Serve the account's DID document, with “id” \(did), at https://<host>/.well-known/did.json."
+                } else if notThisDID {
+                    "\(directory) did not answer with a DID document for \(did): check that it is a PLC directory "
+                        + "(--plc-directory; the default is \(DIDResolver.defaultPLCDirectory.absoluteString)), and "
+                        + "if it is, report its answer to its operator."
+                } else {
+                    "The PLC directory must hold a current document for \(did); if the DID is new or was just "
+                        + "changed, ask the PDS's operator to publish it."
+                }
             result.findings.append(
                 .fail("did-document", Self.reason(of: error), rule: Rule.didDocument, fix: fix, who: .user)
             )

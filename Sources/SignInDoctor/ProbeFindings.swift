@@ -87,7 +87,7 @@ extension SignInDoctor {
         return .fail("par-scope", "“\(scope)” is refused: \(said)", rule: Rule.scopeRequest, fix: fix, who: .app)
     }
 
-    /// Whether the server issues DPoP nonces, accepts its own, and gives new ones (RFC 9449 §8).
+    /// Whether the server issues DPoP nonces and accepts its own, and what the retry's answer brought (RFC 9449 §8).
     static func nonceFinding(_ answers: [ProbeAnswer]) -> Finding {
         let first = answers[0]
         let nonces = answers.compactMap(\.nonce)
@@ -116,10 +116,18 @@ extension SignInDoctor {
         guard first.asksForNonce else {
             return .pass("dpop-nonce", "a nonce was issued without being required first", rule: Rule.dpopNonce)
         }
+        // When to give a new nonce is the server's choice (RFC 9449 §8.2); servers rotate them periodically, so two
+        // requests a moment apart see a new one only by chance, and a repeated or absent one is no fault.
+        let unobservable =
+            "two requests a moment apart cannot observe rotation, which servers make periodically (every few minutes "
+            + "at the reference server)"
+        let retryNonce = answers.count > 1 ? answers[1].nonce : nil
         let rotation =
-            nonces.count > 1 && nonces[1] != nonces[0]
-            ? "its answer brought a new one"
-            : "its answer repeated it (nonces rotate on a timer, minutes apart at the reference server)"
+            switch retryNonce {
+            case .some(let nonce) where nonce != first.nonce: "the retry's answer brought a new nonce"
+            case .some: "the retry's answer repeated the same nonce; \(unobservable)"
+            case nil: "the retry's answer carried no DPoP-Nonce header, so the same nonce stays in use; \(unobservable)"
+            }
         return .pass(
             "dpop-nonce",
             "the server asked for a nonce (use_dpop_nonce) and accepted the retry carrying it; \(rotation)",

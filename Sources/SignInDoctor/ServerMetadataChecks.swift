@@ -208,12 +208,17 @@ struct ServerMetadataChecks {
         return .pass("as-metadata-prompt", "prompt values: \(values.joined(separator: ", "))", rule: Rule.prompts)
     }
 
+    /// Each endpoint usable and on the issuer's origin, and a revocation endpoint (RFC 8414 §2).
+    ///
+    /// An endpoint on another origin works but is unusual (atproto.com/specs/oauth, Security Concerns); it and a
+    /// missing revocation endpoint are reported together. The PAR endpoint's own problems are `as-metadata-par`'s:
+    /// here only its origin is compared.
     private var endpoints: Finding {
         let members: [(String, String?)] = [
             ("authorization_endpoint", wire.authorizationEndpoint), ("token_endpoint", wire.tokenEndpoint),
             ("revocation_endpoint", wire.revocationEndpoint),
         ]
-        var elsewhere: [String] = []
+        var usable: [(member: String, url: URL)] = []
         for (member, value) in members {
             if member == "revocation_endpoint", value == nil { continue }
             switch endpoint(value) {
@@ -226,27 +231,33 @@ struct ServerMetadataChecks {
                     who: .server
                 )
             case .success(let url):
-                if Self.origin(url) != Self.origin(URL(string: issuer)) {
-                    elsewhere.append("\(member) \(url.absoluteString)")
-                }
+                usable.append((member, url))
             }
         }
-        guard wire.revocationEndpoint != nil else {
-            return .warn(
-                "as-metadata-endpoints",
-                "there is no “revocation_endpoint”",
-                rule: Rule.endpoints,
-                fix: "Sign-out cannot revoke tokens at this server; they stay valid until they expire. "
-                    + Self.operatorFix,
-                who: .server
+        if case .success(let url) = endpoint(wire.pushedAuthorizationRequestEndpoint) {
+            usable.append(("pushed_authorization_request_endpoint", url))
+        }
+        let issuerOrigin = Self.origin(URL(string: issuer))
+        let elsewhere = usable.filter { Self.origin($0.url) != issuerOrigin }
+        var seen: [String] = []
+        var fixes: [String] = []
+        if !elsewhere.isEmpty {
+            let listed = elsewhere.map { "\($0.member) \($0.url.absoluteString)" }.joined(separator: ", ")
+            seen.append("on another origin than the issuer \(issuer): \(listed)")
+            fixes.append("Endpoints on another origin work, but are unusual; check they belong to the same operator.")
+        }
+        if wire.revocationEndpoint == nil {
+            seen.append("there is no “revocation_endpoint”")
+            fixes.append(
+                "Sign-out cannot revoke tokens at this server; they stay valid until they expire. " + Self.operatorFix
             )
         }
-        guard elsewhere.isEmpty else {
+        guard seen.isEmpty else {
             return .warn(
                 "as-metadata-endpoints",
-                "on another origin than the issuer: \(elsewhere.joined(separator: "; "))",
+                seen.joined(separator: "; "),
                 rule: Rule.endpoints,
-                fix: "Endpoints on another origin work, but are unusual; check they belong to the same operator.",
+                fix: fixes.joined(separator: " "),
                 who: .server
             )
         }

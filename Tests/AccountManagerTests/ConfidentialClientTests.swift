@@ -2,7 +2,9 @@ import ATClient
 import ATOAuthTesting
 import ATProtoSyntax
 import AccountManager
+import DPoPRequestExecutor
 import Foundation
+import HTTPTransport
 import Keystore
 import OAuthSessionManager
 import Sandbox
@@ -98,6 +100,78 @@ struct ConfidentialClientTests {
         }
     }
 
+    /// The path and `client_assertion` of each request that carries one, in the order sent.
+    static func assertions(in requests: [HTTPRequest]) -> [(path: String, assertion: String)] {
+        requests.compactMap { request in
+            guard let body = request.body else { return nil }
+            for pair in String(decoding: body, as: UTF8.self).split(separator: "&") {
+                let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+                guard parts.count == 2, parts[0] == "client_assertion" else { continue }
+                return (request.url.path, parts[1].removingPercentEncoding ?? parts[1])
+            }
+            return nil
+        }
+    }
+
+    /// The `jti` claim of a JWT's payload (RFC 7519 §4.1.7), decoded here without the library's code.
+    static func jti(of jwt: String) throws -> String {
+        let parts = jwt.split(separator: ".", omittingEmptySubsequences: false)
+        try #require(parts.count == 3, "a compact JWS has three parts")
+        var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64 += "=" }
+        let payload = try #require(Data(base64Encoded: base64))
+        let claims = try #require(try JSONSerialization.jsonObject(with: payload) as? [String: Any])
+        return try #require(claims["jti"] as? String)
+    }
+
+    /// The sandbox asks for a DPoP nonce before it reads the assertion, so a client that sent the challenged
+    /// attempt's assertion again on the retry would pass every other test: this one reads the assertions on the wire.
+    @Test("A retried request carries a new assertion: every attempt's jti differs, nonce retries included")
+    func newAssertionOnEveryAttempt() async throws {
+        try await Self.withService { world, clientID, document in
+            let recording = RecordingTransport(world.transport)
+            let accounts = world.accounts(transport: recording)
+            let key = ClientKey()
+            _ = try await accounts.addClientKey(key)
+            document.published.withLock { $0 = [key] }
+            let client = try await accounts.hostedClient(clientID: clientID, redirectURI: nil)
+
+            // Each step starts without a nonce, so its first attempt is answered use_dpop_nonce and retried.
+            accounts.nonceCache.removeAll()
+            var start = recording.count
+            let request = try await accounts.authorize("alice.test", client: client)
+            let par = Self.assertions(in: Array(recording.requests.dropFirst(start)))
+            let callback = try await world.approve(request)
+
+            accounts.nonceCache.removeAll()
+            start = recording.count
+            let alice = try await accounts.callback(callback).account
+            let exchange = Self.assertions(in: Array(recording.requests.dropFirst(start)))
+
+            world.clock.advance(by: 3_600)
+            accounts.nonceCache.removeAll()
+            start = recording.count
+            _ = try await accounts.client(for: .did(alice.did)).getSession()
+            let refresh = Self.assertions(in: Array(recording.requests.dropFirst(start)))
+
+            accounts.nonceCache.removeAll()
+            start = recording.count
+            _ = try await accounts.remove(.did(alice.did))
+            let revocation = Self.assertions(in: Array(recording.requests.dropFirst(start)))
+
+            for (step, attempts) in [("PAR", par), ("code exchange", exchange), ("refresh", refresh)] {
+                #expect(attempts.count == 2, "\(step): the challenged attempt and its retry, each with an assertion")
+                #expect(Set(attempts.map { $0.path }).count == 1, "\(step): both attempts go to the same endpoint")
+            }
+            #expect(revocation.count >= 2, "the refresh token's and the access token's revocation")
+            let sent = par + exchange + refresh + revocation
+            let jtis = try sent.map { try Self.jti(of: $0.assertion) }
+            #expect(Set(jtis).count == jtis.count, "no assertion or jti is sent twice: \(jtis)")
+            #expect(Set(sent.map { $0.assertion }).count == sent.count)
+            #expect(world.server.counters.clientAssertionsRefused == 0)
+        }
+    }
+
     @Test("Rotation: sessions keep their key, new sign-ins take the next key once due, and removal is guarded")
     func rotation() async throws {
         try await Self.withService { world, clientID, document in
@@ -131,6 +205,24 @@ struct ConfidentialClientTests {
             let ended = try await accounts.removeClientKey(first.keyID, force: true)
             #expect(ended.map(\.did) == [alice.did])
             #expect(try await accounts.accounts().map(\.did) == [bob.did])
+
+            // Using alice now says why her session ended, naming the key and the client, until she is removed.
+            for name: ATIdentifier in [.did(alice.did), "alice.test"] {
+                let error = await #expect(throws: AccountError.self) { try await accounts.account(name) }
+                #expect(error?.hasSameCode(as: .sessionEnded("", requestedScope: nil, reason: "")) == true)
+                #expect(error?.description.contains(first.keyID) == true, "\(error.map { "\($0)" } ?? "")")
+                #expect(error?.confidentialClientID == clientID.absoluteString)
+            }
+            let removal = try await accounts.remove("alice.test")
+            guard case .account(let removed, let revocation) = removal.removed else {
+                Issue.record("the ended account was not removed as an account")
+                return
+            }
+            #expect(removed.did == alice.did)
+            #expect(revocation == .revoked, "the revocation made when the key was removed")
+            let gone = await #expect(throws: AccountError.self) { try await accounts.account(.did(alice.did)) }
+            #expect(gone?.hasSameCode(as: .noSuchAccount("")) == true)
+            #expect(try await world.keystore.names().allSatisfy { !$0.hasPrefix("ended-session/") })
         }
     }
 

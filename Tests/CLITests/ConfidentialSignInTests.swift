@@ -81,6 +81,14 @@ struct ConfidentialSignInTests {
                 )
                 #expect(object["client"] as? String == "confidential")
                 #expect(object["clientKeyID"] as? String == key.keyID)
+                // The session's end: its refresh token's expiry, three months after the last refresh (the sandbox,
+                // as the reference server, gives no refresh_token_expires_in), well before two years from sign-in.
+                let formatter = ISO8601DateFormatter()
+                let refreshedAt = try #require((object["refreshedAt"] as? String).flatMap(formatter.date(from:)))
+                let end = try #require((object["sessionEndsAtLatest"] as? String).flatMap(formatter.date(from:)))
+                #expect(abs(end.timeIntervalSince(refreshedAt) - 7_889_400) <= 1, "\(status.stdout)")
+                let text = try await world.atoauth("accounts", "status")
+                #expect(text.stdout.contains("when its refresh token expires"), "\(text.stdout)")
                 #expect(try await world.atoauth("whoami").status == 0)
 
                 let secret = try #require(
@@ -126,9 +134,51 @@ struct ConfidentialSignInTests {
                 let forced = try await world.atoauth("client", "remove-key", key.keyID, "--force")
                 #expect(forced.status == 0, "\(forced.stderr)")
                 #expect((forced.stdout + forced.stderr).contains("alice.test"), "\(forced.stdout)")
-                let after = try await world.atoauth("whoami")
-                #expect(after.status == 3, "\(after.stderr)")
-                #expect(after.stderr.contains("atoauth accounts add"), "\(after.stderr)")
+                // The next command says why the session ended, naming the key, and how to sign in as the same client;
+                // so does any later use of the account, until it is signed in again or removed.
+                let next = try await world.atoauth("whoami")
+                let named = try await world.atoauth("whoami", "--account", "alice.test")
+                for after in [next, named] {
+                    #expect(after.status == 3, "\(after.stderr)")
+                    #expect(after.stderr.contains("client key \(key.keyID)"), "\(after.stderr)")
+                    #expect(after.stderr.contains("atoauth accounts add alice.test"), "\(after.stderr)")
+                    #expect(after.stderr.contains("--client-id") && after.stderr.contains("--client-key"))
+                }
+                #expect(try await world.atoauth("accounts", "remove", "alice.test").status == 0)
+                let forgotten = try await world.atoauth("whoami", "--account", "alice.test")
+                #expect(forgotten.status == 3, "\(forgotten.stderr)")
+                #expect(!forgotten.stderr.contains(key.keyID), "\(forgotten.stderr)")
+            }
+        }
+    }
+
+    @Test("A --client-key file beside the store's current key signs its own session; the key states stay as they were")
+    func fileKeyBesideCurrentKey() async throws {
+        let first = ClientKey()
+        let second = ClientKey()
+        try await Self.withClientDocument(publishing: PublishedKeys([first, second])) { clientID in
+            try await CLIWorld.with { world in
+                let firstFile = world.directory.appendingPathComponent("first.jwk")
+                #expect(try await Self.operatorSignIn(world, clientID, first, firstFile).result.status == 0)
+                let secondFile = world.directory.appendingPathComponent("second.jwk")
+                let (_, _, result) = try await Self.operatorSignIn(world, clientID, second, secondFile)
+                #expect(result.status == 0, "\(result.stderr)")
+                #expect(result.stderr.contains("as retiring"), "\(result.stderr)")
+
+                let status = try await world.atoauth("accounts", "status", "--json")
+                let object = try #require(
+                    try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any]
+                )
+                #expect(object["clientKeyID"] as? String == second.keyID)
+                // The first key stays current: new sign-ins never switch to a key without its publish wait.
+                let keys = try await world.atoauth("client", "keys", "--json")
+                let listed = try #require(
+                    try JSONSerialization.jsonObject(with: Data(keys.stdout.utf8)) as? [[String: Any]]
+                )
+                #expect(listed.map { $0["kid"] as? String } == [first.keyID, second.keyID])
+                #expect(listed.map { $0["state"] as? String } == ["current", "retiring"])
+                #expect(listed.map { $0["sessions"] as? Int } == [0, 1])
+                #expect(try await world.atoauth("whoami").status == 0, "the session calls as the account")
             }
         }
     }

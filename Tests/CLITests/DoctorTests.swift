@@ -48,16 +48,21 @@ struct DoctorTests {
         FaultCase(flags: ["--clock-skew", "3600"], check: "server-clock", who: "user", advice: "clock"),
     ]
 
-    /// Runs `atoauth doctor arguments… --json` and returns the exit status and the checks by name.
+    /// Runs `atoauth doctor arguments… --json` and returns the exit status and the checks by name; the object's
+    /// `target` must be `target`, by default the first argument (what was diagnosed, as given).
     static func diagnose(
         _ world: CLIWorld,
-        _ arguments: [String]
+        _ arguments: [String],
+        target: String? = nil
     ) async throws -> (status: Int32, checks: [String: [String: Any]], result: CLIProcess.Result) {
         let result = try await world.atoauth(["doctor"] + arguments + ["--json"])
         let object = try #require(
             try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any],
             "stdout: \(result.stdout) stderr: \(result.stderr)"
         )
+        #expect(Set(object.keys) == ["target", "checks"], "\(object.keys)")
+        let expected = try #require(target ?? arguments.first, "the target to expect")
+        #expect(object["target"] as? String == expected, "target: \(object["target"] ?? "missing")")
         let checks = try #require(object["checks"] as? [[String: Any]])
         var byName: [String: [String: Any]] = [:]
         for check in checks {
@@ -118,7 +123,8 @@ struct DoctorTests {
             let did = try #require(world.did("alice.test"))
             let session = try world.storedSession(did)
             let before = try world.files()
-            let (status, checks, result) = try await Self.diagnose(world, [])
+            // Without an argument, the active account is diagnosed, named by its handle.
+            let (status, checks, result) = try await Self.diagnose(world, [], target: "alice.test")
             #expect(status == 0, "\(result.stdout)")
             for name in ["store-files", "session-expiry", "last-refresh", "account-moved"] {
                 #expect(checks[name]?["status"] as? String == "pass", "\(name): \(checks[name]?["seen"] ?? "missing")")

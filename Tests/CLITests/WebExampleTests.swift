@@ -9,7 +9,7 @@ struct WebExampleTests {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("chromium_web_signin.py")
 
-    @Test("headless Chromium signs in on the example's page, approves on the sandbox's, and lands signed in")
+    @Test("Chromium signs in on the example and lands signed in; the copy-address page shows its URL and sends nothing")
     func chromiumSignsIn() async throws {
         try #require(
             FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium"),
@@ -31,7 +31,8 @@ struct WebExampleTests {
         try outcome.get()
     }
 
-    /// Starts the example against the sandbox, checks its client metadata, and signs in and out in the browser.
+    /// Starts the example against the sandbox, checks its client metadata, signs in and out in the browser, and
+    /// opens its "copy this address" page there.
     private func signIn(_ sandbox: SandboxProcess, _ directory: URL) async throws {
         let did = try #require(sandbox.accounts["alice.test"])
         let home = directory.appendingPathComponent("home")
@@ -47,8 +48,10 @@ struct WebExampleTests {
         let outcome: Result<Void, any Error>
         do {
             try await checkClientMetadata(origin: example.origin)
+            let copyPage = CopyPageVisit(issuer: sandbox.issuer)
+            try await copyPage.checkAnswer(origin: example.origin)
             let result = try await CLIProcess.run(
-                ["python3", Self.script.path, example.origin, "alice.test"],
+                ["python3", Self.script.path, example.origin, "alice.test", copyPage.target],
                 environment: ["PATH": environment["PATH"] ?? "/usr/bin:/bin", "HOME": directory.path],
                 executable: URL(fileURLWithPath: "/usr/bin/env"),
                 timeout: .seconds(120)
@@ -62,6 +65,8 @@ struct WebExampleTests {
             #expect(landed.contains(did), "the page shows the DID getSession answered: \(diagnostics)")
             let signedOut = log.split(separator: "\n").first { $0.hasPrefix("after sign-out: ") } ?? ""
             #expect(signedOut.contains("Sign in with Bluesky"), "\(diagnostics)")
+            copyPage.checkBrowser(log: log, diagnostics: diagnostics)
+            #expect(!example.stderrSoFar.contains(copyPage.code), "the example logged the code")
 
             // Signing out removed the account's session; the client's signing key stays.
             let names = try EncryptedFileKeystore(directory: home, keySource: .keyFile(keyFile)).names()
@@ -88,7 +93,9 @@ struct WebExampleTests {
         #expect(document["client_id"] as? String == url.absoluteString)
         #expect(document["application_type"] as? String == "web")
         #expect(document["client_uri"] as? String == origin)
-        #expect(document["redirect_uris"] as? [String] == [origin + "/callback"])
+        // The callback, then the page an operator copies the address from, as `atoauth client metadata
+        // --redirect-uri … --copy-address-uri …` lists them.
+        #expect(document["redirect_uris"] as? [String] == [origin + "/callback", origin + "/copy-address"])
         #expect(document["grant_types"] as? [String] == ["authorization_code", "refresh_token"])
         #expect(document["response_types"] as? [String] == ["code"])
         #expect(document["scope"] as? String == "atproto transition:generic")
@@ -104,6 +111,54 @@ struct WebExampleTests {
         #expect((key["kid"] as? String)?.isEmpty == false)
         #expect(key["x"] is String && key["y"] is String)
         #expect(key["d"] == nil, "the document publishes the private key")
+    }
+}
+
+/// A visit to the example's "copy this address" page, as an operator's browser ends there: its address carries a code,
+/// a `state` and an `iss` the page must show whole and never send anywhere, nor spend.
+struct CopyPageVisit {
+    let code = "cod-" + UUID().uuidString
+    let state = "st-" + UUID().uuidString
+    let issuer: String
+
+    /// The page's path and query.
+    var target: String {
+        let unreserved = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
+        let iss = issuer.addingPercentEncoding(withAllowedCharacters: unreserved) ?? issuer
+        return "/copy-address?code=\(code)&state=\(state)&iss=\(iss)"
+    }
+
+    /// The answer itself: a static HTML page, never cached, sending no `Referer`, and allowed no request.
+    func checkAnswer(origin: String) async throws {
+        let url = try #require(URL(string: origin + target))
+        let response = try await AsyncHTTPClientTransport.withTransport { try await $0.send(HTTPRequest(url: url)) }
+        #expect(response.status == 200)
+        #expect(response.headers["Content-Type"]?.hasPrefix("text/html") == true)
+        #expect(response.headers["Cache-Control"] == "no-store")
+        #expect(response.headers["Referrer-Policy"] == "no-referrer")
+        #expect(response.headers["Content-Security-Policy"]?.hasPrefix("default-src 'none';") == true)
+        #expect(response.headers["Set-Cookie"] == nil)
+        let html = String(decoding: response.body, as: UTF8.self)
+        #expect(html.contains("id=\"address\"") && html.contains("id=\"copy\""))
+        #expect(!html.contains(code) && !html.contains(state), "the page is static: it does not echo the query")
+    }
+
+    /// What the browser script reported: the field shows the whole address, read-only, and the one request the
+    /// browser sent, and the example received, is the GET of the page, even after the copy button was pressed.
+    func checkBrowser(log: String, diagnostics: String) {
+        func reported(_ label: String) -> String {
+            let line = log.split(separator: "\n").first { $0.hasPrefix("copy page \(label): ") } ?? ""
+            return String(line.dropFirst("copy page \(label): ".count))
+        }
+        func list(_ label: String) -> [String]? {
+            try? JSONDecoder().decode([String].self, from: Data(reported(label).utf8))
+        }
+        let opened = reported("opened")
+        #expect(opened.hasPrefix("http://127.0.0.1:") && opened.hasSuffix(target), "\(diagnostics)")
+        #expect(reported("field") == opened, "\(diagnostics)")
+        #expect(reported("read-only") == "true", "\(diagnostics)")
+        #expect(list("server received") == ["GET \(target)"], "\(diagnostics)")
+        #expect(list("browser sent") == ["GET \(opened)"], "\(diagnostics)")
     }
 }
 
@@ -126,20 +181,11 @@ final class ExampleProcess: Sendable {
             ExampleProcess.executable,
             "build the atoauth-web-example executable first (swift build)"
         )
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = environment
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let stdout = OutputBuffer()
-        let stderr = OutputBuffer()
-        ExampleProcess.drain(output.fileHandleForReading, into: stdout)
-        ExampleProcess.drain(errors.fileHandleForReading, into: stderr)
+        let (process, stdout, stderr, _) = try DrainedPipes.start(
+            executable,
+            arguments: arguments,
+            environment: environment
+        )
         self.origin = try await ExampleProcess.printedOrigin(of: process, stdout: stdout, stderr: stderr)
         self.process = process
         self.stderr = stderr
@@ -183,16 +229,6 @@ final class ExampleProcess: Sendable {
         }
     }
 
-    /// Reads a pipe to its end on a Dispatch thread, never on the cooperative pool.
-    private static func drain(_ handle: FileHandle, into buffer: OutputBuffer) {
-        DispatchQueue.global().async {
-            while true {
-                let chunk = handle.availableData
-                if chunk.isEmpty { return }
-                buffer.data.withLock { $0.append(chunk) }
-            }
-        }
-    }
 }
 
 /// The example exited or printed no address within a minute.

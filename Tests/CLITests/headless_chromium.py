@@ -19,13 +19,17 @@ class DevTools:
     def __init__(self, url):
         self.socket = websocket.create_connection(url, timeout=30)
         self.next_id = 0
+        # The events the browser sent (those of the domains enabled, such as Network), in order, as read so far.
+        self.events = []
 
     def call(self, method, **params):
         self.next_id += 1
         self.socket.send(json.dumps({"id": self.next_id, "method": method, "params": params}))
         while True:
             message = json.loads(self.socket.recv())
-            if message.get("id") == self.next_id:
+            if "id" not in message and "method" in message:
+                self.events.append(message)
+            elif message.get("id") == self.next_id:
                 if "error" in message:
                     raise RuntimeError(f"{method}: {message['error']}")
                 return message.get("result", {})

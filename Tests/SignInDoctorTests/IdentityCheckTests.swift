@@ -93,6 +93,27 @@ struct IdentityCheckTests {
         #expect(finding.seen.contains("resolves to did:plc:bbbbbbbbbbbbbbbbbbbbbbbb"))
     }
 
+    @Test(
+        "A DID document whose id is another DID fails did-document, for the user; the checks after it are skipped",
+        arguments: [ScriptedWorld.handle, ScriptedWorld.did]
+    )
+    func documentForAnotherDID(_ target: String) async throws {
+        let other = "did:plc:cccccccccccccccccccccccc"
+        var world = ScriptedWorld()
+        world.document["id"] = other
+        let diagnosis = try await world.diagnose(target)
+        let finding = try #require(diagnosis.finding("did-document"))
+        #expect(finding.status == .fail)
+        #expect(finding.who == .user)
+        #expect(finding.seen.contains(other), "\(finding.seen)")
+        #expect(finding.fix?.contains("check that it is a PLC directory") == true, "\(finding.fix ?? "")")
+        for check in ["did-handle", "did-pds", "pds-address", "resource-metadata", "par-request"] {
+            #expect(diagnosis.status(check) == .skip, "\(check): \(diagnosis.finding(check)?.seen ?? "missing")")
+        }
+        let healthy = try await ScriptedWorld().diagnose(target)
+        #expect(diagnosis.checks.map(\.check) == healthy.checks.map(\.check), "every check appears, once")
+    }
+
     @Test("A PDS on a private address fails pds-address, for the server's operator")
     func privatePDS() async throws {
         var world = ScriptedWorld()

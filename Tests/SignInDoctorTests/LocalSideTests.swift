@@ -84,6 +84,38 @@ struct LocalSideTests {
         #expect(finding.who == .user)
     }
 
+    @Test("A key file open to others fails store-files, naming it; at 0600 it passes")
+    func looseKeyFile() async throws {
+        let home = try Self.store()
+        let keys = FileManager.default.temporaryDirectory.appendingPathComponent("doctor-key-\(UUID().uuidString)")
+        defer {
+            try? FileManager.default.removeItem(at: home)
+            try? FileManager.default.removeItem(at: keys)
+        }
+        try FileManager.default.createDirectory(
+            at: keys,
+            withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700]
+        )
+        let keyFile = keys.appendingPathComponent("store.key")
+        try Data(repeating: 7, count: 32).write(to: keyFile)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: keyFile.path)
+        let local = LocalAccount(
+            session: try Self.session(),
+            unsettledRefresh: nil,
+            store: .files(home: home, keyFile: keyFile)
+        )
+        let finding = try #require(try await ScriptedWorld().diagnose(local: local).finding("store-files"))
+        #expect(finding.status == .fail)
+        #expect(finding.seen.contains("\(keyFile.path) is 644"), "\(finding.seen)")
+        #expect(!finding.seen.contains(home.path + "/"), "only the key file is open: \(finding.seen)")
+        #expect(finding.who == .user)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: keyFile.path)
+        let fixed = try #require(try await ScriptedWorld().diagnose(local: local).finding("store-files"))
+        #expect(fixed.status == .pass, "\(fixed.seen)")
+        #expect(fixed.seen.contains("the key file \(keyFile.path) is 0600"))
+    }
+
     @Test("A session past its two weeks fails; one ending within a day warns")
     func expiry() async throws {
         let home = try Self.store()

@@ -58,6 +58,42 @@ struct MetadataCheckTests {
         #expect(!diagnosis.hasFailure)
     }
 
+    @Test(
+        "An endpoint on another origin than the issuer warns, naming it",
+        arguments: [
+            ("pushed_authorization_request_endpoint", "https://par.elsewhere.example.com/oauth/par"),
+            ("token_endpoint", "https://token.elsewhere.example.com/oauth/token"),
+        ]
+    )
+    func endpointElsewhere(member: String, url: String) async throws {
+        var world = ScriptedWorld()
+        world.metadata[member] = url
+        let diagnosis = try await world.diagnose()
+        let finding = try #require(diagnosis.finding("as-metadata-endpoints"))
+        #expect(finding.status == .warn, "\(finding.seen)")
+        #expect(finding.seen.contains("another origin"))
+        #expect(finding.seen.contains("\(member) \(url)"), "\(finding.seen)")
+        #expect(!finding.seen.contains("revocation_endpoint"), "\(finding.seen)")
+        #expect(finding.who == .server)
+        #expect(!diagnosis.hasFailure, "\(diagnosis.problems)")
+    }
+
+    @Test("A missing revocation endpoint and an endpoint on another origin are both reported")
+    func noRevocationAndEndpointElsewhere() async throws {
+        var world = ScriptedWorld()
+        world.metadata["revocation_endpoint"] = nil
+        let token = "https://token.elsewhere.example.com/oauth/token"
+        world.metadata["token_endpoint"] = token
+        let diagnosis = try await world.diagnose()
+        let finding = try #require(diagnosis.finding("as-metadata-endpoints"))
+        #expect(finding.status == .warn)
+        #expect(finding.seen.contains("no “revocation_endpoint”"), "\(finding.seen)")
+        #expect(finding.seen.contains("token_endpoint \(token)"), "\(finding.seen)")
+        #expect(finding.fix?.contains("revoke") == true, "\(finding.fix ?? "")")
+        #expect(finding.fix?.contains("same operator") == true, "\(finding.fix ?? "")")
+        #expect(!diagnosis.hasFailure, "\(diagnosis.problems)")
+    }
+
     @Test("A transition scope the server does not list warns, for the app")
     func unlistedTransitionScope() async throws {
         let diagnosis = try await ScriptedWorld().diagnose(scope: "atproto transition:chat.bsky")

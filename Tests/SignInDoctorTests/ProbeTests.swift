@@ -24,7 +24,7 @@ struct ProbeTests {
             )
             #expect(form.contains("login_hint=alice.example.com"))
         }
-        #expect(diagnosis.finding("dpop-nonce")?.seen.contains("a new one") == true)
+        #expect(diagnosis.finding("dpop-nonce")?.seen.contains("brought a new nonce") == true)
     }
 
     @Test("A server that issues no nonce fails dpop-nonce, for its operator")
@@ -51,6 +51,32 @@ struct ProbeTests {
         #expect(diagnosis.finding("dpop-nonce")?.seen.contains("nonce loop") == true)
         #expect(diagnosis.status("dpop-nonce") == .fail)
         #expect(diagnosis.status("par-request") == .fail)
+    }
+
+    /// The retry's nonce, and what `seen` must say of it.
+    static let unrotatedRetries: [(String?, String)] = [
+        ("nonce-1", "repeated the same nonce"), (nil, "carried no DPoP-Nonce header"),
+    ]
+
+    @Test(
+        "A retry answered with the same nonce, or none, passes dpop-nonce, saying that rotation cannot be observed",
+        arguments: Self.unrotatedRetries
+    )
+    func nonceNotRotated(retryNonce: String?, said: String) async throws {
+        var world = ScriptedWorld()
+        world.pushedRequestAnswers[1] = ScriptedWorld.parAnswer(
+            ["request_uri": "urn:ietf:params:oauth:request_uri:x", "expires_in": 300],
+            status: 201,
+            nonce: retryNonce
+        )
+        let diagnosis = try await world.diagnose()
+        let finding = try #require(diagnosis.finding("dpop-nonce"))
+        #expect(finding.status == .pass)
+        #expect(finding.seen.contains("accepted the retry"), "\(finding.seen)")
+        #expect(finding.seen.contains(said), "\(finding.seen)")
+        #expect(finding.seen.contains("cannot observe rotation"), "\(finding.seen)")
+        #expect(!finding.seen.contains("new nonce"), "\(finding.seen)")
+        #expect(diagnosis.status("par-request") == .pass)
     }
 
     @Test("A refused scope fails par-scope, for the app, with the server's words")

@@ -36,6 +36,18 @@ public struct Account: Sendable, Hashable, Codable {
         self.kind = session.kind
     }
 
+    /// The account of a session that a forced client key removal ended: not signed in, as it was then.
+    init(ended record: EndedSessionRecord) {
+        self.did = record.did
+        self.handle = record.handle
+        self.pds = record.pds
+        self.issuer = record.issuer
+        self.scope = record.scope
+        self.active = false
+        self.missingScope = nil
+        self.kind = .oauth
+    }
+
     /// The handle when there is one, else the DID.
     public var displayName: String { handle?.description ?? did.rawValue }
 }

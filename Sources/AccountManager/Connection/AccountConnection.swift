@@ -200,6 +200,10 @@ public final class AccountConnection: Sendable {
     private func reload(over previous: Snapshot) async throws -> Snapshot {
         let revision = try await keystore.revision(of: entryName)
         guard revision != .absent, let session = try await sessions.storedSession(for: did) else {
+            // Another process ended it: a forced removal of its client key says so, naming the key.
+            if let ended = await sessions.endedSession(matching: .did(did)) {
+                throw AccountError.clientKeyRemoved(ended)
+            }
             let name = previous.session.displayName
             throw AccountError(.noSuchAccount, "\(name) (it was signed out)", account: name)
         }

@@ -12,6 +12,7 @@ extension Session: Codable {
     enum CodingKeys: String, CodingKey {
         case did, handle, pds, issuer, scope, accessToken, accessTokenExpiresAt, refreshToken, clientID
         case tokenEndpoint, revocationEndpoint, createdAt, updatedAt, requestedScope, kind, clientKeyID
+        case refreshTokenExpiresAt
     }
 
     /// Reads the stored form.
@@ -60,6 +61,7 @@ extension Session: Codable {
             accessToken: try container.decode(String.self, forKey: .accessToken),
             accessTokenExpiresAt: try container.decodeIfPresent(Date.self, forKey: .accessTokenExpiresAt),
             refreshToken: try container.decodeIfPresent(String.self, forKey: .refreshToken),
+            refreshTokenExpiresAt: try container.decodeIfPresent(Date.self, forKey: .refreshTokenExpiresAt),
             createdAt: try container.decode(Date.self, forKey: .createdAt),
             updatedAt: try container.decode(Date.self, forKey: .updatedAt),
             credential: credential
@@ -77,6 +79,7 @@ extension Session: Codable {
         try container.encode(accessToken, forKey: .accessToken)
         try container.encodeIfPresent(accessTokenExpiresAt, forKey: .accessTokenExpiresAt)
         try container.encodeIfPresent(refreshToken, forKey: .refreshToken)
+        try container.encodeIfPresent(refreshTokenExpiresAt, forKey: .refreshTokenExpiresAt)
         try container.encode(createdAt, forKey: .createdAt)
         try container.encode(updatedAt, forKey: .updatedAt)
         try container.encode(kind, forKey: .kind)

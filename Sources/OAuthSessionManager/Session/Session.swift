@@ -26,6 +26,9 @@ public struct Session: Sendable, Hashable, CustomStringConvertible, CustomDebugS
     public var accessTokenExpiresAt: Date?
     /// The single-use refresh token (app password: the refresh JWT); secret.
     public var refreshToken: String?
+    /// When the refresh token expires, if the server said (`refresh_token_expires_in` in its token answer, which
+    /// RFC 6749 §5.1 allows as an extra member); `nil` when it did not.
+    public var refreshTokenExpiresAt: Date?
     /// When the user signed in.
     public var createdAt: Date
     /// When the tokens were last issued.
@@ -43,6 +46,7 @@ public struct Session: Sendable, Hashable, CustomStringConvertible, CustomDebugS
         accessToken: String,
         accessTokenExpiresAt: Date?,
         refreshToken: String?,
+        refreshTokenExpiresAt: Date? = nil,
         createdAt: Date,
         updatedAt: Date,
         credential: Credential
@@ -55,6 +59,7 @@ public struct Session: Sendable, Hashable, CustomStringConvertible, CustomDebugS
         self.accessToken = accessToken
         self.accessTokenExpiresAt = accessTokenExpiresAt
         self.refreshToken = refreshToken
+        self.refreshTokenExpiresAt = refreshTokenExpiresAt
         self.createdAt = createdAt
         self.updatedAt = updatedAt
         self.credential = credential
@@ -96,7 +101,7 @@ public struct Session: Sendable, Hashable, CustomStringConvertible, CustomDebugS
             children: [
                 "kind": kind, "did": did, "handle": handle as Any, "pds": pds, "issuer": issuer, "scope": scope,
                 "accessTokenExpiresAt": accessTokenExpiresAt as Any, "accessToken": "<redacted>",
-                "refreshToken": "<redacted>",
+                "refreshToken": "<redacted>", "refreshTokenExpiresAt": refreshTokenExpiresAt as Any,
             ],
             displayStyle: .struct
         )

@@ -84,6 +84,7 @@ struct SessionStore: Sendable {
             try await save(session)
             try? await keystore.delete(Session.keyEntryName(did: session.did))
             await RefreshJournal(keystore: keystore).end(session.did)
+            await EndedSessionRecord.clear(session.did, in: keystore)
             return replaced
         }
         try await saveKey(key, for: session.did)
@@ -94,15 +95,18 @@ struct SessionStore: Sendable {
             throw error
         }
         await RefreshJournal(keystore: keystore).end(session.did)
+        await EndedSessionRecord.clear(session.did, in: keystore)
         return replaced
     }
 
-    /// Deletes the session, its key, any refresh note and the record of a failed refresh.
+    /// Deletes the session, its key, any refresh note, the record of a failed refresh and that of an earlier
+    /// session ended by a key removal.
     func delete(_ did: DID) async throws {
         try await keystore.delete(Session.entryName(did: did))
         try await keystore.delete(Session.keyEntryName(did: did))
         await RefreshJournal(keystore: keystore).end(did)
         await RefreshFailureRecord.clear(did, in: keystore)
+        await EndedSessionRecord.clear(did, in: keystore)
     }
 
     func savePending(_ pending: PendingAuthorization) async throws {

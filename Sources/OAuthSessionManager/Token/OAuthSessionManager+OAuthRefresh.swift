@@ -48,6 +48,10 @@ extension OAuthSessionManager {
                 updated.accessToken = tokens.accessToken
                 updated.accessTokenExpiresAt = tokens.lifetime.map { issuedAt.addingTimeInterval($0) }
                 updated.refreshToken = tokens.refreshToken ?? current.refreshToken
+                // A new refresh token has the lifetime the answer gives (or the profile's); a kept one keeps its own.
+                if tokens.refreshToken != nil {
+                    updated.refreshTokenExpiresAt = tokens.refreshTokenLifetime.map { issuedAt.addingTimeInterval($0) }
+                }
                 updated.scope = tokens.scope ?? current.scope
                 updated.updatedAt = issuedAt
                 return updated

@@ -12,6 +12,9 @@ struct TokenResponse: Decodable, Sendable {
     var scope: String?
     var sub: String?
     var idToken: String?
+    /// How long the refresh token lives, in seconds, when the server says: `refresh_token_expires_in`, a member
+    /// RFC 6749 §5.1 does not define but allows (some servers send it); `nil` when absent or not a number.
+    var refreshTokenExpiresIn: Double?
 
     enum CodingKeys: String, CodingKey {
         case accessToken = "access_token"
@@ -21,6 +24,21 @@ struct TokenResponse: Decodable, Sendable {
         case scope
         case sub
         case idToken = "id_token"
+        case refreshTokenExpiresIn = "refresh_token_expires_in"
+    }
+
+    /// Reads the members; an unusable `refresh_token_expires_in`, which no specification defines, is ignored
+    /// rather than refused.
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        accessToken = try container.decode(String.self, forKey: .accessToken)
+        tokenType = try container.decode(String.self, forKey: .tokenType)
+        expiresIn = try container.decodeIfPresent(Double.self, forKey: .expiresIn)
+        refreshToken = try container.decodeIfPresent(String.self, forKey: .refreshToken)
+        scope = try container.decodeIfPresent(String.self, forKey: .scope)
+        sub = try container.decodeIfPresent(String.self, forKey: .sub)
+        idToken = try container.decodeIfPresent(String.self, forKey: .idToken)
+        refreshTokenExpiresIn = try? container.decodeIfPresent(Double.self, forKey: .refreshTokenExpiresIn)
     }
 
     /// The longest access token lifetime believed: one day.
@@ -35,6 +53,13 @@ struct TokenResponse: Decodable, Sendable {
     /// server did not say (RFC 6749 §5.1 makes it optional).
     var lifetime: TimeInterval? {
         expiresIn.map { min($0, Self.maximumLifetime) }
+    }
+
+    /// The refresh token's lifetime in seconds, when the server gave a positive finite one; capped at a confidential
+    /// client's session at the reference server, so the expiry is always a representable date.
+    var refreshTokenLifetime: TimeInterval? {
+        guard let seconds = refreshTokenExpiresIn, seconds > 0, seconds.isFinite else { return nil }
+        return min(seconds, Session.confidentialClientSession)
     }
 
     /// Decodes and checks a response: `token_type` exactly `DPoP`, `sub` a valid DID, `scope` with `atproto`,

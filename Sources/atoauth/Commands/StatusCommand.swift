@@ -15,8 +15,11 @@ struct StatusCommand: AsyncParsableCommand, GlobalOptionUser {
             the active one (or the one --account or ATOAUTH_ACCOUNT names); --all shows every account. With \
             --json, one object (an array with --all) with kind, did, handle, active, pds, issuer, scope, \
             permissions, notGranted, accessTokenExpiresAt, signedInAt, refreshedAt and sessionEndsAtLatest (a \
-            public client's session lasts at most two weeks from sign-in; an app-password session lasts until its \
-            refresh token expires, and each refresh renews it), and `check` with --check.
+            public client's session lasts at most two weeks from sign-in; a confidential client's until the \
+            earlier of two years from sign-in and its refresh token's expiry, three months after the last refresh \
+            unless the server gave another, as at the reference server; an app-password session lasts until its \
+            refresh token expires, and each refresh renews it), client and clientKeyID for an OAuth session, and \
+            `check` with --check.
 
             --check calls com.atproto.server.getSession with each session (refreshing it when due): `valid` when \
             the PDS accepts it, `ended` when the server ended it (it is then deleted here, and the exit status is \
@@ -165,19 +168,23 @@ struct SessionStatus: Encodable {
         }
         lines.append(field("signed in", "\(signedInAt) (\(ages.signedIn))"))
         lines.append(field("refreshed", "\(refreshedAt) (\(ages.refreshed))"))
-        lines.append(
-            field(
-                "session ends",
-                endIsRenewedByRefresh
-                    ? "\(sessionEndsAtLatest) (\(ages.end)) unless it is refreshed before; the server may end it sooner"
-                    : clientKeyID != nil
-                        ? "\(sessionEndsAtLatest) (\(ages.end)) at the latest at the reference server (a confidential "
-                            + "client's); the server decides, and may end it sooner"
-                        : "\(sessionEndsAtLatest) (\(ages.end)) at the latest; the server may end it sooner"
-            )
-        )
+        lines.append(field("session ends", "\(sessionEndsAtLatest) (\(ages.end)) " + endRule))
         if let check { lines.append(field("checked", check.text)) }
         return lines.joined(separator: "\n")
+    }
+
+    /// What the session's end depends on, after its date.
+    private var endRule: String {
+        switch (endIsRenewedByRefresh, clientKeyID != nil) {
+        case (true, true):
+            "when its refresh token expires, unless it is refreshed before, and two years after sign-in at the latest "
+                + "(the reference server's lifetimes for a confidential client); the server may end it sooner"
+        case (true, false): "unless it is refreshed before; the server may end it sooner"
+        case (false, true):
+            "at the latest at the reference server (two years after a confidential client's sign-in); the server "
+                + "decides, and may end it sooner"
+        case (false, false): "at the latest; the server may end it sooner"
+        }
     }
 
     private func field(_ name: String, _ value: String) -> String {

@@ -52,6 +52,9 @@ struct OperatorSignIn {
 
     /// The `kid` of the key to sign with: a file's key, added to the store's key set when it is not there yet (the
     /// operator published it: the document must list it), or a `kid` already in the store.
+    ///
+    /// A file's key added beside other keys leaves their states as they were: this sign-in names its key, and the
+    /// set's current key goes on signing the others.
     private func storedKeyID(_ context: CLIContext) async throws -> String {
         let path = (clientKey as NSString).expandingTildeInPath
         guard FileManager.default.fileExists(atPath: path) else { return clientKey }
@@ -71,9 +74,13 @@ struct OperatorSignIn {
                 )
             }
         } else {
-            _ = try await context.accounts.addClientKey(key, publishedFor: 0)
+            // Never made current over another key: that would sign every new sign-in without the publish wait.
+            let record = try await context.accounts.addPublishedClientKey(key)
             Output.message(
-                "Added the client key \(key.keyID) to the store's key set; sessions signed in with it use it."
+                record.state == .current
+                    ? "Added the client key \(key.keyID) to the store's key set; sessions signed in with it use it."
+                    : "Added the client key \(key.keyID) to the store's key set as retiring: it signs for the "
+                        + "sessions signed in with it, and new sign-ins keep the current key (`atoauth client keys`)."
             )
         }
         return key.keyID

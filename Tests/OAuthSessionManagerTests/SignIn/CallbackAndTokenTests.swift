@@ -68,6 +68,19 @@ struct CallbackAndTokenTests {
         #expect(response.sub == "did:plc:ewvi7nxzyoun6zhxrhs64oiz")
     }
 
+    @Test("refresh_token_expires_in is read when it is a positive number (capped), and ignored otherwise")
+    func refreshTokenLifetime() throws {
+        let given = try TokenResponse.checked(try token { $0["refresh_token_expires_in"] = 7_776_000 })
+        #expect(given.refreshTokenLifetime == 7_776_000)
+        #expect(try TokenResponse.checked(try token()).refreshTokenLifetime == nil)
+        let huge = try TokenResponse.checked(try token { $0["refresh_token_expires_in"] = 1e308 })
+        #expect(huge.refreshTokenLifetime == Session.confidentialClientSession)
+        for odd in ["7776000", -5, 0, ["x"]] as [Any] {
+            let response = try TokenResponse.checked(try token { $0["refresh_token_expires_in"] = odd })
+            #expect(response.refreshTokenLifetime == nil, "\(odd)")
+        }
+    }
+
     @Test(
         "token responses failing a check are refused",
         arguments: [

@@ -51,17 +51,44 @@ package struct ClientKeySet: Sendable {
     /// Adds `key` as the next key, usable for sign-ins `wait` seconds from `now`; the first key of an empty set is
     /// usable at once, as no server can have fetched an older set.
     package func add(_ key: ClientKey, wait: TimeInterval, now: Date) async throws -> ClientKeyRecord {
-        try await keystore.withLock(Self.indexEntry) {
-            var records = try await storedRecords()
-            guard !records.contains(where: { $0.keyID == key.keyID }) else {
-                throw OAuthError.invalidInput("The key set already has a key with kid \(key.keyID).")
-            }
-            let record = ClientKeyRecord(
+        try await insert(key) { records in
+            ClientKeyRecord(
                 keyID: key.keyID,
                 state: records.isEmpty ? .current : .next,
                 addedAt: now,
                 usableAt: records.isEmpty ? now : now.addingTimeInterval(max(0, wait))
             )
+        }
+    }
+
+    /// Adds `key`, which the client already publishes, for the sign-ins that name it, without changing which key
+    /// signs the others.
+    ///
+    /// In an empty set it is current, as any first key; else retiring (it signs only for the sessions bound to it),
+    /// every other key keeping its state. A key made current here would sign every new sign-in before a server
+    /// holding the old set can know it.
+    package func addBeside(_ key: ClientKey, now: Date) async throws -> ClientKeyRecord {
+        try await insert(key) { records in
+            ClientKeyRecord(
+                keyID: key.keyID,
+                state: records.isEmpty ? .current : .retiring,
+                addedAt: now,
+                usableAt: now
+            )
+        }
+    }
+
+    /// Seals `key` and appends the record `make` gives for the records already there, under the set's lock.
+    private func insert(
+        _ key: ClientKey,
+        _ make: ([ClientKeyRecord]) -> ClientKeyRecord
+    ) async throws -> ClientKeyRecord {
+        try await keystore.withLock(Self.indexEntry) {
+            var records = try await storedRecords()
+            guard !records.contains(where: { $0.keyID == key.keyID }) else {
+                throw OAuthError.invalidInput("The key set already has a key with kid \(key.keyID).")
+            }
+            let record = make(records)
             try await keystore.save(key.privateJWK, as: Self.keyEntry(key.keyID))
             records.append(record)
             try await save(records)
@@ -134,16 +161,7 @@ package struct ClientKeySet: Sendable {
         try await keystore.save(try Self.encoder.encode(records), as: Self.indexEntry)
     }
 
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .secondsSince1970
-        encoder.outputFormatting = .sortedKeys
-        return encoder
-    }()
-
-    private static let decoder: JSONDecoder = {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
-        return decoder
-    }()
+    /// The store's JSON form: dates in seconds since 1970, keys sorted.
+    private static var encoder: JSONEncoder { SessionStore.encoder }
+    private static var decoder: JSONDecoder { SessionStore.decoder }
 }

@@ -12,8 +12,10 @@ struct ClientRemoveKeyCommand: AsyncParsableCommand, GlobalOptionUser {
             A key must stay published while sessions use it: the authorization server ends every session whose \
             key leaves the client's published set. So removing a key that sessions signed in here are bound to \
             is refused (exit 2), naming how many, unless --force: then those sessions are signed out (revoked, \
-            best effort) and end here too. After removing it, publish the client metadata without it \
-            (`atoauth client metadata` writes the store's remaining keys).
+            best effort) and end here too, and each such account's next command says that its session ended \
+            because this key was removed, and how to sign it in again as the same client (exit 3), until it is \
+            signed in again or `atoauth accounts remove` forgets it. After removing the key, publish the client \
+            metadata without it (`atoauth client metadata` writes the store's remaining keys).
 
             With --json, one object: {"kid", "state", "endedSessions": [{"did", "handle"}]}.
 
@@ -73,7 +75,10 @@ struct ClientRemoveKeyCommand: AsyncParsableCommand, GlobalOptionUser {
         } else {
             Output.line("Removed the client key \(kid) from the store.")
             for account in ended {
-                Output.line("Ended the session of \(account.displayName) (\(account.did)); sign it in again.")
+                Output.line(
+                    "Ended the session of \(account.displayName) (\(account.did)); sign it in again as this client "
+                        + "with another key."
+                )
             }
         }
         var advice = "Publish the client metadata without it: `atoauth client metadata` writes the keys left."

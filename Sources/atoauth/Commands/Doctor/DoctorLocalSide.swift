@@ -52,7 +52,11 @@ struct DoctorLocalSide {
             let account: Account
             do {
                 account = try await accounts.account(identifier)
-            } catch let error as AccountError where error.hasSameCode(as: .noSuchAccount("")) {
+            } catch let error as AccountError
+                where error.hasSameCode(as: .noSuchAccount(""))
+                || error.hasSameCode(as: .sessionEnded("", requestedScope: nil, reason: ""))
+            {
+                // An account whose session ended (a forced key removal) is no longer signed in here.
                 return nil
             }
             let session = try await accounts.restore(.did(account.did)).session

@@ -1,0 +1,49 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Reads a child's pipes to their ends on Dispatch threads, never on the cooperative pool, and tells when every pipe
+/// it was given has ended.
+final class DrainedPipes: Sendable {
+    private let counts = Mutex((started: 0, ended: 0))
+
+    /// Reads `handle` to its end into `buffer`, in the background.
+    func drain(_ handle: FileHandle, into buffer: OutputBuffer) {
+        counts.withLock { $0.started += 1 }
+        DispatchQueue.global().async { [self] in
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                buffer.data.withLock { $0.append(chunk) }
+            }
+            counts.withLock { $0.ended += 1 }
+        }
+    }
+
+    /// Starts `executable` with standard input empty, its standard output and error drained into buffers.
+    static func start(
+        _ executable: URL,
+        arguments: [String],
+        environment: [String: String]
+    ) throws -> (Process, stdout: OutputBuffer, stderr: OutputBuffer, pipes: DrainedPipes) {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = environment
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let stdout = OutputBuffer()
+        let stderr = OutputBuffer()
+        let pipes = DrainedPipes()
+        pipes.drain(output.fileHandleForReading, into: stdout)
+        pipes.drain(errors.fileHandleForReading, into: stderr)
+        return (process, stdout, stderr, pipes)
+    }
+
+    /// Whether every pipe given to ``drain(_:into:)`` has ended.
+    var allDrained: Bool { counts.withLock { $0.started == $0.ended } }
+}
