@@ -91,6 +91,7 @@ public struct ATClient: Sendable {
     /// The account a request goes out as.
     func connection(
         explicit: ATIdentifier?,
+        fallback: ATIdentifier? = nil,
         parameters: [(String, String)],
         body: Data?,
         contentType: String?
@@ -104,7 +105,11 @@ public struct ATClient: Sendable {
             }
             return connection
         case .routed(let manager):
-            let route = AccountRoute(explicit: explicit, repo: RepoParameter.find(parameters, body, contentType))
+            let route = AccountRoute(
+                explicit: explicit,
+                repo: RepoParameter.find(parameters, body, contentType),
+                fallback: fallback
+            )
             return try await manager.connection(for: route)
         }
     }
@@ -120,27 +125,23 @@ public struct ATClient: Sendable {
         _ extraHeaders: HTTPHeaders,
         _ account: ATIdentifier?
     ) async throws -> XRPCResponse {
-        if let reserved = extraHeaders.first(where: { Self.reservedHeaders.contains($0.name.lowercased()) }) {
-            throw XRPCRequestError.reservedHeader(reserved.name)
-        }
-        let connection = try await connection(
-            explicit: account,
+        let prepared = try await prepare(
+            nsid,
             parameters: parameters,
-            body: body,
-            contentType: contentType
+            inspectableBody: body,
+            contentType: contentType,
+            hasBody: body != nil,
+            proxy: proxy,
+            headers: extraHeaders,
+            account: account
         )
-        var headers: HTTPHeaders = ["Accept": "application/json"]
-        if extraHeaders["Accept"] != nil { headers.remove(name: "Accept") }
-        for field in extraHeaders { headers.add(name: field.name, value: field.value) }
-        if let contentType, body != nil { headers.add(name: "Content-Type", value: contentType) }
-        let proxy = proxy ?? proxies.first(where: { nsid.rawValue.hasPrefix($0.key) })?.value
-        if let proxy { headers.add(name: "atproto-proxy", value: proxy) }
-        let needed = RequiredPermissions.of(nsid, proxy: proxy, body: body, contentType: contentType)
+        let connection = prepared.connection
+        let needed = prepared.needed
         let response = try await connection.send(
             method,
             path: "/xrpc/\(nsid.rawValue)",
             percentEncodedQuery: parameters.isEmpty ? nil : FormEncoding.encode(parameters),
-            headers: headers,
+            headers: prepared.headers,
             body: body,
             authorize: { try Self.checkLocally(needed, nsid, $0, connection.displayName) }
         )
@@ -159,9 +160,41 @@ public struct ATClient: Sendable {
         return XRPCResponse(http: response)
     }
 
+    /// The account a call goes out as, its header fields, and the permissions it needs.
+    func prepare(
+        _ nsid: NSID,
+        parameters: [(String, String)],
+        inspectableBody body: Data?,
+        contentType: String?,
+        hasBody: Bool,
+        proxy: String?,
+        headers extraHeaders: HTTPHeaders,
+        account: ATIdentifier?,
+        fallback: ATIdentifier? = nil
+    ) async throws -> (connection: AccountConnection, headers: HTTPHeaders, needed: [Permission]) {
+        if let reserved = extraHeaders.first(where: { Self.reservedHeaders.contains($0.name.lowercased()) }) {
+            throw XRPCRequestError.reservedHeader(reserved.name)
+        }
+        let connection = try await connection(
+            explicit: account,
+            fallback: fallback,
+            parameters: parameters,
+            body: body,
+            contentType: contentType
+        )
+        var headers: HTTPHeaders = ["Accept": "application/json"]
+        if extraHeaders["Accept"] != nil { headers.remove(name: "Accept") }
+        for field in extraHeaders { headers.add(name: field.name, value: field.value) }
+        if let contentType, hasBody { headers.add(name: "Content-Type", value: contentType) }
+        let proxy = proxy ?? proxies.first(where: { nsid.rawValue.hasPrefix($0.key) })?.value
+        if let proxy { headers.add(name: "atproto-proxy", value: proxy) }
+        let needed = RequiredPermissions.of(nsid, proxy: proxy, body: body, contentType: contentType)
+        return (connection, headers, needed)
+    }
+
     /// Refuses a call whose permission the current session's grant clearly lacks; when the grant holds anything not
     /// understood here (an unknown token, an `include:` set), the call is sent and the PDS decides.
-    private static func checkLocally(
+    static func checkLocally(
         _ needed: [Permission],
         _ nsid: NSID,
         _ session: Session,

@@ -30,6 +30,7 @@ extension AccountManager {
         if let repo = route.repo.flatMap({ try? ATIdentifier(validating: $0) }), let did = try await signedInDID(repo) {
             return try await connection(for: did)
         }
+        if let fallback = route.fallback { return try await restore(fallback) }
         return try await connection(for: try await account(nil).did)
     }
 

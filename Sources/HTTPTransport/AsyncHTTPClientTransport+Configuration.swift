@@ -47,7 +47,9 @@ extension AsyncHTTPClientTransport {
             // Never follow redirects: a 3xx comes back to the caller (AT Protocol OAuth forbids following them).
             configuration.redirectConfiguration = .disallow
             configuration.timeout = HTTPClient.Configuration.Timeout(
-                connect: .nanoseconds(connectTimeout.clampedNanoseconds)
+                connect: .nanoseconds(connectTimeout.clampedNanoseconds),
+                // A streamed body has no total deadline: a connection silent this long fails instead.
+                read: .nanoseconds(totalTimeout.clampedNanoseconds)
             )
             // Fail at once when a connection is refused instead of retrying with backoff until the connect timeout:
             // a CLI should say "connection refused" now, not in 10 seconds.

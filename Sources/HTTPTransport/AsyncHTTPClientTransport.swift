@@ -32,8 +32,8 @@ public final class AsyncHTTPClientTransport: AddressPinningTransport {
     /// The limits this transport applies.
     public let configuration: Configuration
 
-    private let client: HTTPClient
-    private let logger: Logger
+    let client: HTTPClient
+    let logger: Logger
     /// The pools of pinned sends, by host and address, kept for the transport's life so that the requests pinned to
     /// one checked address (an account's writes to its PDS) share kept-alive connections; at most
     /// ``maximumPinnedPools``, beyond which a pinned send uses a pool of its own, closed after it.
@@ -126,15 +126,7 @@ public final class AsyncHTTPClientTransport: AddressPinningTransport {
     /// they reuse its connections; it closes with the transport.
     public func send(_ request: HTTPRequest, connectingTo address: String) async throws -> HTTPResponse {
         guard let host = request.url.host, !host.isEmpty else { return try await send(request) }
-        let key = host.lowercased() + " " + address
-        let kept = pinnedPools.withLock { pools -> HTTPClient? in
-            if let pool = pools[key] { return pool }
-            guard pools.count < Self.maximumPinnedPools else { return nil }
-            let pool = pinnedPool(host: host, address: address)
-            pools[key] = pool
-            return pool
-        }
-        if let kept { return try await send(request, using: kept) }
+        if let kept = keptPinnedPool(host: host, address: address) { return try await send(request, using: kept) }
         let pinned = pinnedPool(host: host, address: address)
         do {
             let response = try await send(request, using: pinned)
@@ -143,6 +135,18 @@ public final class AsyncHTTPClientTransport: AddressPinningTransport {
         } catch {
             try? await Self.close(pinned)
             throw error
+        }
+    }
+
+    /// The kept pool for `host` and `address`, made when there is room for one more; `nil` when there is none.
+    func keptPinnedPool(host: String, address: String) -> HTTPClient? {
+        let key = host.lowercased() + " " + address
+        return pinnedPools.withLock { pools -> HTTPClient? in
+            if let pool = pools[key] { return pool }
+            guard pools.count < Self.maximumPinnedPools else { return nil }
+            let pool = pinnedPool(host: host, address: address)
+            pools[key] = pool
+            return pool
         }
     }
 
@@ -204,7 +208,7 @@ public final class AsyncHTTPClientTransport: AddressPinningTransport {
         return HTTPResponse(status: Int(response.status.code), headers: headers, body: body)
     }
 
-    private func makeClientRequest(_ request: HTTPRequest) throws -> HTTPClientRequest {
+    func makeClientRequest(_ request: HTTPRequest) throws -> HTTPClientRequest {
         guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https",
             let host = request.url.host, !host.isEmpty
         else { throw TransportError.invalidURL(request) }

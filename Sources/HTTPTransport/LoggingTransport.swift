@@ -27,20 +27,60 @@ public struct LoggingTransport: AddressPinningTransport {
         return try await logged(request) { try await pinning.send(request, connectingTo: address) }
     }
 
+    /// Streams through the base transport and logs the exchange's head.
+    public func stream(_ request: HTTPRequest, body: HTTPRequestBody?) async throws -> HTTPStreamedResponse {
+        try await loggedHead(request, body) { try await base.stream(request, body: body) }
+    }
+
+    /// Streams pinned to `address` when the base transport can pin, else as ``stream(_:body:)`` does.
+    public func stream(
+        _ request: HTTPRequest,
+        body: HTTPRequestBody?,
+        connectingTo address: String
+    ) async throws -> HTTPStreamedResponse {
+        guard let pinning = base as? any AddressPinningTransport else { return try await stream(request, body: body) }
+        return try await loggedHead(request, body) {
+            try await pinning.stream(request, body: body, connectingTo: address)
+        }
+    }
+
+    private func loggedHead(
+        _ request: HTTPRequest,
+        _ body: HTTPRequestBody?,
+        _ exchange: () async throws -> HTTPStreamedResponse
+    ) async throws -> HTTPStreamedResponse {
+        try await logged(request, sending: "\(body?.length ?? 0) bytes, streamed", exchange) {
+            (status: $0.status, headers: $0.headers, body: "streamed")
+        }
+    }
+
     private func logged(
         _ request: HTTPRequest,
         _ exchange: () async throws -> HTTPResponse
     ) async throws -> HTTPResponse {
+        try await logged(request, sending: "\(request.body?.count ?? 0) bytes", exchange) {
+            (status: $0.status, headers: $0.headers, body: "\($0.body.count) bytes")
+        }
+    }
+
+    /// Logs the request, then the answer's status, time, header names and what `describe` says of its body.
+    private func logged<Answer>(
+        _ request: HTTPRequest,
+        sending body: String,
+        _ exchange: () async throws -> Answer,
+        describe: (Answer) -> (status: Int, headers: HTTPHeaders, body: String)
+    ) async throws -> Answer {
         let started = ContinuousClock.now
         let target = "\(request.method) \(request.url.redactedDescription)"
-        logger.debug("→ \(target) \(Self.describe(request.headers)) body: \(request.body?.count ?? 0) bytes")
+        logger.debug("→ \(target) \(Self.describe(request.headers)) body: \(body)")
         do {
-            let response = try await exchange()
+            let answer = try await exchange()
             let elapsed = ContinuousClock.now - started
+            let (status, headers, received) = describe(answer)
             logger.debug(
-                "← \(response.status) \(target) in \(elapsed.formatted(.units(allowed: [.milliseconds]))) \(Self.describe(response.headers)) body: \(response.body.count) bytes"
+                "← \(status) \(target) in \(elapsed.formatted(.units(allowed: [.milliseconds]))) \(Self.describe(headers)) body: \(received)"
             )
-            return response
+            return answer
         } catch {
             logger.debug("✗ \(target): \(error)")
             throw error

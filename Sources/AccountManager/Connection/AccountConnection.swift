@@ -97,6 +97,50 @@ public final class AccountConnection: Sendable {
         body: Data? = nil,
         authorize: (Session) throws -> Void = { _ in }
     ) async throws -> HTTPResponse {
+        try await sendingWithRetry(method, path, percentEncodedQuery, headers, body, authorize) {
+            sender,
+            request,
+            token in
+            let response = try await sender.send(request, accessToken: token)
+            return (response, response)
+        }
+    }
+
+    /// Streams a request to the account's PDS as ``send(_:path:percentEncodedQuery:headers:body:authorize:)`` sends
+    /// one: `body` goes in chunks (again from its start on a retry) and the answer returns at its head, its body read
+    /// as it comes; an answer that may say `invalid_token` (400, 401) is read ahead, up to 64 KiB, to tell.
+    public func stream(
+        _ method: HTTPMethod,
+        path: String,
+        percentEncodedQuery: String? = nil,
+        headers: HTTPHeaders = [:],
+        body: HTTPRequestBody?,
+        authorize: (Session) throws -> Void = { _ in }
+    ) async throws -> HTTPStreamedResponse {
+        try await sendingWithRetry(method, path, percentEncodedQuery, headers, nil, authorize) {
+            sender,
+            request,
+            token in
+            var response = try await sender.stream(request, body: body, accessToken: token)
+            guard [400, 401].contains(response.status) else { return (response, nil) }
+            let (whole, replay) = try await response.body.peek(upTo: 64 * 1024)
+            response.body = replay
+            return (response, whole.map { HTTPResponse(status: response.status, headers: response.headers, body: $0) })
+        }
+    }
+
+    /// Sends with the current session, and once more after a refresh when the PDS answers `invalid_token`; `send`
+    /// gives the answer and, when it may be a refusal, the same answer read whole.
+    // swift-format-ignore: ValidateDocumentationComments
+    private func sendingWithRetry<Answer>(
+        _ method: HTTPMethod,
+        _ path: String,
+        _ percentEncodedQuery: String?,
+        _ headers: HTTPHeaders,
+        _ body: Data?,
+        _ authorize: (Session) throws -> Void,
+        _ send: (SessionSender, HTTPRequest, String) async throws -> (Answer, readable: HTTPResponse?)
+    ) async throws -> Answer {
         var current = try await ready()
         try authorize(current.session)
         let request = try Self.request(method, current.session.pds, path, percentEncodedQuery, headers, body)
@@ -104,23 +148,25 @@ public final class AccountConnection: Sendable {
         if method != .get {
             current.sender = current.sender.over(try await sessions.pinnedTransport(for: request.url, over: transport))
         }
-        var response = try await current.sender.send(request, accessToken: current.session.accessToken)
-        guard InvalidTokenAnswer.matches(response, kind: current.session.kind) else { return response }
+        var (answer, readable) = try await send(current.sender, request, current.session.accessToken)
+        guard let refused = readable, InvalidTokenAnswer.matches(refused, kind: current.session.kind) else {
+            return answer
+        }
         configuration.logger.debug("the PDS refused the access token of \(did); refreshing once")
         current = try await refreshed(replacing: current.session.accessToken)
         let retry = try Self.request(method, current.session.pds, path, percentEncodedQuery, headers, body)
         if method != .get {
             current.sender = current.sender.over(try await sessions.pinnedTransport(for: retry.url, over: transport))
         }
-        response = try await current.sender.send(retry, accessToken: current.session.accessToken)
-        if InvalidTokenAnswer.matches(response, kind: current.session.kind) {
+        (answer, readable) = try await send(current.sender, retry, current.session.accessToken)
+        if let refused = readable, InvalidTokenAnswer.matches(refused, kind: current.session.kind) {
             throw AccountError.sessionRejected(
                 "the PDS refused the refreshed access token of \(displayName)",
                 account: displayName,
                 kind: current.session.kind
             )
         }
-        return response
+        return answer
     }
 
     /// Refreshes the session now, whatever its expiry, and returns the new one; for a front end that shows the

@@ -24,10 +24,28 @@ enum SessionSender: Sendable {
         case .dpop(let executor):
             return try await executor.send(request, accessToken: accessToken)
         case .bearer(let transport):
-            var request = request
-            request.headers.remove(name: "DPoP")
-            request.headers.replaceOrAdd(name: "Authorization", value: "Bearer \(accessToken)")
-            return try await transport.send(request)
+            return try await transport.send(Self.bearer(request, accessToken))
         }
+    }
+
+    /// Streams `request` with `body` and `accessToken`.
+    func stream(
+        _ request: HTTPRequest,
+        body: HTTPRequestBody?,
+        accessToken: String
+    ) async throws -> HTTPStreamedResponse {
+        switch self {
+        case .dpop(let executor):
+            return try await executor.stream(request, body: body, accessToken: accessToken)
+        case .bearer(let transport):
+            return try await transport.stream(Self.bearer(request, accessToken), body: body)
+        }
+    }
+
+    private static func bearer(_ request: HTTPRequest, _ accessToken: String) -> HTTPRequest {
+        var request = request
+        request.headers.remove(name: "DPoP")
+        request.headers.replaceOrAdd(name: "Authorization", value: "Bearer \(accessToken)")
+        return request
     }
 }

@@ -69,6 +69,47 @@ public struct DPoPRequestExecutor: Sendable {
         accessToken: String? = nil,
         preparingEachAttempt prepare: ((inout HTTPRequest) throws -> Void)? = nil
     ) async throws -> HTTPResponse {
+        try await answeringNonceChallenges(request, accessToken: accessToken, prepare: prepare) { attempt in
+            let response = try await transport.send(attempt)
+            return (response, response.headers, DPoPNonceChallenge.isChallenge(response), response.status)
+        }
+    }
+
+    /// Streams a request as ``send(_:accessToken:preparingEachAttempt:)`` sends one: `body` goes in chunks, again
+    /// from its start after a nonce challenge, and the answer returns at its head.
+    ///
+    /// An answer that may be a challenge (400, 401) is read ahead, up to 64 KiB, to tell; a larger one is returned
+    /// as it comes.
+    public func stream(
+        _ request: HTTPRequest,
+        body: HTTPRequestBody?,
+        accessToken: String? = nil
+    ) async throws -> HTTPStreamedResponse {
+        try await answeringNonceChallenges(request, accessToken: accessToken, prepare: nil) { attempt in
+            var response = try await transport.stream(attempt, body: body)
+            guard [400, 401].contains(response.status) else {
+                return (response, response.headers, false, response.status)
+            }
+            let (whole, replay) = try await response.body.peek(upTo: 64 * 1024)
+            response.body = replay
+            let isChallenge =
+                whole.map {
+                    DPoPNonceChallenge.isChallenge(
+                        HTTPResponse(status: response.status, headers: response.headers, body: $0)
+                    )
+                } ?? false
+            return (response, response.headers, isChallenge, response.status)
+        }
+    }
+
+    /// Sends attempts with fresh proofs, keeping the nonces answers bring, until one is not a nonce challenge; at
+    /// most one challenge is answered.
+    private func answeringNonceChallenges<Answer>(
+        _ request: HTTPRequest,
+        accessToken: String?,
+        prepare: ((inout HTTPRequest) throws -> Void)?,
+        _ send: (HTTPRequest) async throws -> (Answer, headers: HTTPHeaders, isChallenge: Bool, status: Int)
+    ) async throws -> Answer {
         let htu = try DPoPTarget.htu(for: request.url)
         let origin = DPoPTarget.origin(ofHTU: htu)
         var wasChallenged = false
@@ -86,14 +127,14 @@ public struct DPoPRequestExecutor: Sendable {
             if let accessToken {
                 attempt.headers.replaceOrAdd(name: "Authorization", value: "DPoP \(accessToken)")
             }
-            let response = try await transport.send(attempt)
-            let newNonce = response.headers["DPoP-Nonce"].flatMap { DPoPNonceSyntax.isValid($0) ? $0 : nil }
+            let (answer, headers, isChallenge, status) = try await send(attempt)
+            let newNonce = headers["DPoP-Nonce"].flatMap { DPoPNonceSyntax.isValid($0) ? $0 : nil }
             if let newNonce {
                 nonceCache.update(newNonce, for: origin, at: now())
             }
-            guard DPoPNonceChallenge.isChallenge(response) else { return response }
-            guard !wasChallenged else { throw DPoPError.repeatedNonceChallenge(status: response.status) }
-            guard newNonce != nil else { throw DPoPError.challengeWithoutNonce(status: response.status) }
+            guard isChallenge else { return answer }
+            guard !wasChallenged else { throw DPoPError.repeatedNonceChallenge(status: status) }
+            guard newNonce != nil else { throw DPoPError.challengeWithoutNonce(status: status) }
             wasChallenged = true
         }
     }

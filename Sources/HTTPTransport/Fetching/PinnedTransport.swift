@@ -31,6 +31,14 @@ public struct PinnedTransport: HTTPTransport {
         return try await pinning.send(request, connectingTo: address.description)
     }
 
+    /// Streams the request over a connection to ``address`` as ``send(_:)`` sends it.
+    public func stream(_ request: HTTPRequest, body: HTTPRequestBody?) async throws -> HTTPStreamedResponse {
+        guard let address, let pinning = base as? any AddressPinningTransport, pins(request.url) else {
+            return try await base.stream(request, body: body)
+        }
+        return try await pinning.stream(request, body: body, connectingTo: address.description)
+    }
+
     /// Whether `url` names the checked host; host names compare case-insensitively (RFC 4343 §3).
     func pins(_ url: URL) -> Bool {
         HostKind.asciiLowercased(DestinationPolicy.host(of: url)) == host

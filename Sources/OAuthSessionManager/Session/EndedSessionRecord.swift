@@ -1,6 +1,6 @@
 package import ATProtoSyntax
 package import Foundation
-package import Keystore
+import Keystore
 
 /// A confidential client's session that ended here because its client key was removed while it used it (a forced
 /// removal), kept so that the account's next use says why, naming the key, and how to sign in again as the same

@@ -28,6 +28,8 @@ public struct SandboxCounters: Sendable, Hashable {
     public var clientAssertionsRefused = 0
     /// Confidential clients' sessions ended because the key they are bound to left the client's JWKS.
     public var sessionsEndedByKeyRemoval = 0
+    /// Blobs answered by `com.atproto.sync.getBlob`, with or without authentication.
+    public var blobsServed = 0
     /// Rejected requests, by reason.
     public var rejections: [SandboxRejectionReason: Int] = [:]
 

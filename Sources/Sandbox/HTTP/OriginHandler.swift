@@ -16,3 +16,16 @@ enum OriginRole: String, Sendable, CaseIterable {
     /// The authorization server.
     case authorizationServer = "auth"
 }
+
+extension OriginRole {
+    /// The largest request body the origin reads, in bytes; a larger one is answered `413 PayloadTooLarge`.
+    ///
+    /// 64 MiB for the PDS, whose `com.atproto.repo.uploadBlob` takes whole blobs (videos included); 1 MiB for the
+    /// PLC directory and the authorization server, whose requests are small forms and JSON.
+    var maximumBodySize: Int {
+        switch self {
+        case .pds: 64 << 20
+        case .plcDirectory, .authorizationServer: 1 << 20
+        }
+    }
+}

@@ -6,7 +6,7 @@ import HTTPTransport
 ///
 /// - `GET /_sandbox/counters`: what the server counted (grants, refreshes, replays, nonce challenges,
 ///   XRPC requests, rejections, app-password sessions created, refreshed and deleted, client assertions accepted and
-///   refused, sessions ended by a key's removal from a client's JWKS).
+///   refused, sessions ended by a key's removal from a client's JWKS, blobs served by `com.atproto.sync.getBlob`).
 /// - `POST /_sandbox/client-cache/reset`: drops the client metadata documents and JWK Sets the sandbox fetched from
 ///   loopback addresses (``ClientDocumentCache``), so the next request fetches them again; answers `{"dropped": n}`.
 /// - `POST /_sandbox/settings` with a JSON object of any of `accessTokenLifetime` (whole seconds, 1 to 86400),
@@ -64,6 +64,7 @@ extension AuthorizationServerHandler {
             "clientAssertionsAccepted": counters.clientAssertionsAccepted,
             "clientAssertionsRefused": counters.clientAssertionsRefused,
             "sessionsEndedByKeyRemoval": counters.sessionsEndedByKeyRemoval,
+            "blobsServed": counters.blobsServed,
         ]
     }
 }

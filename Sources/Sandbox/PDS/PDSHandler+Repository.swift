@@ -143,14 +143,22 @@ extension PDSHandler {
         return .json(200, [:])
     }
 
-    /// `com.atproto.repo.uploadBlob`: takes raw bytes of any type and answers a blob reference.
+    /// `com.atproto.repo.uploadBlob`: takes raw bytes of any type, keeps them for `com.atproto.sync.getBlob`, and
+    /// answers a blob reference.
+    ///
+    /// The bytes are kept in memory within ``RepositoryStore``'s budget, the oldest blobs dropped first.
     func uploadBlob(_ request: SandboxRequest, _ caller: AuthenticatedCaller) async -> SandboxResponse {
         guard !request.body.isEmpty else {
             return reject(request, .invalidXRPCInput, 400, "InvalidRequest", "the blob is empty")
         }
         let mimeType = request.header("content-type") ?? "application/octet-stream"
-        let blob = RepositoryStore.Blob(cid: ContentID.blob(request.body), mimeType: mimeType, size: request.body.count)
-        await core.repositories.addBlob(did: caller.account.did, blob: blob)
+        let blob = RepositoryStore.Blob(cid: ContentID.blob(request.body), mimeType: mimeType, bytes: request.body)
+        let dropped = await core.repositories.addBlob(did: caller.account.did, blob: blob)
+        if dropped > 0 {
+            let store = core.repositories
+            let budget = "\(store.maximumBlobBytes) bytes and \(store.maximumBlobCount) blobs"
+            core.monitor.note(request, "dropped the \(dropped) oldest blob(s) to stay within \(budget)")
+        }
         return .json(
             200,
             [

@@ -6,7 +6,7 @@ import HTTPTransport
 /// legacy app-password sessions (Bearer JWTs) beside them.
 ///
 /// Every authenticated XRPC answer, success or error, carries the PDS's current `DPoP-Nonce`, unless the
-/// `noDPoPNonces` fault is on.
+/// `noDPoPNonces` fault is on; so does `com.atproto.sync.getBlob`'s when it was sent with an `Authorization` header.
 struct PDSHandler: OriginHandler {
     /// The shared state.
     let core: SandboxCore
@@ -71,6 +71,10 @@ struct PDSHandler: OriginHandler {
             guard request.method == .get else { return methodNotAllowed(request) }
             return resolveLexicon(request)
         }
+        if name == "com.atproto.sync.getBlob" {
+            guard request.method == .get else { return methodNotAllowed(request) }
+            return await optionallyAuthenticated(request) { await getBlob(request) }
+        }
         if Self.legacySessionMethods.contains(name) {
             return await legacySession(name, request)
         }
@@ -102,6 +106,23 @@ struct PDSHandler: OriginHandler {
             return reject(request, .invalidXRPCInput, 400, "InvalidRequest", "Unable to resolve handle: \(handle)")
         }
         return .json(200, ["did": account.did])
+    }
+
+    /// Answers a method the reference PDS serves without authentication.
+    ///
+    /// A request with an `Authorization` header is checked as every authenticated method is (token, DPoP proof,
+    /// nonce, `cnf.jkt`; or an app-password JWT): a bad one is refused, and the answer carries the nonce.
+    private func optionallyAuthenticated(
+        _ request: SandboxRequest,
+        _ answer: () async -> SandboxResponse
+    ) async -> SandboxResponse {
+        guard !request.headerValues("authorization").isEmpty else { return await answer() }
+        do {
+            _ = try await authenticate(request)
+        } catch {
+            return withNonce(error.response)
+        }
+        return withNonce(await answer())
     }
 
     /// Counts and logs a rejection and makes its XRPC error answer.

@@ -1,6 +1,9 @@
 import Foundation
 
-/// The PDS's repositories in memory: records by DID, collection and record key, and uploaded blobs.
+/// The PDS's repositories in memory: records by DID, collection and record key, and uploaded blobs by DID and CID.
+///
+/// Blobs are kept within a budget of bytes and of count, so a long-running sandbox cannot grow without bound: the
+/// oldest upload is dropped first, and `com.atproto.sync.getBlob` then answers `BlobNotFound` for it.
 actor RepositoryStore {
     /// One stored record.
     struct Record: Sendable {
@@ -16,13 +19,37 @@ actor RepositoryStore {
         var cid: String
         /// Its media type, as uploaded.
         var mimeType: String
+        /// Its bytes.
+        var bytes: Data
+
         /// Its size in bytes.
-        var size: Int
+        var size: Int { bytes.count }
     }
 
+    /// Where a blob is kept: its uploader's DID and its CID.
+    private struct BlobKey: Hashable, Sendable {
+        var did: String
+        var cid: String
+    }
+
+    /// The most blob bytes kept, across every DID: 256 MiB by default.
+    let maximumBlobBytes: Int
+    /// The most blobs kept, across every DID, so that many small blobs cannot grow the store either.
+    let maximumBlobCount: Int
+
     private var records: [String: [String: [String: Record]]] = [:]
-    private var blobs: [String: [String: Blob]] = [:]
+    private var blobs: [BlobKey: Blob] = [:]
+    /// The kept blobs in upload order; those before `oldestBlob` were dropped and are removed now and then.
+    private var blobArrivals: [BlobKey] = []
+    private var oldestBlob = 0
+    private var blobBytes = 0
     private var lastTIDMicros: UInt64 = 0
+
+    /// Creates an empty store that keeps at most `maximumBlobBytes` bytes of blobs and `maximumBlobCount` blobs.
+    init(maximumBlobBytes: Int = 256 << 20, maximumBlobCount: Int = 100_000) {
+        self.maximumBlobBytes = max(0, maximumBlobBytes)
+        self.maximumBlobCount = max(0, maximumBlobCount)
+    }
 
     /// A new TID record key, always later than the previous one even when the clock stands still.
     func nextRecordKey(now: Date) -> String {
@@ -68,8 +95,44 @@ actor RepositoryStore {
         records[did]?[collection]?.removeValue(forKey: rkey) != nil
     }
 
-    /// Stores a blob's description (the bytes themselves are not kept).
-    func addBlob(did: String, blob: Blob) {
-        blobs[did, default: [:]][blob.cid] = blob
+    /// Stores a blob under `did`, then drops the oldest blobs until the store is within its budget again.
+    ///
+    /// The same blob uploaded again keeps its place in the order and takes the new media type. A blob larger than
+    /// the whole budget is answered for but not kept.
+    ///
+    /// - Returns: how many blobs were dropped, this one included when it was not kept.
+    @discardableResult
+    func addBlob(did: String, blob: Blob) -> Int {
+        guard blob.size <= maximumBlobBytes, maximumBlobCount > 0 else { return 1 }
+        let key = BlobKey(did: did, cid: blob.cid)
+        if let previous = blobs.updateValue(blob, forKey: key) {
+            blobBytes -= previous.size
+        } else {
+            blobArrivals.append(key)
+        }
+        blobBytes += blob.size
+        var dropped = 0
+        while blobBytes > maximumBlobBytes || blobs.count > maximumBlobCount, oldestBlob < blobArrivals.count {
+            let oldest = blobArrivals[oldestBlob]
+            oldestBlob += 1
+            if let removed = blobs.removeValue(forKey: oldest) {
+                blobBytes -= removed.size
+                dropped += 1
+            }
+        }
+        // Forget the dropped arrivals once they are most of the list, so it stays as long as the kept blobs.
+        if oldestBlob > 1024, oldestBlob * 2 > blobArrivals.count {
+            blobArrivals.removeFirst(oldestBlob)
+            oldestBlob = 0
+        }
+        return dropped
     }
+
+    /// The blob `did` uploaded with this CID, or `nil` when it never did or the blob was dropped.
+    func blob(did: String, cid: String) -> Blob? {
+        blobs[BlobKey(did: did, cid: cid)]
+    }
+
+    /// How many blobs and blob bytes are kept.
+    var blobUsage: (count: Int, bytes: Int) { (blobs.count, blobBytes) }
 }

@@ -20,7 +20,7 @@ struct OriginListener: Sendable {
     /// Starts a server and returns once it listens, or throws when it cannot bind.
     ///
     /// - Parameters:
-    ///   - handler: answers the requests.
+    ///   - handler: answers the requests; its role gives the largest body read (``OriginRole/maximumBodySize``).
     ///   - port: the port, or `0` for one the system chooses.
     ///   - origin: gives the origin string, once all three origins are known.
     ///   - now: the sandbox's current time, for the `Date` header of every answer.
@@ -39,7 +39,7 @@ struct OriginListener: Sendable {
             handler: handler,
             origin: origin,
             now: now,
-            maximumBodySize: 16 * 1024 * 1024
+            maximumBodySize: handler.role.maximumBodySize
         )
         let application = Application(
             responder: responder,

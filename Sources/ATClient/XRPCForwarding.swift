@@ -1,0 +1,103 @@
+public import ATProtoSyntax
+import AccountManager
+public import Foundation
+public import HTTPTransport
+import WireFormat
+
+/// An XRPC call to pass on as it came, for a proxy such as `atoauth gateway`: its body streamed, its answer
+/// returned whatever its status.
+public struct XRPCForwardedRequest: Sendable {
+    /// The method.
+    public var nsid: NSID
+    /// `GET` for a query, `POST` for a procedure.
+    public var method: HTTPMethod
+    /// The query as received, already percent-encoded, sent unchanged.
+    public var percentEncodedQuery: String?
+    /// The query's pairs, decoded: the `repo` the call names is read from them.
+    public var parameters: [(String, String)]
+    /// More header fields to send; none of ``ATClient/reservedHeaders``.
+    public var headers: HTTPHeaders
+    /// The body, sent in chunks.
+    public var body: HTTPRequestBody?
+    /// The body's media type.
+    public var contentType: String?
+    /// The whole body when it is small JSON, looked into for its `repo` and the permissions it needs (a record's
+    /// collection); `nil` otherwise.
+    public var inspectableBody: Data?
+    /// The `atproto-proxy` value, when the caller gave one; else the client's default for the NSID.
+    public var proxy: String?
+
+    /// Creates a request.
+    public init(
+        nsid: NSID,
+        method: HTTPMethod,
+        percentEncodedQuery: String? = nil,
+        parameters: [(String, String)] = [],
+        headers: HTTPHeaders = [:],
+        body: HTTPRequestBody? = nil,
+        contentType: String? = nil,
+        inspectableBody: Data? = nil,
+        proxy: String? = nil
+    ) {
+        self.nsid = nsid
+        self.method = method
+        self.percentEncodedQuery = percentEncodedQuery
+        self.parameters = parameters
+        self.headers = headers
+        self.body = body
+        self.contentType = contentType
+        self.inspectableBody = inspectableBody
+        self.proxy = proxy
+    }
+}
+
+/// The PDS's answer to a forwarded call, and the account it went out as.
+public struct XRPCForwardedResponse: Sendable {
+    /// The answer, its body still to be read.
+    public var response: HTTPStreamedResponse
+    /// The account's DID.
+    public var account: DID
+}
+
+extension ATClient {
+    /// Sends `request` as the account it routes to, as ``query(_:parameters:proxy:headers:as:)`` and
+    /// ``procedure(_:input:contentType:parameters:proxy:headers:as:)`` do, with the body streamed; a non-2xx answer
+    /// is returned, not thrown.
+    ///
+    /// - Throws: ``MissingPermissionError`` when the session clearly lacks a permission the call needs (nothing is
+    ///   sent); ``XRPCRequestError`` when a header is reserved; `AccountError` when no account fits or the session
+    ///   ended; transport and DPoP errors.
+    ///
+    /// - Parameters:
+    ///   - request: the call.
+    ///   - account: the handle or DID to act as; a bound client accepts only its own.
+    ///   - fallback: for a routed client, the account to act as when neither `account` nor the call's `repo`
+    ///     chooses one, in place of the active account.
+    /// - Returns: the PDS's answer, whatever its status, and the account the call went out as.
+    public func forward(
+        _ request: XRPCForwardedRequest,
+        as account: ATIdentifier? = nil,
+        otherwise fallback: ATIdentifier? = nil
+    ) async throws -> XRPCForwardedResponse {
+        let prepared = try await prepare(
+            request.nsid,
+            parameters: request.parameters,
+            inspectableBody: request.inspectableBody,
+            contentType: request.contentType,
+            hasBody: request.body != nil,
+            proxy: request.proxy,
+            headers: request.headers,
+            account: account,
+            fallback: fallback
+        )
+        let response = try await prepared.connection.stream(
+            request.method,
+            path: "/xrpc/\(request.nsid.rawValue)",
+            percentEncodedQuery: request.percentEncodedQuery,
+            headers: prepared.headers,
+            body: request.body,
+            authorize: { try Self.checkLocally(prepared.needed, request.nsid, $0, prepared.connection.displayName) }
+        )
+        return XRPCForwardedResponse(response: response, account: prepared.connection.did)
+    }
+}

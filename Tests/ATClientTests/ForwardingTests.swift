@@ -1,0 +1,102 @@
+import ATClient
+import ATOAuthTesting
+import ATProtoPermissions
+import ATProtoSyntax
+import AccountManager
+import Foundation
+import HTTPTransport
+import Keystore
+import OAuthSessionManager
+import Sandbox
+import Testing
+
+@Suite("Forwarded calls: bodies streamed, answers passed on whatever their status")
+struct ForwardingTests {
+    @Test("a blob goes out streamed as the account its repo names; the answer comes back as the PDS gave it")
+    func streamedBlob() async throws {
+        try await SandboxWorld.with { flow in
+            let accounts = flow.accounts()
+            let session = try await flow.signIn(with: accounts)
+            let blob = Data((0..<(2 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 13) })
+            let forwarded = try await accounts.client().forward(
+                XRPCForwardedRequest(
+                    nsid: try NSID(validating: "com.atproto.repo.uploadBlob"),
+                    method: .post,
+                    body: .bytes(blob),
+                    contentType: "application/octet-stream"
+                )
+            )
+            #expect(forwarded.account == session.did)
+            #expect(forwarded.response.status == 200)
+            let answer = try await forwarded.response.body.collect(upTo: 1 << 16)
+            let object = try #require(try JSONSerialization.jsonObject(with: answer) as? [String: Any])
+            let reference = try #require(object["blob"] as? [String: Any])
+            #expect(reference["size"] as? Int == blob.count)
+        }
+    }
+
+    @Test("an error answer is returned, not thrown, with its status and body")
+    func errorPassedOn() async throws {
+        try await SandboxWorld.with { flow in
+            let accounts = flow.accounts()
+            let session = try await flow.signIn(with: accounts)
+            let forwarded = try await accounts.client().forward(
+                XRPCForwardedRequest(
+                    nsid: try NSID(validating: "com.atproto.repo.getRecord"),
+                    method: .get,
+                    percentEncodedQuery: "repo=\(session.did.rawValue)&collection=app.bsky.feed.post&rkey=none",
+                    parameters: [
+                        ("repo", session.did.rawValue), ("collection", "app.bsky.feed.post"), ("rkey", "none"),
+                    ]
+                )
+            )
+            // The reference PDS answers 400 RecordNotFound; the sandbox, 404.
+            #expect([400, 404].contains(forwarded.response.status))
+            let body = String(decoding: try await forwarded.response.body.collect(upTo: 4096), as: UTF8.self)
+            #expect(body.contains("RecordNotFound"))
+        }
+    }
+
+    @Test("a refused access token is refreshed once and the streamed body sent again whole")
+    func invalidTokenRetrySendsBodyAgain() async throws {
+        try await SandboxWorld.with { flow in
+            let accounts = flow.accounts()
+            let session = try await flow.signIn(with: flow.sessions())
+            try await accounts.switchTo(.did(session.did))
+            try breakAccessToken(of: session, in: flow)
+            let record = Data(
+                #"{"repo":"\#(session.did.rawValue)","collection":"app.bsky.feed.post","record":{"text":"hi"}}"#.utf8
+            )
+            let forwarded = try await accounts.client().forward(
+                XRPCForwardedRequest(
+                    nsid: try NSID(validating: "com.atproto.repo.createRecord"),
+                    method: .post,
+                    body: .bytes(record),
+                    contentType: "application/json",
+                    inspectableBody: record
+                )
+            )
+            #expect(forwarded.response.status == 200)
+            #expect(flow.server.counters.refreshGrantsSucceeded == 1)
+        }
+    }
+
+    @Test("a fallback account is used when neither the caller nor the repo names one")
+    func fallback() async throws {
+        try await SandboxWorld.with { flow in
+            let accounts = flow.accounts()
+            let alice = try await flow.signIn(with: accounts)
+            let forwarded = try await accounts.client().forward(
+                XRPCForwardedRequest(nsid: try NSID(validating: "com.atproto.server.getSession"), method: .get),
+                otherwise: .did(alice.did)
+            )
+            #expect(forwarded.account == alice.did)
+            await #expect(throws: AccountError.self) {
+                try await accounts.client().forward(
+                    XRPCForwardedRequest(nsid: try NSID(validating: "com.atproto.server.getSession"), method: .get),
+                    otherwise: .handle(try Handle(validating: "nobody.test"))
+                )
+            }
+        }
+    }
+}
