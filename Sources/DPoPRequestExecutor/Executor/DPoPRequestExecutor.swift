@@ -135,6 +135,7 @@ public struct DPoPRequestExecutor: Sendable {
             guard isChallenge else { return answer }
             guard !wasChallenged else { throw DPoPError.repeatedNonceChallenge(status: status) }
             guard newNonce != nil else { throw DPoPError.challengeWithoutNonce(status: status) }
+            nonceCache.noteChallengeAnswered()
             wasChallenged = true
         }
     }

@@ -21,6 +21,7 @@ public final class DPoPNonceCache: Sendable {
     }
 
     private let nonces: Mutex<[String: Entry]>
+    private let challenges = Atomic<Int>(0)
     private let onChange: (@Sendable ([String: Entry]) -> Void)?
 
     /// Creates a cache.
@@ -50,6 +51,15 @@ public final class DPoPNonceCache: Sendable {
             return onChange == nil ? nil : entries
         }
         if let changed { onChange?(changed) }
+    }
+
+    /// How many nonce challenges the executors sharing this cache have answered with a retry: each is a round trip
+    /// a kept nonce would have saved; for a service's metrics.
+    public var challengesAnswered: Int { challenges.load(ordering: .relaxed) }
+
+    /// Counts one nonce challenge answered with a retry.
+    func noteChallengeAnswered() {
+        challenges.add(1, ordering: .relaxed)
     }
 
     /// Every origin's entry.

@@ -28,7 +28,8 @@ struct StreamedNonceTests {
         }
         try await LoopbackHTTPServer.withServer(handler: handler) { server in
             try await AsyncHTTPClientTransport.withTransport { transport in
-                let executor = DPoPRequestExecutor(transport: transport, key: DPoPKey())
+                let cache = DPoPNonceCache()
+                let executor = DPoPRequestExecutor(transport: transport, key: DPoPKey(), nonceCache: cache)
                 let request = HTTPRequest(method: .post, url: server.url("/xrpc/com.atproto.repo.uploadBlob"))
                 let response = try await executor.stream(request, body: .bytes(Self.body), accessToken: "token")
                 #expect(response.status == 200)
@@ -36,6 +37,7 @@ struct StreamedNonceTests {
                 let requests = server.requests
                 #expect(requests.count == 2)
                 #expect(requests.map(\.body) == [Self.body, Self.body])
+                #expect(cache.challengesAnswered == 1)
                 let proofs = requests.compactMap { $0.header("dpop") }
                 #expect(Set(proofs).count == 2)
                 #expect(requests.allSatisfy { $0.header("authorization") == "DPoP token" })
