@@ -34,6 +34,7 @@ let package = Package(
         .library(name: "OAuthLoopbackListener", targets: ["OAuthLoopbackListener"]),
         .library(name: "AccountManager", targets: ["AccountManager"]),
         .library(name: "ATClient", targets: ["ATClient"]),
+        .library(name: "Gateway", targets: ["Gateway"]),
         .library(name: "SignInDoctor", targets: ["SignInDoctor"]),
         .library(name: "Sandbox", targets: ["Sandbox"]),
         .library(name: "ATOAuthTesting", targets: ["ATOAuthTesting"]),
@@ -48,6 +49,9 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         // libsodium backs the encrypted file store, which only Linux builds; Apple platforms use the Keychain.
@@ -152,6 +156,24 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // `atoauth gateway`: the signed-in accounts served to local programs over plain HTTP (Hummingbird), with
+        // Prometheus metrics and a graceful shutdown (ServiceLifecycle).
+        .target(
+            name: "Gateway",
+            dependencies: [
+                "Failures", "ATProtoSyntax", "ATProtoPermissions", "WireFormat", "HTTPTransport", "AccountManager",
+                "ATClient", "OAuthSessionManager", "DPoPRequestExecutor",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // Explains why a sign-in fails: the chain a sign-in walks, checked step by step, without signing in.
         .target(
             name: "SignInDoctor",
@@ -178,10 +200,12 @@ let package = Package(
             dependencies: [
                 "Failures", "ATProtoSyntax", "ATProtoPermissions", "WireFormat", "HTTPTransport", "Keystore",
                 "ATProtoIdentity", "OAuthSessionManager", "OAuthLoopbackListener", "AccountManager", "ATClient",
-                "SignInDoctor", "Sandbox",
+                "SignInDoctor", "Sandbox", "Gateway",
                 "PostgresStore", "CProcessGuard",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strictSettings
         ),
@@ -249,7 +273,7 @@ let package = Package(
                 "Failures", "ATProtoSyntax", "ATProtoPermissions", "WireFormat", "HTTPTransport", "Keystore",
                 "PostgresStore", "DPoPRequestExecutor", "ATProtoIdentity", "OAuthSessionManager",
                 "OAuthLoopbackListener",
-                "AccountManager", "ATClient", "Sandbox", "ATOAuthTesting",
+                "AccountManager", "ATClient", "Sandbox", "ATOAuthTesting", "Gateway",
             ],
             swiftSettings: strictSettings
         ),
@@ -339,6 +363,16 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "GatewayTests",
+            dependencies: [
+                "Gateway", "ATOAuthTesting", "Sandbox", "AccountManager", "ATClient", "ATProtoSyntax", "HTTPTransport",
+                "Keystore", "OAuthSessionManager", "Failures", "DPoPRequestExecutor",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "SignInDoctorTests",
             dependencies: [
                 "SignInDoctor", "ATProtoSyntax", "ATProtoIdentity", "HTTPTransport", "OAuthSessionManager",
@@ -356,7 +390,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: [
-                "approve_browser.py", "chromium_approve.py", "chromium_web_signin.py", "deny_browser.py",
+                "approve_browser.py", "gateway_client.py", "chromium_approve.py", "chromium_web_signin.py",
+                "deny_browser.py",
                 "forged_state_browser.py", "headless_chromium.py", "pty_run.py", "signup_browser.py",
             ],
             swiftSettings: strictSettings

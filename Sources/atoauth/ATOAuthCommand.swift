@@ -21,6 +21,7 @@ struct ATOAuthCommand: AsyncParsableCommand {
               atoauth whoami --json
               atoauth xrpc app.bsky.actor.getProfile \\
                 actor=alice.bsky.social
+              atoauth gateway   # XRPC over plain HTTP for scripts
 
             Exit status: 0 success, 1 failed, 2 usage error, 3 sign-in needed, 4 security check failed, \
             130 interrupted.
@@ -30,8 +31,8 @@ struct ATOAuthCommand: AsyncParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            AccountsCommand.self, WhoamiCommand.self, XRPCCommand.self, DoctorCommand.self, ClientCommand.self,
-            SandboxCommand.self, DemoCommand.self,
+            AccountsCommand.self, WhoamiCommand.self, XRPCCommand.self, GatewayCommand.self, DoctorCommand.self,
+            ClientCommand.self, SandboxCommand.self, DemoCommand.self,
         ]
     )
 }

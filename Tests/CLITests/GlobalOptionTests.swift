@@ -14,24 +14,25 @@ struct GlobalOptionTests {
         var testDescription: String { (command + option).joined(separator: " ") }
     }
 
-    static let account = "`atoauth accounts status`, `atoauth whoami`, `atoauth xrpc` and `atoauth doctor`"
+    static let account =
+        "`atoauth accounts status`, `atoauth whoami`, `atoauth xrpc`, `atoauth gateway` and `atoauth doctor`"
     static let identity =
         "`atoauth accounts add`, `atoauth accounts status`, `atoauth accounts upgrade`, `atoauth whoami`, "
-        + "`atoauth xrpc` and `atoauth doctor`"
+        + "`atoauth xrpc`, `atoauth gateway` and `atoauth doctor`"
     static let loopback =
         "`atoauth accounts add`, `atoauth accounts status`, `atoauth accounts upgrade`, `atoauth accounts remove`, "
-        + "`atoauth whoami`, `atoauth xrpc`, `atoauth doctor`, `atoauth client remove-key`, `atoauth client metadata` "
+        + "`atoauth whoami`, `atoauth xrpc`, `atoauth gateway`, `atoauth doctor`, `atoauth client remove-key`, `atoauth client metadata` "
         + "and `atoauth client check`"
     static let storeCommands =
         "`atoauth accounts add`, `atoauth accounts list`, `atoauth accounts status`, `atoauth accounts switch`, "
-        + "`atoauth accounts upgrade`, `atoauth accounts remove`, `atoauth whoami`, `atoauth xrpc`, `atoauth doctor`, "
+        + "`atoauth accounts upgrade`, `atoauth accounts remove`, `atoauth whoami`, `atoauth xrpc`, `atoauth gateway`, `atoauth doctor`, "
         + "`atoauth client keygen`, `atoauth client keys`, `atoauth client remove-key`"
     static let store = storeCommands + " and `atoauth client metadata`"
     /// `-v`: every command using the store, and `client check`, which fetches.
     static let verbose = storeCommands + ", `atoauth client metadata` and `atoauth client check`"
     static let requestTimeout =
         "`atoauth accounts add`, `atoauth accounts status`, `atoauth accounts upgrade`, `atoauth accounts remove`, "
-        + "`atoauth whoami`, `atoauth xrpc`, `atoauth doctor`, `atoauth client remove-key` and `atoauth client check`"
+        + "`atoauth whoami`, `atoauth xrpc`, `atoauth gateway`, `atoauth doctor`, `atoauth client remove-key` and `atoauth client check`"
     static let clientID =
         "`atoauth accounts add`, `atoauth accounts upgrade`, `atoauth doctor` and `atoauth client metadata`"
 

@@ -7,7 +7,8 @@ struct HelpTests {
     /// Every command, by the words that name it.
     static let commands: [[String]] = [
         [], ["accounts"], ["accounts", "add"], ["accounts", "list"], ["accounts", "status"], ["accounts", "switch"],
-        ["accounts", "upgrade"], ["accounts", "remove"], ["whoami"], ["xrpc"], ["client"], ["client", "keygen"],
+        ["accounts", "upgrade"], ["accounts", "remove"], ["whoami"], ["xrpc"], ["gateway"], ["doctor"], ["client"],
+        ["client", "keygen"],
         ["client", "keys"], ["client", "remove-key"], ["client", "metadata"], ["client", "check"], ["sandbox"],
         ["demo"],
     ]
@@ -16,7 +17,9 @@ struct HelpTests {
     func everyCommand() async throws {
         try await ScratchHome.with { scratch in
             let root = HelpText(try await scratch.atoauth(["--help"]).stdout)
-            #expect(root.subcommands == ["accounts", "whoami", "xrpc", "doctor", "client", "sandbox", "demo"])
+            #expect(
+                root.subcommands == ["accounts", "whoami", "xrpc", "gateway", "doctor", "client", "sandbox", "demo"]
+            )
             let accounts = HelpText(try await scratch.atoauth(["accounts", "--help"]).stdout)
             #expect(accounts.subcommands == ["add", "list", "status", "switch", "upgrade", "remove"])
             let client = HelpText(try await scratch.atoauth(["client", "--help"]).stdout)

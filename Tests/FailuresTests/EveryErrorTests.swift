@@ -7,6 +7,7 @@ import AccountManager
 import DPoPRequestExecutor
 import Failures
 import Foundation
+import Gateway
 import HTTPTransport
 import Keystore
 import OAuthLoopbackListener
@@ -53,11 +54,12 @@ struct EveryErrorTests {
         SyntaxError.self, PermissionError.self, FormEncoding.Failure.self, TransportError.self, FetchError.self,
         KeystoreError.self, PostgresStoreError.self, DPoPError.self, IdentityError.self, OAuthError.self,
         LoopbackListenerError.self, AccountError.self, XRPCError.self, XRPCRequestError.self,
-        MissingPermissionError.self, SandboxError.self, SandboxWorldError.self,
+        MissingPermissionError.self, SandboxError.self, SandboxWorldError.self, GatewayError.self,
     ]
 
     static func rows() throws -> [Row] {
         try syntaxAndWireRows() + transportAndStoreRows() + identityAndOAuthRows() + accountRows() + clientRows()
+            + gatewayRows()
     }
 
     static func syntaxAndWireRows() throws -> [Row] {
@@ -73,6 +75,15 @@ struct EveryErrorTests {
             ),
             Row(try thrown { _ = try FormEncoding.parse("code=%zz") }, .usage),
             Row(try thrown { _ = try FormEncoding.parse("state=a&state=b") }, .usage),
+        ]
+    }
+
+    static func gatewayRows() -> [Row] {
+        [
+            Row(GatewayError.notLoopback("0.0.0.0"), .usage),
+            Row(GatewayError.invalidPort(70_000), .usage),
+            Row(GatewayError.addressInUse("127.0.0.1:8787", port: 8787), .failed, .chooseAnotherPort(8787)),
+            Row(GatewayError.addressInUse("127.0.0.1:0", port: 0), .failed),
         ]
     }
 

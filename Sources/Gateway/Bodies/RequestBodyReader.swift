@@ -1,0 +1,92 @@
+import Foundation
+import HTTPTransport
+import HummingbirdCore
+import NIOCore
+
+/// Reads a request body whole before it is forwarded, since a retry sends it again from its start: in memory up to
+/// ``GatewayConfiguration/memoryBodyLimit``, else into a ``SpoolFile``; never more than the gateway's limit.
+struct RequestBodyReader: Sendable {
+    /// The largest body, in bytes.
+    let limit: Int
+    /// Where large bodies go.
+    let spool: SpoolDirectory
+    /// How long the client may send nothing; the connection is closed by then (the server's idle timeout), so a
+    /// body that ends in an error after so long stalled rather than broke.
+    let idleTimeout: Duration
+
+    /// A body read whole.
+    struct Body: Sendable {
+        /// The body to forward.
+        var body: HTTPRequestBody
+        /// The whole body when it is in memory, to look into.
+        var bytes: Data?
+        /// The file holding it, to discard once the request is answered.
+        var file: SpoolFile?
+    }
+
+    /// Reads `body`, which `Content-Length` said is `declaredLength` bytes (`nil` for a chunked body).
+    ///
+    /// - Throws: ``GatewayRefusal`` 413 when it grows past the limit, 408 when the client stopped sending, 400 when
+    ///   it ended short of its length; ``SpoolFailure`` when the disk would not take it.
+    func read(_ body: RequestBody, declaredLength: Int?) async throws -> Body {
+        var memory = Data()
+        var file: SpoolFile?
+        if let declaredLength, declaredLength > GatewayConfiguration.memoryBodyLimit {
+            file = try spool.create()
+        } else if let declaredLength {
+            memory.reserveCapacity(declaredLength)
+        }
+        var count = 0
+        var lastProgress = ContinuousClock.now
+        do {
+            for try await buffer in body {
+                count += buffer.readableBytes
+                guard count <= limit else { throw GatewayRefusal.payloadTooLarge(limit: limit) }
+                if file == nil, count > GatewayConfiguration.memoryBodyLimit {
+                    let spooled = try spool.create()
+                    try memory.withUnsafeBytes { try spooled.append($0) }
+                    memory = Data()
+                    file = spooled
+                }
+                if let file {
+                    try buffer.withUnsafeReadableBytes { try file.append($0) }
+                } else {
+                    memory.append(contentsOf: buffer.readableBytesView)
+                }
+                lastProgress = .now
+            }
+        } catch let error as GatewayRefusal {
+            file?.discard()
+            throw error
+        } catch let error as SpoolFailure {
+            file?.discard()
+            throw error
+        } catch {
+            file?.discard()
+            throw stalledOrBroken(since: lastProgress, read: count, of: declaredLength)
+        }
+        if let declaredLength, count != declaredLength {
+            file?.discard()
+            throw stalledOrBroken(since: lastProgress, read: count, of: declaredLength)
+        }
+        if let file { return Body(body: file.body, bytes: nil, file: file) }
+        return Body(body: .bytes(memory), bytes: memory, file: nil)
+    }
+
+    /// 408 when the body stopped arriving for about the idle timeout, else 400: the client closed the connection.
+    private func stalledOrBroken(
+        since lastProgress: ContinuousClock.Instant,
+        read: Int,
+        of length: Int?
+    ) -> GatewayRefusal {
+        let stalled = ContinuousClock.now - lastProgress >= idleTimeout * 0.9
+        let expected = length.map { " of its \($0)" } ?? ""
+        if stalled {
+            return .requestTimeout(
+                "The client sent nothing for \(idleTimeout) after \(read)\(expected) bytes of the body; the request "
+                    + "was dropped."
+            )
+        }
+        return .invalidRequest("The request body ended after \(read)\(expected) bytes; nothing was forwarded.")
+    }
+}

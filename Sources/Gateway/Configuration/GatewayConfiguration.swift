@@ -1,0 +1,94 @@
+public import ATProtoSyntax
+public import Foundation
+
+/// How a ``GatewayServer`` listens, whom it lets in, and how much it takes on at once.
+///
+/// The defaults suit one person's scripts on one machine; ``validate()`` says what cannot be used, before anything
+/// listens.
+public struct GatewayConfiguration: Sendable {
+    /// Where the gateway listens: a loopback address or a Unix domain socket, never a network others can reach.
+    public var listen: Listen
+    /// The token every request but the health check must carry as `Authorization: Bearer <token>` (RFC 6750 §2.1):
+    /// at least 16 visible ASCII characters.
+    public var token: String
+    /// The account a request goes out as when neither its `atoauth-account` header nor its `repo` names one; `nil`
+    /// for the active account at the time of the request.
+    public var fallbackAccount: ATIdentifier?
+    /// The largest request body, in bytes, 64 MiB by default; a larger one is refused with 413.
+    public var maximumBodyBytes: Int
+    /// The most `/xrpc/` requests in flight at once, 256 by default; one more is refused with 503 and `Retry-After`.
+    public var maximumConcurrentRequests: Int
+    /// How long a client may send nothing while its request is read, before its connection is closed (slow or
+    /// stalled clients); default 30 seconds.
+    public var idleTimeout: Duration
+    /// How long a graceful shutdown waits for the requests in flight before cancelling them; default 10 seconds.
+    public var shutdownGrace: Duration
+    /// Whether `atoauth_gateway_requests_total` carries an `account` label with the DID; off by default, so that no
+    /// DID reaches a metrics system unless asked.
+    public var metricsPerAccount: Bool
+    /// Where bodies larger than ``memoryBodyLimit`` are spooled while a request is forwarded (and sent again on a
+    /// retry): made 0700, each file 0600 and unlinked as soon as it is opened.
+    public var spoolDirectory: URL
+
+    /// 64 MiB.
+    public static let defaultMaximumBodyBytes = 64 << 20
+    /// 256 requests.
+    public static let defaultMaximumConcurrentRequests = 256
+    /// 30 seconds.
+    public static let defaultIdleTimeout = Duration.seconds(30)
+    /// 10 seconds.
+    public static let defaultShutdownGrace = Duration.seconds(10)
+    /// Bodies up to 1 MiB are held in memory; larger ones are spooled to ``spoolDirectory``.
+    public static let memoryBodyLimit = 1 << 20
+
+    /// Creates a configuration; every limit has the default documented on its property.
+    public init(
+        listen: Listen,
+        token: String,
+        spoolDirectory: URL,
+        fallbackAccount: ATIdentifier? = nil,
+        maximumBodyBytes: Int = GatewayConfiguration.defaultMaximumBodyBytes,
+        maximumConcurrentRequests: Int = GatewayConfiguration.defaultMaximumConcurrentRequests,
+        idleTimeout: Duration = GatewayConfiguration.defaultIdleTimeout,
+        shutdownGrace: Duration = GatewayConfiguration.defaultShutdownGrace,
+        metricsPerAccount: Bool = false
+    ) {
+        self.listen = listen
+        self.token = token
+        self.spoolDirectory = spoolDirectory
+        self.fallbackAccount = fallbackAccount
+        self.maximumBodyBytes = maximumBodyBytes
+        self.maximumConcurrentRequests = maximumConcurrentRequests
+        self.idleTimeout = idleTimeout
+        self.shutdownGrace = shutdownGrace
+        self.metricsPerAccount = metricsPerAccount
+    }
+
+    /// The shortest token accepted.
+    public static let minimumTokenLength = 16
+
+    /// Checks every setting.
+    ///
+    /// - Throws: ``GatewayError`` (usage) naming the first setting that cannot be used: an address that is not
+    ///   loopback, a socket path too long for the system, a token too short or with characters a header cannot
+    ///   carry, or a limit out of range.
+    public func validate() throws {
+        try listen.check()
+        guard token.utf8.count >= Self.minimumTokenLength else {
+            throw GatewayError.unusableToken("it is shorter than \(Self.minimumTokenLength) characters")
+        }
+        guard token.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+            throw GatewayError.unusableToken("it holds a character other than visible ASCII")
+        }
+        guard maximumBodyBytes >= 1 else {
+            throw GatewayError.invalidLimit("the largest body must be at least 1 byte")
+        }
+        guard maximumConcurrentRequests >= 1 else {
+            throw GatewayError.invalidLimit("at least 1 request must be allowed in flight")
+        }
+        guard idleTimeout > .zero else { throw GatewayError.invalidLimit("the idle timeout must be positive") }
+        guard shutdownGrace >= .zero else {
+            throw GatewayError.invalidLimit("the shutdown grace must not be negative")
+        }
+    }
+}

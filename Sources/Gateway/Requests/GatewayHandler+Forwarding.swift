@@ -1,0 +1,168 @@
+import ATClient
+import ATProtoSyntax
+import Foundation
+import HTTPTransport
+import Hummingbird
+import HummingbirdCore
+import NIOCore
+import WireFormat
+
+extension GatewayHandler {
+    /// The largest JSON body looked into for its `repo` and the permissions it needs.
+    static let inspectableBodyLimit = 256 << 10
+
+    /// Forwards `/xrpc/<nsid>` as an account: checks the NSID, the method and the gateway's load, reads the body
+    /// (``forwardAdmitted(_:nsid:method:writer:record:)``), and passes the PDS's answer on.
+    func forward(
+        _ request: Request,
+        nsid name: String,
+        writer: borrowing ResponseWriter,
+        record: inout RequestRecord
+    ) async -> Answer {
+        let unwanted = Self.bodyIsUnwanted(request.headers, limit: configuration.maximumBodyBytes)
+        guard let nsid = try? NSID(validating: name) else {
+            let shown = TerminalText.sanitized(name, limit: 120)
+            return refuse(
+                .invalidRequest("“\(shown)” is not an NSID such as com.atproto.server.getSession."),
+                &record,
+                closing: unwanted
+            )
+        }
+        record.nsid = nsid.rawValue
+        let method: HTTPMethod
+        switch request.method {
+        case .get: method = .get
+        case .post: method = .post
+        default:
+            return refuse(.methodNotAllowed(request.method.rawValue, allowed: "GET, POST"), &record, closing: unwanted)
+        }
+        guard gate.enter() else { return refuse(.overloaded(limit: gate.limit), &record, closing: unwanted) }
+        var answer = await forwardAdmitted(request, nsid: nsid, method: method, writer: writer, record: &record)
+        answer.admitted = true
+        return answer
+    }
+
+    /// Forwards an admitted call: its body's size, the account and proxy it names, its query, then the body read
+    /// whole, and the call sent through the routed client.
+    private func forwardAdmitted(
+        _ request: Request,
+        nsid: NSID,
+        method: HTTPMethod,
+        writer: borrowing ResponseWriter,
+        record: inout RequestRecord
+    ) async -> Answer {
+        let fields = request.headers
+        let unwanted = Self.bodyIsUnwanted(fields, limit: configuration.maximumBodyBytes)
+        let lengths = fields[values: .contentLength]
+        var declaredLength: Int?
+        if let first = lengths.first {
+            guard lengths.allSatisfy({ $0 == first }), let length = Int(first), length >= 0 else {
+                return refuse(.invalidRequest("Content-Length must be one number of bytes."), &record, closing: true)
+            }
+            declaredLength = length
+        }
+        // Refused before a byte of the body is read (RFC 9110 §15.5.14).
+        if let declaredLength, declaredLength > configuration.maximumBodyBytes {
+            return refuse(.payloadTooLarge(limit: configuration.maximumBodyBytes), &record, closing: unwanted)
+        }
+        let hasBody = !fields[values: .transferEncoding].isEmpty || (declaredLength ?? 0) > 0
+        if method == .get, hasBody {
+            return refuse(.invalidRequest("A query (GET) takes no body."), &record, closing: unwanted)
+        }
+        let accounts = Self.values(fields, named: ForwardedHeaders.account)
+        let proxies = Self.values(fields, named: ForwardedHeaders.proxy)
+        guard accounts.count <= 1, proxies.count <= 1 else {
+            return refuse(
+                .invalidRequest("atoauth-account and atproto-proxy may each be given once."),
+                &record,
+                closing: unwanted
+            )
+        }
+        var account: ATIdentifier?
+        if let text = accounts.first {
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            let name = trimmed.hasPrefix("@") ? String(trimmed.dropFirst()) : trimmed
+            guard let identifier = try? ATIdentifier(validating: name) else {
+                let shown = TerminalText.sanitized(text, limit: 120)
+                return refuse(
+                    .invalidRequest("atoauth-account must be a handle or a DID, not “\(shown)”."),
+                    &record,
+                    closing: unwanted
+                )
+            }
+            account = identifier
+        }
+        let query = request.uri.query.flatMap { $0.isEmpty ? nil : $0 }
+        let parameters: [(String, String)]
+        do {
+            parameters = try query.map { try FormEncoding.parsePairs($0) } ?? []
+        } catch {
+            return refuse(.invalidRequest("The query string cannot be read: \(error)."), &record, closing: unwanted)
+        }
+        let contentType = fields[values: .contentType].first
+        var body: RequestBodyReader.Body?
+        if hasBody {
+            // The client waits for this before sending a body it announced with Expect (RFC 9110 §10.1.1).
+            if fields[values: .expect].contains(where: { $0.lowercased() == "100-continue" }) {
+                try? await writer.writeInformationalHead(.init(status: .continue))
+            }
+            do {
+                body = try await bodies.read(request.body, declaredLength: declaredLength)
+            } catch let refusal as GatewayRefusal {
+                return refuse(refusal, &record, closing: true)
+            } catch {
+                return refuse(.internalError("\(error)."), &record, closing: true)
+            }
+        }
+        var inspectable: Data?
+        if let bytes = body?.bytes, Self.isJSON(contentType), bytes.count <= Self.inspectableBodyLimit {
+            inspectable = bytes
+        }
+        let call = XRPCForwardedRequest(
+            nsid: nsid,
+            method: method,
+            percentEncodedQuery: query,
+            parameters: parameters,
+            headers: ForwardedHeaders.outgoing(fields),
+            body: body?.body,
+            contentType: body == nil ? nil : contentType,
+            inspectableBody: inspectable,
+            proxy: proxies.first
+        )
+        do {
+            let forwarded = try await client.forward(call, as: account, otherwise: configuration.fallbackAccount)
+            record.account = forwarded.account.rawValue
+            return Answer(response: Self.passedOn(forwarded.response), spooled: body?.file)
+        } catch {
+            body?.file?.discard()
+            return refuse(.answering(error), &record)
+        }
+    }
+
+    /// The PDS's answer as the client gets it: its status, the fields that describe it, and its body streamed as it
+    /// arrives.
+    static func passedOn(_ upstream: HTTPStreamedResponse) -> Response {
+        let fields = ForwardedHeaders.returned(upstream.headers)
+        let length = fields[values: .contentLength].first.flatMap { Int($0) }
+        let chunks = upstream.body
+        let body = ResponseBody(contentLength: length) { writer in
+            for try await chunk in chunks {
+                try await writer.write(ByteBuffer(bytes: chunk))
+            }
+            try await writer.finish(nil)
+        }
+        return Response(status: .init(code: upstream.status), headers: fields, body: body)
+    }
+
+    /// Whether `contentType` is JSON (`application/json`, any parameters).
+    static func isJSON(_ contentType: String?) -> Bool {
+        guard let contentType else { return false }
+        let type = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        return type.lowercased() == "application/json"
+    }
+
+    /// The values of the fields named `name` (lowercase), in order.
+    static func values(_ fields: HTTPFields, named name: String) -> [String] {
+        fields.filter { $0.name.canonicalName == name }.map(\.value)
+    }
+}

@@ -1,0 +1,195 @@
+import ATClient
+import Foundation
+import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOCore
+import WireFormat
+
+/// Answers every request the gateway receives, checking in this order: that it comes from this machine and not from
+/// a browser (`Host`, `Origin`), the health check (no token), the gateway token, the metrics, and then an XRPC call,
+/// forwarded as an account (``forward(_:nsid:writer:record:)``).
+struct GatewayHandler: Sendable {
+    let configuration: GatewayConfiguration
+    /// The routed client of the signed-in accounts.
+    let client: ATClient
+    let metrics: GatewayMetrics
+    let gate: AdmissionGate
+    let bodies: RequestBodyReader
+    let listening: ListeningSignal
+    let logger: Logger
+    /// The time, for the `Date` of the answers the gateway makes itself.
+    let now: @Sendable () -> Date
+    /// How many nonce challenges the account manager's requests have answered so far.
+    let nonceRetries: @Sendable () -> Int
+
+    /// What a request is answered with, and what to do once the answer is written.
+    struct Answer: Sendable {
+        var response: Response
+        /// The admission to end once the answer is written.
+        var admitted = false
+        /// The spooled body to discard once the answer is written.
+        var spooled: SpoolFile?
+        /// Whether to close the connection after the answer: its body is still on the way and is not wanted.
+        var closesConnection = false
+    }
+
+    /// The connection is closed after an answer to a request whose body was not read (RFC 9112 §9.6).
+    struct ClosingConnection: Error {}
+
+    /// Answers `request`, writes the answer, then counts and logs it.
+    func serve(_ request: Request, writer: consuming ResponseWriter) async throws {
+        let started = ContinuousClock.now
+        var record = RequestRecord(
+            method: request.method.rawValue,
+            path: TerminalText.sanitized(request.uri.path, limit: 120)
+        )
+        let answer = await self.answer(request, writer: writer, record: &record)
+        var response = answer.response
+        // Every answer carries a Date: the PDS's, else the gateway's own (RFC 9110 §6.6.1).
+        if response.headers[.date] == nil { response.headers[.date] = HTTPDate.format(now()) }
+        var failure: (any Error)?
+        do {
+            try await writer.write(response: response.head, body: response.body)
+        } catch {
+            failure = error
+        }
+        answer.spooled?.discard()
+        if answer.admitted { gate.leave() }
+        finish(record, status: answer.response.status.code, started: started, failure: failure)
+        if let failure { throw failure }
+        if answer.closesConnection { throw ClosingConnection() }
+    }
+
+    private func answer(
+        _ request: Request,
+        writer: borrowing ResponseWriter,
+        record: inout RequestRecord
+    ) async -> Answer {
+        let unreadBody = Self.bodyIsUnwanted(request.headers, limit: configuration.maximumBodyBytes)
+        if let refusal = refusalOfOrigin(request) { return refuse(refusal, &record, closing: unreadBody) }
+        let path = request.uri.path
+        if path == "/_gateway/health" {
+            record.isHealthCheck = true
+            guard request.method == .get else {
+                return refuse(.methodNotAllowed(request.method.rawValue, allowed: "GET"), &record, closing: unreadBody)
+            }
+            return Answer(response: Self.json(#"{"status":"ok"}"#))
+        }
+        guard BearerToken.matches(request.headers[values: .authorization], expected: configuration.token) else {
+            return refuse(.authRequired, &record, closing: unreadBody)
+        }
+        if path == "/_gateway/metrics" {
+            guard request.method == .get else {
+                return refuse(.methodNotAllowed(request.method.rawValue, allowed: "GET"), &record, closing: unreadBody)
+            }
+            return Answer(response: metricsResponse())
+        }
+        guard path.hasPrefix("/xrpc/") else { return refuse(.notFound, &record, closing: unreadBody) }
+        return await forward(request, nsid: String(path.dropFirst("/xrpc/".count)), writer: writer, record: &record)
+    }
+
+    /// 403 for a `Host` other than the gateway's own address (a DNS rebinding page), and for a request a browser
+    /// sent: it carries `Origin` (RFC 6454 §7) or `Sec-Fetch-Site` (W3C Fetch Metadata), which browsers send and
+    /// programs do not (Node's `fetch` sends `Sec-Fetch-Mode` alone, so that one proves nothing).
+    private func refusalOfOrigin(_ request: Request) -> GatewayRefusal? {
+        // HTTP/1.1's Host reaches here as the request's authority (RFC 9110 §7.2).
+        guard listening.hostCheck?.allows(request.head.authority) == true else {
+            return .forbidden(
+                "The Host header must name the gateway's own address; a request for another name is refused."
+            )
+        }
+        let fromBrowser =
+            !request.headers[values: .origin].isEmpty
+            || request.headers.contains { $0.name.canonicalName == "sec-fetch-site" }
+        guard !fromBrowser else {
+            return .forbidden("Requests from a web browser are refused: the gateway serves local programs only.")
+        }
+        return nil
+    }
+
+    /// Answers with `refusal`, closing the connection when the request's body is on its way and unwanted.
+    func refuse(_ refusal: GatewayRefusal, _ record: inout RequestRecord, closing: Bool = false) -> Answer {
+        record.refusal = refusal
+        var fields = HTTPFields()
+        fields[.contentType] = "application/json"
+        for header in refusal.headers {
+            if let name = HTTPFields.Element.Name(header.name) { fields.append(.init(name: name, value: header.value)) }
+        }
+        if closing { fields[.connection] = "close" }
+        let response = Response(
+            status: .init(code: refusal.status),
+            headers: fields,
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: refusal.body))
+        )
+        return Answer(response: response, closesConnection: closing)
+    }
+
+    /// Whether the connection is closed rather than the body read and dropped, when the request is refused before
+    /// its body is read.
+    ///
+    /// It is when the body is chunked (of any length), larger than the limit and ``drainAllowance`` together, or held
+    /// back until the client hears `100 Continue` (RFC 9110 §10.1.1). A body of known, bounded length is read and
+    /// dropped instead: closing with unread bytes would reset the connection, and the client could lose the answer
+    /// (RFC 9112 §9.6).
+    static func bodyIsUnwanted(_ fields: HTTPFields, limit: Int) -> Bool {
+        if !fields[values: .transferEncoding].isEmpty { return true }
+        if fields[values: .expect].contains(where: { $0.lowercased() == "100-continue" }) { return true }
+        guard let length = fields[values: .contentLength].first else { return false }
+        return Int(length).map { $0 > limit.addingReportingOverflow(drainAllowance).partialValue } ?? true
+    }
+
+    /// How far past the limit a refused body is still read and dropped to keep the connection: 1 MiB.
+    static let drainAllowance = 1 << 20
+
+    /// A JSON answer with status 200.
+    static func json(_ text: String) -> Response {
+        Response(
+            status: .ok,
+            headers: [.contentType: "application/json"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: text))
+        )
+    }
+
+    /// The metrics in the Prometheus text format, version 0.0.4.
+    private func metricsResponse() -> Response {
+        metrics.nonceRetries(total: nonceRetries())
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.exposition))
+        )
+    }
+
+    /// Counts and logs a finished request: one line, with its method, XRPC method (or path), status and duration;
+    /// the account's DID only at debug level; never a token, a body, a query or an `Authorization` value.
+    private func finish(_ record: RequestRecord, status: Int, started: ContinuousClock.Instant, failure: (any Error)?) {
+        let elapsed = ContinuousClock.now - started
+        metrics.finished(method: record.method, status: status, account: record.account, after: elapsed)
+        if let refusal = record.refusal { metrics.refused(refusal.name) }
+        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        var metadata: Logger.Metadata = [
+            "method": .string(record.method),
+            "status": .stringConvertible(status),
+            "duration_ms": .string(String(format: "%.3f", milliseconds)),
+        ]
+        if let nsid = record.nsid { metadata["nsid"] = .string(nsid) } else { metadata["path"] = .string(record.path) }
+        if let refusal = record.refusal {
+            metadata["error"] = .string(refusal.name)
+            metadata["reason"] = .string(refusal.message)
+        }
+        if logger.logLevel <= .debug, let account = record.account { metadata["account"] = .string(account) }
+        if let failure { metadata["write_error"] = .string(String(describing: type(of: failure))) }
+        let level: Logger.Level
+        if record.isHealthCheck {
+            level = .debug
+        } else if status >= 500 {
+            level = .warning
+        } else if record.refusal != nil {
+            level = .notice
+        } else {
+            level = .info
+        }
+        logger.log(level: level, "request", metadata: metadata)
+    }
+}

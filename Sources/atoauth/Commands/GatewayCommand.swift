@@ -1,0 +1,330 @@
+import ATProtoSyntax
+import AccountManager
+import ArgumentParser
+import Foundation
+import Gateway
+import Logging
+import ServiceLifecycle
+import UnixSignals
+import WireFormat
+
+/// `atoauth gateway`.
+struct GatewayCommand: AsyncParsableCommand, GlobalOptionUser {
+    static let configuration = CommandConfiguration(
+        commandName: "gateway",
+        abstract: "Serve the signed-in accounts to local programs: plain HTTP in, signed XRPC out.",
+        discussion: """
+            For scripts and services in any language: they call http://127.0.0.1:8787/xrpc/<nsid> with plain \
+            HTTP, and atoauth forwards each call to the account's PDS as `atoauth xrpc` would (DPoP proof, \
+            nonces, refresh, permission checks) and passes the answer back, bodies streamed both ways. Keys and \
+            tokens never leave atoauth. It runs in the foreground until SIGTERM or Ctrl-C.
+
+            The token. Every request but GET /_gateway/health needs Authorization: Bearer <token>. A new random \
+            token is made at each start and written alone on one line to --token-file (mode 0600; default \
+            <home>/gateway-token). Only its path is printed, never the token.
+
+            The account. The atoauth-account header (a handle or DID; one not signed in here is refused, never \
+            served as another), else the account the request's repo names, else --account, else the account \
+            active at the time of the request.
+
+            Headers. atproto-proxy, atproto-accept-labelers, Accept and other fields are passed on; \
+            Authorization, DPoP, Cookie and hop-by-hop fields never are. A browser's request (Origin) and one for \
+            another Host are refused. The answer keeps the PDS's status, Content-Type, Content-Length and \
+            atproto-* and ratelimit-* fields.
+
+            Errors are JSON, {"error":"<Name>","message":"..."}: AuthRequired (401), Forbidden (403), \
+            AccountNotSignedIn (403), ScopeMissingError (403), SessionEnded (401), InvalidRequest (400), \
+            PayloadTooLarge (413), Overloaded (503), UpstreamFailed (502). GET /_gateway/metrics serves \
+            Prometheus metrics.
+
+            Prints `listening on http://127.0.0.1:PORT` (or `listening on unix:PATH`) on stdout once it listens, \
+            and one log line per request on stderr. On SIGTERM or Ctrl-C it stops accepting, lets the requests \
+            in flight finish for up to --shutdown-grace seconds, and exits 0.
+
+            Examples:
+              atoauth gateway --account alice.bsky.social
+              TOKEN=$(cat ~/.local/share/atoauth/gateway-token)
+              curl -H "Authorization: Bearer $TOKEN" \\
+                http://127.0.0.1:8787/xrpc/com.atproto.server.getSession
+              curl -H "Authorization: Bearer $TOKEN" \\
+                -H "atoauth-account: bob.bsky.social" \\
+                -H "Content-Type: application/json" \\
+                --data @record.json \\
+                http://127.0.0.1:8787/xrpc/com.atproto.repo.createRecord
+              atoauth gateway --socket /run/user/1000/atoauth.sock
+              curl --unix-socket /run/user/1000/atoauth.sock \\
+                -H "Authorization: Bearer $TOKEN" \\
+                http://localhost/xrpc/com.atproto.server.getSession
+            """
+    )
+
+    static let globalOptions = GlobalOption.signedInRequests
+    static let globalOptionHelp: [GlobalOption: String] = [
+        .account: "The account a request goes out as when it names none (no atoauth-account header, no repo) "
+            + "(env ATOAUTH_ACCOUNT); default: the account active at the time of the request."
+    ]
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Listen on this loopback address: 127.0.0.0/8, [::1] or localhost (default 127.0.0.1:\(defaultPort); "
+                + "port 0 for any free one).",
+            valueName: "host:port"
+        )
+    )
+    var listen: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Listen on a Unix socket at this path instead (made 0600).", valueName: "path"),
+        completion: .file()
+    )
+    var socket: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Where to write the token (mode 0600; default <home>/gateway-token).", valueName: "path"),
+        completion: .file()
+    )
+    var tokenFile: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The largest request body: bytes, or with K, M or G for KiB, MiB or GiB (default 64M).",
+            valueName: "bytes"
+        )
+    )
+    var maxBody: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The most XRPC requests in flight; more are refused with 503 (default \(defaultMaximumConcurrent)).",
+            valueName: "n"
+        )
+    )
+    var maxConcurrent: Int?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("How long a stop waits for the requests in flight (default 10).", valueName: "seconds")
+    )
+    var shutdownGrace: Double?
+
+    @Flag(name: .long, help: "Count requests by account DID in the metrics (by default no DID is in a metric).")
+    var metricsPerAccount = false
+
+    @OptionGroup var global: GlobalOptions<Self>
+
+    /// The port when `--listen` is not given.
+    static let defaultPort = 8787
+    /// `--max-concurrent` when not given.
+    static let defaultMaximumConcurrent = GatewayConfiguration.defaultMaximumConcurrentRequests
+    /// The largest `--max-concurrent`.
+    static let maximumConcurrent = 100_000
+    /// The largest `--max-body`: 64 GiB.
+    static let maximumBody = 64 << 30
+    /// The longest `--shutdown-grace`, in seconds.
+    static let maximumGrace = 3600.0
+
+    func validate() throws {
+        if listen != nil, socket != nil {
+            throw ValidationError("--listen and --socket are alternatives: give one.")
+        }
+        do {
+            try listenAddress().check()
+        } catch let error as GatewayError {
+            throw ValidationError(error.description)
+        }
+        if let maxBody, Self.bytes(maxBody) == nil {
+            throw ValidationError(
+                "--max-body takes a number of bytes from 1 to 64G, with K, M or G for KiB, MiB or GiB, such as 20M; "
+                    + "not “\(TerminalText.sanitized(maxBody, limit: 40))”."
+            )
+        }
+        if let maxConcurrent, !(1...Self.maximumConcurrent).contains(maxConcurrent) {
+            throw ValidationError("--max-concurrent must be a number of requests from 1 to \(Self.maximumConcurrent).")
+        }
+        if let shutdownGrace, !shutdownGrace.isFinite || !(0...Self.maximumGrace).contains(shutdownGrace) {
+            throw ValidationError("--shutdown-grace must be a number of seconds from 0 to \(Int(Self.maximumGrace)).")
+        }
+    }
+
+    func run() async throws {
+        let listen = try listenAddress()
+        try await CLIContext.run(global) { context in
+            let fallback = try await fallbackAccount(context)
+            let tokenURL =
+                tokenFile.map { URL(fileURLWithPath: $0) } ?? context.home.appendingPathComponent("gateway-token")
+            let token = GatewayToken.generate()
+            try GatewayToken.save(token, to: tokenURL)
+            var configuration = GatewayConfiguration(
+                listen: listen,
+                token: token,
+                spoolDirectory: context.home.appendingPathComponent("gateway-spool", isDirectory: true),
+                fallbackAccount: fallback,
+                maximumBodyBytes: maxBody.flatMap(Self.bytes) ?? GatewayConfiguration.defaultMaximumBodyBytes,
+                maximumConcurrentRequests: maxConcurrent ?? Self.defaultMaximumConcurrent,
+                metricsPerAccount: metricsPerAccount
+            )
+            if let shutdownGrace { configuration.shutdownGrace = .milliseconds(Int(shutdownGrace * 1000)) }
+            let logger = Self.logger(verbose: context.settings.verbose, json: global.json)
+            let server = try GatewayServer(configuration: configuration, accounts: context.accounts, logger: logger)
+            do {
+                try await Self.serve(server, tokenFile: tokenURL, json: global.json, logger: logger)
+            } catch let error as GatewayError where error.hasSameCode(as: .addressInUse("", port: nil)) {
+                let advice =
+                    socket == nil
+                    ? "Give another with --listen 127.0.0.1:PORT (0 for any free port), or stop what holds it."
+                    : "Stop the gateway that uses it, or give another --socket path."
+                throw CLIFailure(status: CLIFailure.failed, message: error.description + " " + advice)
+            }
+        }
+    }
+
+    /// Runs `server` until SIGTERM or Ctrl-C, each a graceful stop, announcing where it listens once it does.
+    private static func serve(_ server: GatewayServer, tokenFile: URL, json: Bool, logger: Logger) async throws {
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: [server],
+                gracefulShutdownSignals: [.sigterm],
+                cancellationSignals: [],
+                logger: logger
+            )
+        )
+        // Not a child task: Ctrl-C cancels the command's task, which becomes the same graceful stop as SIGTERM
+        // instead of cutting the requests in flight off.
+        let running = Task { try await group.run() }
+        try await withTaskCancellationHandler {
+            let address: GatewayConfiguration.Listen
+            do {
+                address = try await server.boundAddress()
+            } catch {
+                try await running.value  // the server's own error, when it ended with one
+                throw error
+            }
+            if json {
+                try Output.json(["listening": address.description, "tokenFile": tokenFile.path])
+            } else {
+                Output.line("listening on \(address)")
+            }
+            Output.message(
+                "The gateway token is in \(tokenFile.path) (mode 0600, new at each start): send it as "
+                    + "Authorization: Bearer <token>."
+            )
+            try await running.value
+        } onCancel: {
+            Task { await group.triggerGracefulShutdown() }
+        }
+    }
+
+    /// Where to listen: `--socket`, else `--listen`, else 127.0.0.1 on the default port.
+    private func listenAddress() throws -> GatewayConfiguration.Listen {
+        if let socket { return .unixSocket(path: socket) }
+        guard let listen else { return .tcp(host: "127.0.0.1", port: Self.defaultPort) }
+        guard let address = Self.hostAndPort(listen) else {
+            let shown = TerminalText.sanitized(listen, limit: 80)
+            throw ValidationError("--listen takes HOST:PORT, such as 127.0.0.1:8787 or [::1]:8787; not “\(shown)”.")
+        }
+        return .tcp(host: address.host, port: address.port)
+    }
+
+    /// The account for requests that name none: `--account` (or `ATOAUTH_ACCOUNT`), which must be signed in, by its
+    /// DID; else `nil`, the active account at the time of each request.
+    private func fallbackAccount(_ context: CLIContext) async throws -> ATIdentifier? {
+        guard let name = context.selectedAccount else {
+            if try await context.accounts.accounts().isEmpty {
+                Output.message(
+                    "Note: no account is signed in here yet; calls are refused with AccountNotSignedIn until one is "
+                        + "(atoauth accounts add <handle>)."
+                )
+            }
+            return nil
+        }
+        let account: ATIdentifier = try AccountName.identifier(name)
+        return .did(try await context.accounts.account(account).did)
+    }
+
+    /// `127.0.0.1:8787` or `[::1]:8787` as host and port; `nil` for anything else.
+    static func hostAndPort(_ text: String) -> (host: String, port: Int)? {
+        let host: Substring
+        let port: Substring
+        if text.hasPrefix("[") {
+            guard let close = text.firstIndex(of: "]") else { return nil }
+            let rest = text[text.index(after: close)...]
+            guard rest.hasPrefix(":") else { return nil }
+            host = text[text.index(after: text.startIndex)..<close]
+            port = rest.dropFirst()
+        } else {
+            guard let colon = text.lastIndex(of: ":"), !text[..<colon].contains(":") else { return nil }
+            host = text[..<colon]
+            port = text[text.index(after: colon)...]
+        }
+        guard !host.isEmpty, !port.isEmpty, port.utf8.allSatisfy({ (48...57).contains($0) }), let number = Int(port)
+        else { return nil }
+        return (host: String(host), port: number)
+    }
+
+    /// `20M` as 20 × 1024² bytes: a number, then optionally `K`, `M` or `G` (any case) for KiB, MiB or GiB; `nil`
+    /// for anything else, 0, or more than ``maximumBody``.
+    static func bytes(_ text: String) -> Int? {
+        let units: [String: Int] = ["k": 1 << 10, "m": 1 << 20, "g": 1 << 30]
+        var digits = Substring(text)
+        var unit = 1
+        if let last = text.last, let multiplier = units[String(last).lowercased()] {
+            unit = multiplier
+            digits = digits.dropLast()
+        }
+        guard !digits.isEmpty, digits.utf8.allSatisfy({ (48...57).contains($0) }), let number = Int(digits) else {
+            return nil
+        }
+        let (total, overflow) = number.multipliedReportingOverflow(by: unit)
+        guard !overflow, (1...maximumBody).contains(total) else { return nil }
+        return total
+    }
+
+    /// The gateway's log on stderr: one line per record, as text or (with `--json`) as JSON; debug records with
+    /// `-v` (the account's DID on each request line).
+    static func logger(verbose: Bool, json: Bool) -> Logger {
+        var logger = Logger(label: "atoauth.gateway") { _ in GatewayLogHandler(json: json) }
+        logger.logLevel = verbose ? .debug : .info
+        return logger
+    }
+}
+
+/// Writes each log record as one line on stderr through ``Output``: `time level message key=value …` (keys
+/// sorted), or one JSON object with `time`, `level`, `message` and the metadata.
+private struct GatewayLogHandler: LogHandler {
+    var json: Bool
+    var logLevel: Logger.Level = .info
+    var metadata: Logger.Metadata = [:]
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        var fields = metadata.mapValues { "\($0)" }
+        for (key, value) in event.metadata ?? [:] { fields[key] = "\(value)" }
+        let time = Date().formatted(.iso8601)
+        if json {
+            fields["time"] = time
+            fields["level"] = event.level.rawValue
+            fields["message"] = "\(event.message)"
+            let options: JSONSerialization.WritingOptions = [.sortedKeys, .withoutEscapingSlashes]
+            guard let data = try? JSONSerialization.data(withJSONObject: fields, options: options) else { return }
+            Output.message(String(decoding: data, as: UTF8.self))
+        } else {
+            let pairs = fields.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.quoted($0.value))" }
+            Output.message(([time, event.level.rawValue, "\(event.message)"] + pairs).joined(separator: " "))
+        }
+    }
+
+    /// A value as it reads in a `key=value` line: in double quotes (inner ones escaped) when it has a space.
+    private static func quoted(_ value: String) -> String {
+        guard value.contains(" ") || value.contains("\"") || value.isEmpty else { return value }
+        return "\"" + value.replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+}

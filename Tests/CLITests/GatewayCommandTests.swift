@@ -1,0 +1,214 @@
+import Foundation
+import Testing
+
+@Suite("atoauth gateway, called from curl and Python as separate processes")
+struct GatewayCommandTests {
+    static let client = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("gateway_client.py")
+
+    /// Runs the Python client (standard library only) with `arguments`; its one line of JSON.
+    static func python(_ arguments: [String]) async throws -> [String: Any] {
+        try parsed(try await pythonOutput(arguments))
+    }
+
+    /// The Python client's line of JSON, read.
+    static func parsed(_ output: Data) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: output) as? [String: Any])
+    }
+
+    /// Runs the Python client with `arguments`; what it printed.
+    static func pythonOutput(_ arguments: [String]) async throws -> Data {
+        let result = try await CLIProcess.run(
+            ["python3", client.path] + arguments,
+            environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"],
+            executable: URL(fileURLWithPath: "/usr/bin/env"),
+            timeout: .seconds(120)
+        )
+        #expect(result.status == 0, "\(result.stderr)")
+        return Data(result.stdout.utf8)
+    }
+
+    @Test("curl: health needs no token; a call without or with a wrong token is 401; the right one goes through")
+    func tokens() async throws {
+        try await CLIWorld.with { world in
+            try await world.signIn("alice.test")
+            let gateway = try await GatewayProcess(in: world)
+            defer { Task { await gateway.stop() } }
+            let token = try gateway.token()
+            #expect(token.count >= 43)
+            #expect(!gateway.output.contains(token))
+            let mode = try FileManager.default.attributesOfItem(atPath: gateway.tokenFile.path)[.posixPermissions]
+            #expect((mode as? NSNumber)?.intValue == 0o600)
+
+            let health = CurlAnswer(try await gateway.curl("/_gateway/health"))
+            #expect(health.status == 200 && health.body == #"{"status":"ok"}"#)
+            let none = CurlAnswer(try await gateway.curl("/xrpc/com.atproto.server.getSession"))
+            #expect(none.status == 401 && none.error == "AuthRequired")
+            let wrong = CurlAnswer(try await gateway.curl("/xrpc/com.atproto.server.getSession", token: "x" + token))
+            #expect(wrong.status == 401 && wrong.error == "AuthRequired")
+            let session = CurlAnswer(try await gateway.curl("/xrpc/com.atproto.server.getSession", token: token))
+            #expect(session.status == 200, "\(session.body)")
+            #expect(session.body.contains(try #require(world.did("alice.test"))))
+            let metrics = CurlAnswer(try await gateway.curl("/_gateway/metrics", token: token))
+            #expect(metrics.status == 200 && metrics.body.contains("atoauth_gateway_requests_total"))
+            #expect(!metrics.body.contains(try #require(world.did("alice.test"))))
+            #expect(await gateway.stop() == 0)
+            #expect(!gateway.output.contains(token))
+        }
+    }
+
+    @Test("curl: a rebinding Host and a browser's Origin are 403; a body over --max-body is 413")
+    func refusals() async throws {
+        try await CLIWorld.with { world in
+            try await world.signIn("alice.test")
+            let gateway = try await GatewayProcess(in: world, ["--max-body", "1024"])
+            defer { Task { await gateway.stop() } }
+            let token = try gateway.token()
+            let path = "/xrpc/com.atproto.server.getSession"
+            let rebound = CurlAnswer(try await gateway.curl(path, ["-H", "Host: attacker.example"], token: token))
+            #expect(rebound.status == 403 && rebound.error == "Forbidden")
+            let origin = CurlAnswer(
+                try await gateway.curl(path, ["-H", "Origin: https://attacker.example"], token: token)
+            )
+            #expect(origin.status == 403 && origin.error == "Forbidden")
+            let large = CurlAnswer(
+                try await gateway.curl(
+                    "/xrpc/com.atproto.repo.uploadBlob",
+                    [
+                        "-H", "Content-Type: application/octet-stream", "--data-binary",
+                        String(repeating: "x", count: 2048),
+                    ],
+                    token: token
+                )
+            )
+            #expect(large.status == 413 && large.error == "PayloadTooLarge")
+            let unknown = CurlAnswer(
+                try await gateway.curl(path, ["-H", "atoauth-account: nobody.test"], token: token)
+            )
+            #expect(unknown.status == 403 && unknown.error == "AccountNotSignedIn")
+        }
+    }
+
+    @Test("Python's standard library: records created and read page by page; a 20 MiB blob up and down whole")
+    func python() async throws {
+        try await CLIWorld.with { world in
+            try await world.signIn("alice.test")
+            let gateway = try await GatewayProcess(in: world)
+            defer { Task { await gateway.stop() } }
+            let did = try #require(world.did("alice.test"))
+            let records = try await Self.python(["records", gateway.address, gateway.tokenFile.path, did])
+            let created = try #require(records["created"] as? [String], "\(records)")
+            #expect(created.count == 5)
+            #expect(Set(try #require(records["listed"] as? [String])) == Set(created))
+            #expect(records["pages"] as? Int == 3)
+
+            let before = try gateway.peakMemory()
+            let blob = try await Self.python(["blob", gateway.address, gateway.tokenFile.path, String(20 << 20)])
+            #expect(blob["status"] as? Int == 200, "\(blob)")
+            #expect(blob["size"] as? Int == 20 << 20)
+            #expect(blob["sent"] as? String == blob["received"] as? String)
+            #expect(blob["contentType"] as? String == "application/octet-stream")
+            // Streamed both ways: the gateway never holds the blob (20 MiB) in memory.
+            let grown = try gateway.peakMemory() - before
+            #expect(grown < 12 << 20, "the gateway's peak memory grew by \(grown) bytes")
+        }
+    }
+
+    @Test("two gateways on one store, 1,000 concurrent calls on an expired token: one refresh, no replay")
+    func refreshStorm() async throws {
+        try await CLIWorld.with(["--access-token-lifetime", "2"]) { world in
+            try await world.signIn("alice.test")
+            try await Task.sleep(for: .milliseconds(2500))
+            try await world.sandbox.configure(#"{"accessTokenLifetime": 3600}"#)
+            let gateways = [
+                try await GatewayProcess(in: world, ["--max-concurrent", "1000"]),
+                try await GatewayProcess(in: world, ["--max-concurrent", "1000"]),
+            ]
+            defer { for gateway in gateways { Task { await gateway.stop() } } }
+            let results = try await withThrowingTaskGroup(of: CLIProcess.Result.self) { group in
+                for gateway in gateways {
+                    let token = try gateway.token()
+                    let urls = (0..<500).flatMap { _ in
+                        ["-o", "/dev/null", gateway.address + "/xrpc/com.atproto.server.getSession"]
+                    }
+                    group.addTask {
+                        try await CLIProcess.run(
+                            [
+                                "-sS", "-Z", "--parallel-max", "250", "-w", "%{http_code}\n", "-H",
+                                "Authorization: Bearer \(token)",
+                            ]
+                                + urls,
+                            environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"],
+                            executable: URL(fileURLWithPath: "/usr/bin/curl"),
+                            timeout: .seconds(120)
+                        )
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            let codes = results.flatMap { $0.stdout.split(separator: "\n") }
+            #expect(codes.count == 1000)
+            #expect(codes.allSatisfy { $0 == "200" }, "\(Dictionary(grouping: codes, by: { $0 }).mapValues(\.count))")
+            let counters = try await world.sandbox.counters()
+            #expect(counters.refreshGrantsSucceeded == 1)
+            #expect(counters.refreshTokenReplays == 0)
+        }
+    }
+
+    @Test("SIGTERM during an upload: the upload in flight finishes whole, then the gateway exits 0")
+    func sigtermDuringUpload() async throws {
+        try await CLIWorld.with { world in
+            try await world.signIn("alice.test")
+            let gateway = try await GatewayProcess(in: world)
+            let upload = Task {
+                try await Self.pythonOutput([
+                    "slow-upload", gateway.address, gateway.tokenFile.path, String(8 << 20), "8", "0.25",
+                ])
+            }
+            try await Task.sleep(for: .milliseconds(700))
+            let status = await gateway.stop()
+            let result = try Self.parsed(try await upload.value)
+            #expect(result["status"] as? Int == 200, "\(result) \(gateway.output)")
+            let blob = try #require((result["body"] as? [String: Any])?["blob"] as? [String: Any])
+            #expect(blob["size"] as? Int == 8 << 20)
+            #expect(status == 0)
+        }
+    }
+
+    @Test("SIGTERM with a short grace: an unfinished upload fails, and the PDS received no part of it")
+    func sigtermCutsUpload() async throws {
+        try await CLIWorld.with { world in
+            try await world.signIn("alice.test")
+            let gateway = try await GatewayProcess(in: world, ["--shutdown-grace", "1"])
+            let before = try await world.sandbox.counters().xrpcRequestsReceived
+            let upload = Task {
+                try await Self.pythonOutput([
+                    "slow-upload", gateway.address, gateway.tokenFile.path, String(8 << 20), "8", "1",
+                ])
+            }
+            try await Task.sleep(for: .milliseconds(700))
+            #expect(await gateway.stop() == 0)
+            let result = try Self.parsed(try await upload.value)
+            #expect(result["status"] as? Int != 200, "\(result)")
+            // The body is received whole before anything is sent on, so a cut upload never reaches the PDS.
+            #expect(try await world.sandbox.counters().xrpcRequestsReceived == before)
+        }
+    }
+
+    @Test("a Unix socket: mode 0600, and curl calls through it")
+    func unixSocket() async throws {
+        try await CLIWorld.with { world in
+            try await world.signIn("alice.test")
+            let socket = world.directory.appendingPathComponent("gateway.sock")
+            let gateway = try await GatewayProcess(in: world, ["--socket", socket.path])
+            defer { Task { await gateway.stop() } }
+            #expect(gateway.address == "unix:\(socket.path)")
+            let mode = try FileManager.default.attributesOfItem(atPath: socket.path)[.posixPermissions]
+            #expect((mode as? NSNumber)?.intValue == 0o600)
+            let session = CurlAnswer(
+                try await gateway.curl("/xrpc/com.atproto.server.getSession", token: try gateway.token())
+            )
+            #expect(session.status == 200, "\(session.body)")
+        }
+    }
+}

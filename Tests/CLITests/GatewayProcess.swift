@@ -1,0 +1,121 @@
+import Foundation
+import Synchronization
+import Testing
+
+/// `atoauth gateway` running as its own process in a ``CLIWorld``, started on a free loopback port (or a Unix
+/// socket), its output drained in the background.
+final class GatewayProcess: Sendable {
+    let process: Process
+    /// `http://127.0.0.1:<port>`, or `unix:<path>`, as the gateway printed it.
+    let address: String
+    /// The file holding the gateway's access token.
+    let tokenFile: URL
+    private let stdout: OutputBuffer
+    private let stderr: OutputBuffer
+    private let pipes: DrainedPipes
+
+    /// Starts `atoauth gateway --token-file … arguments…` (with `--listen 127.0.0.1:0` unless `arguments` choose)
+    /// and waits (a minute at most) for its `listening on` line.
+    init(in world: CLIWorld, _ arguments: [String] = [], environment extra: [String: String] = [:]) async throws {
+        let executable = try #require(CLIProcess.executable, "build the atoauth executable first (swift build)")
+        tokenFile = world.directory.appendingPathComponent("gateway-token-\(UUID().uuidString)")
+        let listen =
+            arguments.contains("--socket") || arguments.contains("--listen") ? [] : ["--listen", "127.0.0.1:0"]
+        (process, stdout, stderr, pipes) = try DrainedPipes.start(
+            executable,
+            arguments: ["gateway", "--token-file", tokenFile.path] + listen + arguments,
+            environment: world.environment.merging(extra) { $1 }
+        )
+        let marker = "listening on "
+        let deadline = ContinuousClock.now + .seconds(60)
+        while true {
+            let text = String(decoding: stdout.data.withLock { $0 }, as: UTF8.self)
+            if let line = text.split(separator: "\n").first(where: { $0.hasPrefix(marker) }) {
+                address = line.dropFirst(marker.count).trimmingCharacters(in: .whitespaces)
+                break
+            }
+            guard ContinuousClock.now < deadline, process.isRunning else {
+                if process.isRunning { process.terminate() }
+                throw GatewayStartFailure(output: text + String(decoding: stderr.data.withLock { $0 }, as: UTF8.self))
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    /// The token the gateway wrote, without its line end.
+    func token() throws -> String {
+        try String(contentsOf: tokenFile, encoding: .utf8).trimmingCharacters(in: .newlines)
+    }
+
+    /// The port the gateway listens on, for a TCP gateway.
+    var port: Int? { address.split(separator: ":").last.flatMap { Int($0) } }
+
+    /// Everything the gateway wrote on standard output and standard error so far.
+    var output: String {
+        [stdout, stderr].map { String(decoding: $0.data.withLock { $0 }, as: UTF8.self) }.joined(separator: "\n")
+    }
+
+    /// The gateway's peak resident memory so far, in bytes (`VmHWM`).
+    func peakMemory() throws -> Int {
+        let status = try String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)
+        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") })
+        let kilobytes = try #require(Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]))
+        return kilobytes * 1024
+    }
+
+    /// Sends `signal` (SIGTERM by default) and waits up to `timeout` for the exit; returns the exit status.
+    @discardableResult
+    func stop(_ signal: Int32 = SIGTERM, timeout: Duration = .seconds(20)) async -> Int32 {
+        if process.isRunning { kill(process.processIdentifier, signal) }
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            Issue.record("the gateway did not stop within \(timeout) of signal \(signal): \(output)")
+        }
+        while !pipes.allDrained, ContinuousClock.now < deadline + .seconds(5) {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return process.terminationStatus
+    }
+
+    /// Runs curl with `arguments` against this gateway (its address prepended to `path`), returning its result.
+    func curl(_ path: String, _ arguments: [String] = [], token: String? = nil) async throws -> CLIProcess.Result {
+        var all = ["-sS", "-o", "-", "-w", "\n%{http_code}"] + arguments
+        if let token { all += ["-H", "Authorization: Bearer \(token)"] }
+        if address.hasPrefix("unix:") {
+            all += ["--unix-socket", String(address.dropFirst("unix:".count)), "http://localhost\(path)"]
+        } else {
+            all.append(address + path)
+        }
+        return try await CLIProcess.run(
+            all,
+            environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"],
+            executable: URL(fileURLWithPath: "/usr/bin/curl")
+        )
+    }
+}
+
+/// curl's answer split into the body and the status code `-w` appended.
+struct CurlAnswer {
+    var status: Int
+    var body: String
+
+    init(_ result: CLIProcess.Result) {
+        let text = result.stdout
+        let split = text.lastIndex(of: "\n") ?? text.endIndex
+        body = String(text[..<split])
+        status = Int(text[split...].trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    }
+
+    /// The XRPC error name of a JSON error answer.
+    var error: String? {
+        (try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])?["error"] as? String
+    }
+}
+
+/// The gateway exited or printed no address within a minute.
+struct GatewayStartFailure: Error, CustomStringConvertible {
+    var output: String
+    var description: String { "the gateway did not start: \(output)" }
+}

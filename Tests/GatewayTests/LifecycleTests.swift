@@ -1,0 +1,101 @@
+import ATOAuthTesting
+import Foundation
+import Gateway
+import HTTPTransport
+import Logging
+import ServiceLifecycle
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+@Suite("Starting and stopping")
+struct LifecycleTests {
+    @Test("a graceful shutdown lets the request in flight finish, then the gateway stops")
+    func gracefulShutdown() async throws {
+        let slow = ScriptedResponse(
+            status: 200,
+            headers: [("Content-Type", "application/json")],
+            body: Data(#"{"ok":true}"#.utf8),
+            delay: .milliseconds(700)
+        )
+        try await LoopbackHTTPServer.withServer(handler: LoopbackHTTPServer.always(slow)) { pds in
+            try await SandboxWorld.with { world in
+                let (accounts, _) = try await narrowedSession(
+                    world,
+                    scope: "atproto transition:generic",
+                    pds: pds.url("/")
+                )
+                let spool = RunningGateway.spoolDirectory()
+                defer { try? FileManager.default.removeItem(at: spool) }
+                let configuration = RunningGateway.configuration(spool: spool)
+                let gateway = try GatewayServer(configuration: configuration, accounts: accounts)
+                let group = ServiceGroup(
+                    configuration: ServiceGroupConfiguration(
+                        services: [gateway],
+                        logger: Logger(label: "gateway-tests") { _ in SwiftLogNoOpLogHandler() }
+                    )
+                )
+                let running = Task { try await group.run() }
+                guard case .tcp(_, let port) = try await gateway.boundAddress() else {
+                    Issue.record("the gateway listens on TCP")
+                    await group.triggerGracefulShutdown()
+                    return
+                }
+                let client = GatewayClient(port: port, token: configuration.token, transport: world.transport)
+                let call = Task { try await client.send("/xrpc/com.example.slow.get") }
+                let deadline = ContinuousClock.now + .seconds(5)
+                while pds.requests.isEmpty, ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(10))
+                }
+                #expect(pds.requests.count == 1, "the call reached the PDS")
+                await group.triggerGracefulShutdown()
+                let answer = try await call.value
+                #expect(answer.status == 200)
+                try await running.value
+                await #expect(throws: (any Error).self) { try await client.send("/_gateway/health", authorized: false) }
+            }
+        }
+    }
+
+    @Test("on a Unix socket the socket is 0600 while it listens and removed once it stops")
+    func unixSocket() async throws {
+        try await SandboxWorld.with { world in
+            let spool = RunningGateway.spoolDirectory()
+            defer { try? FileManager.default.removeItem(at: spool) }
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "gw-\(UInt32.random(in: 0...UInt32.max)).sock"
+            ).path
+            var configuration = RunningGateway.configuration(spool: spool)
+            configuration.listen = .unixSocket(path: path)
+            let gateway = try GatewayServer(configuration: configuration, accounts: world.accounts())
+            let task = Task { try await gateway.run() }
+            #expect(try await gateway.boundAddress() == .unixSocket(path: path))
+            var status = stat()
+            #expect(lstat(path, &status) == 0)
+            #expect(status.st_mode & 0o777 == 0o600)
+            task.cancel()
+            _ = try? await task.value
+            #expect(lstat(path, &status) != 0, "the socket is removed")
+        }
+    }
+
+    @Test("a second gateway on a port in use fails with addressInUse, naming the port")
+    func portInUse() async throws {
+        try await SandboxWorld.with { world in
+            try await RunningGateway.with(world.accounts(), transport: world.transport) { first in
+                let spool = RunningGateway.spoolDirectory()
+                defer { try? FileManager.default.removeItem(at: spool) }
+                var configuration = RunningGateway.configuration(spool: spool)
+                configuration.listen = .tcp(host: "127.0.0.1", port: first.port)
+                let second = try GatewayServer(configuration: configuration, accounts: world.accounts())
+                let error = await #expect(throws: GatewayError.self) { try await second.run() }
+                #expect(error?.hasSameCode(as: .addressInUse("", port: nil)) == true)
+                await #expect(throws: GatewayError.self) { try await second.boundAddress() }
+            }
+        }
+    }
+}
