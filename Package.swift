@@ -229,7 +229,7 @@ let package = Package(
             dependencies: [
                 "ATProtoSyntax", "HTTPTransport", "Keystore", "DPoPRequestExecutor", "ATProtoIdentity",
                 "OAuthSessionManager", "AccountManager", "ATClient", "Sandbox", "ATOAuthTesting", "CSodium",
-                "PostgresStore",
+                "PostgresStore", "Gateway",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),

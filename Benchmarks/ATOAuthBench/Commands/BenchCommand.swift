@@ -13,7 +13,7 @@ struct BenchCommand: AsyncParsableCommand {
 
             Build it in release mode: swift build -c release --product atoauth-bench
             """,
-        subcommands: [RunCommand.self, ServePlainCommand.self],
+        subcommands: [RunCommand.self, ServePlainCommand.self, ServeGatewayCommand.self],
         defaultSubcommand: RunCommand.self
     )
 }

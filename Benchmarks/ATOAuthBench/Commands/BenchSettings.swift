@@ -19,6 +19,10 @@ struct BenchSettings: Sendable {
     var storeStormCalls: Int
     var storeCalls: Int
     var storeRounds: Int
+    var gatewayCalls: Int
+    var gatewayRounds: Int
+    var gatewayLatencyCalls: Int
+    var gatewayAccountCounts: [Int]
 
     /// The full run: a few minutes on an idle 2-core machine, most of them signing in and refreshing 1,000
     /// accounts for the shared-store figures.
@@ -39,7 +43,11 @@ struct BenchSettings: Sendable {
         storeAccounts: 1000,
         storeStormCalls: 1000,
         storeCalls: 200,
-        storeRounds: 3
+        storeRounds: 3,
+        gatewayCalls: 4000,
+        gatewayRounds: 6,
+        gatewayLatencyCalls: 2000,
+        gatewayAccountCounts: [10, 1000]
     )
 
     /// The quick run for CI: every scenario once, small, with the full 1,000-call refresh storm.
@@ -60,6 +68,10 @@ struct BenchSettings: Sendable {
         storeAccounts: 20,
         storeStormCalls: 200,
         storeCalls: 20,
-        storeRounds: 1
+        storeRounds: 1,
+        gatewayCalls: 200,
+        gatewayRounds: 2,
+        gatewayLatencyCalls: 50,
+        gatewayAccountCounts: [10, 50]
     )
 }

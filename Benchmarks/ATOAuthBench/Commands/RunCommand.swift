@@ -17,7 +17,10 @@ struct RunCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("only"),
         help:
-            "Run only this scenario (repeatable): proofs, overhead, confidential, rotation, storm, keystore, stores, cli."
+            ArgumentHelp(
+                "Run only this scenario (repeatable): proofs, overhead, confidential, rotation, storm, keystore, "
+                    + "stores, gateway, cli."
+            )
     )
     var scenarios: [Scenario] = []
 
@@ -89,6 +92,17 @@ struct RunCommand: AsyncParsableCommand {
             )
             figures += Figure.sharedStores(stores)
             storeRefreshes = stores.refreshesPerAccount
+        }
+        if selected.contains(.gateway) {
+            progress("the gateway against direct calls")
+            let gateway = try await GatewayThroughput.run(
+                calls: settings.gatewayCalls,
+                callers: 16,
+                rounds: settings.gatewayRounds,
+                latencyCalls: settings.gatewayLatencyCalls,
+                accountCounts: settings.gatewayAccountCounts
+            )
+            figures += Figure.gateway(gateway)
         }
         if selected.contains(.cli) {
             figures += try await commandLine(settings)

@@ -16,6 +16,8 @@ enum Scenario: String, CaseIterable, ExpressibleByArgument, Sendable {
     case keystore
     /// The PostgreSQL store beside the file store: calls and refresh storms, 1 and 4 instances, 1 and many accounts.
     case stores
+    /// `atoauth gateway` against direct calls: requests per second, added latency, memory by account count.
+    case gateway
     /// `atoauth accounts list` and `atoauth whoami`.
     case cli
 }

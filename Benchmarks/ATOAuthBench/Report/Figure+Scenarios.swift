@@ -91,6 +91,54 @@ extension Figure {
         ]
     }
 
+    /// The gateway against direct calls.
+    static func gateway(_ result: GatewayThroughput.Result) -> [Figure] {
+        let section = "atoauth gateway (in process, plain server in another process) against ATClient directly"
+        let addedP50 = result.gatewayLatency.p50 - result.directLatency.p50
+        let addedP99 = result.gatewayLatency.p99 - result.directLatency.p99
+        var figures = [
+            Figure(
+                section: section,
+                name:
+                    "Requests per second through the gateway ÷ the same calls with ATClient, \(result.callers) callers",
+                measured: "\(Format.count(result.gatewayRate))/s vs \(Format.count(result.directRate))/s",
+                ratio: result.directRate > 0 ? result.gatewayRate / result.directRate : nil,
+                goal: .atLeast(0.7)
+            ),
+            Figure(
+                section: section,
+                name: "Latency added by the gateway at p50, one caller (ms)",
+                measured:
+                    "\(Format.duration(result.gatewayLatency.p50)) vs \(Format.duration(result.directLatency.p50))",
+                ratio: addedP50 * 1000,
+                goal: .atMost(0.3, "≤ 0.30 ms")
+            ),
+            Figure(
+                section: section,
+                name: "Latency added by the gateway at p99, one caller (ms)",
+                measured:
+                    "\(Format.duration(result.gatewayLatency.p99)) vs \(Format.duration(result.directLatency.p99))",
+                ratio: addedP99 * 1000,
+                goal: nil
+            ),
+        ]
+        if let few = result.memory.first, let many = result.memory.last, many.accounts > few.accounts {
+            let perAccount = Double(many.bytes - few.bytes) / Double(many.accounts - few.accounts)
+            figures.append(
+                Figure(
+                    section: section,
+                    name:
+                        "Gateway process memory with \(many.accounts) accounts ÷ with \(few.accounts), one call as each",
+                    measured: "\(Format.mebibytes(many.bytes)) vs \(Format.mebibytes(few.bytes)); "
+                        + "\(Format.count(perAccount / 1024)) KiB per account",
+                    ratio: Double(many.bytes) / Double(max(1, few.bytes)),
+                    goal: nil
+                )
+            )
+        }
+        return figures
+    }
+
     /// Round trips under nonce rotation.
     static func rotation(_ result: NonceRotation.Result, period: Double) -> [Figure] {
         [

@@ -6,16 +6,19 @@ import Glibc
 import Darwin
 #endif
 
-/// The parent's handle on a `serve-plain` child: its port, and the pipe whose closing stops it.
+/// The parent's handle on a server child (`serve-plain`, `serve-gateway`): its port, the rest of the line it printed,
+/// and the pipe whose closing stops it.
 struct PlainServerProcess {
     /// The child's process id.
     let pid: pid_t
     /// The port it listens on, on 127.0.0.1.
     let port: Int
+    /// What the child printed after its port, such as a gateway's token.
+    let rest: String
     private let lifeline: Int32
 
-    /// Starts this executable as `serve-plain` and waits for its port.
-    static func start() throws -> PlainServerProcess {
+    /// Starts this executable with `arguments` and waits for the line that begins with its port.
+    static func start(_ arguments: [String] = ["serve-plain"]) throws -> PlainServerProcess {
         let executable = Bundle.main.executablePath ?? CommandLine.arguments[0]
         let input = try makePipe()
         let output = try makePipe()
@@ -23,7 +26,7 @@ struct PlainServerProcess {
         do {
             pid = try ChildProcess.spawn(
                 executable,
-                ["serve-plain"],
+                arguments,
                 environment: ProcessInfo.processInfo.environment,
                 streams: ChildProcess.Streams(input: input.read, output: output.write, error: nil)
             )
@@ -35,18 +38,25 @@ struct PlainServerProcess {
         close(output.write)
         defer { close(output.read) }
         let line = readLine(output.read)
-        guard let port = Int(line), port > 0 else {
+        let words = line.split(separator: " ", maxSplits: 1)
+        guard let port = words.first.flatMap({ Int($0) }), port > 0 else {
             close(input.write)
             throw BenchError("the plain server did not start (it said “\(line)”)")
         }
-        return PlainServerProcess(pid: pid, port: port, lifeline: input.write)
+        let rest = words.count > 1 ? String(words[1]) : ""
+        return PlainServerProcess(pid: pid, port: port, rest: rest, lifeline: input.write)
     }
 
-    /// Starts the server, runs `body` with its port, and stops it on every path.
+    /// Starts the plain server, runs `body` with its port, and stops it on every path.
     static func with<T>(_ body: (Int) async throws -> T) async throws -> T {
-        let server = try start()
+        try await with(["serve-plain"]) { try await body($0.port) }
+    }
+
+    /// Starts this executable with `arguments`, runs `body` with the child, and stops it on every path.
+    static func with<T>(_ arguments: [String], _ body: (PlainServerProcess) async throws -> T) async throws -> T {
+        let server = try start(arguments)
         do {
-            let result = try await body(server.port)
+            let result = try await body(server)
             await server.stop()
             return result
         } catch {

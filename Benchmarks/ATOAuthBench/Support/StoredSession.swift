@@ -9,18 +9,20 @@ enum StoredSession {
     /// The account the session belongs to.
     static let did = "did:plc:ewvi7nxzyoun6zhxrhs64oiz"
 
-    /// Writes a session at `pds` with `accessToken`, valid for an hour from `now`, and its DPoP key.
+    /// Writes a session of `did` at `pds` with `accessToken`, valid for an hour from `now`, and its DPoP key.
     static func save(
+        did text: String = did,
+        handle: String = "alice.test",
         pds: URL,
         accessToken: String,
         key: DPoPKey,
         now: Date,
         into keystore: any Keystore
     ) async throws -> DID {
-        let did = try DID(validating: did)
+        let did = try DID(validating: text)
         let origin = pds.absoluteString
         let session: [String: Any] = [
-            "did": did.rawValue, "handle": "alice.test", "pds": origin, "issuer": origin,
+            "did": did.rawValue, "handle": handle, "pds": origin, "issuer": origin,
             "scope": "atproto transition:generic", "accessToken": accessToken,
             "accessTokenExpiresAt": now.timeIntervalSince1970 + 3600, "refreshToken": "ref-unused",
             "clientID": "http://localhost", "tokenEndpoint": origin + "/oauth/token",
