@@ -88,17 +88,20 @@ struct AccessTests {
 
     @Test("a body a little over the limit is read and dropped: 413, and the next call is answered")
     func slightlyOversizedBody() async throws {
-        try await RunningGateway.withSignedIn(configure: { $0.maximumBodyBytes = 1024 }) { world, gateway in
-            let refused = try await gateway.send(
-                "/xrpc/com.atproto.repo.uploadBlob",
-                method: .post,
-                headers: ["Content-Type": "application/octet-stream"],
-                body: Data(count: 2048)
-            )
-            #expect(refused.status == 413)
-            #expect(try GatewayClient.errorName(refused) == "PayloadTooLarge")
-            #expect(try await gateway.send("/xrpc/com.atproto.server.getSession").status == 200)
-        }
+        try await RunningGateway.withSignedIn(
+            configure: { $0.maximumBodyBytes = 1024 },
+            body: { world, gateway in
+                let refused = try await gateway.send(
+                    "/xrpc/com.atproto.repo.uploadBlob",
+                    method: .post,
+                    headers: ["Content-Type": "application/octet-stream"],
+                    body: Data(count: 2048)
+                )
+                #expect(refused.status == 413)
+                #expect(try GatewayClient.errorName(refused) == "PayloadTooLarge")
+                #expect(try await gateway.send("/xrpc/com.atproto.server.getSession").status == 200)
+            }
+        )
     }
 
     @Test("a method other than GET and POST is 405, and a path that is no NSID 400")

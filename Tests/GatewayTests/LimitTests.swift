@@ -9,42 +9,48 @@ import Testing
 struct LimitTests {
     @Test("one request over --max-concurrent is 503 Overloaded with Retry-After, and nothing is sent for it")
     func overloaded() async throws {
-        try await RunningGateway.withSignedIn(configure: { $0.maximumConcurrentRequests = 1 }) { world, gateway in
-            world.server.updateConfiguration { $0.faults.slowResponses = 2 }
-            let received = world.server.counters.xrpcRequestsReceived
-            let slow = Task { try await gateway.send("/xrpc/com.atproto.server.getSession") }
-            // Wait until the first request reached the PDS: it holds the only slot for two seconds.
-            while world.server.counters.xrpcRequestsReceived == received {
-                try await Task.sleep(for: .milliseconds(10))
+        try await RunningGateway.withSignedIn(
+            configure: { $0.maximumConcurrentRequests = 1 },
+            body: { world, gateway in
+                world.server.updateConfiguration { $0.faults.slowResponses = 2 }
+                let received = world.server.counters.xrpcRequestsReceived
+                let slow = Task { try await gateway.send("/xrpc/com.atproto.server.getSession") }
+                // Wait until the first request reached the PDS: it holds the only slot for two seconds.
+                while world.server.counters.xrpcRequestsReceived == received {
+                    try await Task.sleep(for: .milliseconds(10))
+                }
+                let refused = try await gateway.send("/xrpc/com.atproto.server.getSession")
+                #expect(refused.status == 503)
+                #expect(try GatewayClient.errorName(refused) == "Overloaded")
+                #expect(refused.headers["Retry-After"] == "1")
+                #expect(world.server.counters.xrpcRequestsReceived == received + 1)
+                #expect(try await slow.value.status == 200)
+                world.server.updateConfiguration { $0.faults.slowResponses = nil }
+                #expect(try await gateway.send("/xrpc/com.atproto.server.getSession").status == 200)
             }
-            let refused = try await gateway.send("/xrpc/com.atproto.server.getSession")
-            #expect(refused.status == 503)
-            #expect(try GatewayClient.errorName(refused) == "Overloaded")
-            #expect(refused.headers["Retry-After"] == "1")
-            #expect(world.server.counters.xrpcRequestsReceived == received + 1)
-            #expect(try await slow.value.status == 200)
-            world.server.updateConfiguration { $0.faults.slowResponses = nil }
-            #expect(try await gateway.send("/xrpc/com.atproto.server.getSession").status == 200)
-        }
+        )
     }
 
     @Test("a client that stops sending its body is cut off after the idle timeout; nothing reaches the PDS")
     func stalledBody() async throws {
-        try await RunningGateway.withSignedIn(configure: { $0.idleTimeout = .seconds(1) }) { world, gateway in
-            let received = world.server.counters.xrpcRequestsReceived
-            let connection = try RawHTTPConnection(port: gateway.port)
-            let started = ContinuousClock.now
-            connection.sendRaw(
-                "POST /xrpc/com.atproto.repo.uploadBlob HTTP/1.1\r\nHost: 127.0.0.1:\(gateway.port)\r\n"
-                    + "Authorization: Bearer \(gateway.token)\r\nContent-Type: application/octet-stream\r\n"
-                    + "Content-Length: 1000\r\n\r\n" + String(repeating: "x", count: 100)
-            )
-            _ = await connection.readAll()
-            let waited = ContinuousClock.now - started
-            // Closed by the gateway's idle timeout, well before RawHTTPConnection's own 10 s read limit.
-            #expect(waited < .seconds(8), "the connection stayed open \(waited)")
-            #expect(world.server.counters.xrpcRequestsReceived == received)
-            #expect(try await gateway.send("/xrpc/com.atproto.server.getSession").status == 200)
-        }
+        try await RunningGateway.withSignedIn(
+            configure: { $0.idleTimeout = .seconds(1) },
+            body: { world, gateway in
+                let received = world.server.counters.xrpcRequestsReceived
+                let connection = try RawHTTPConnection(port: gateway.port)
+                let started = ContinuousClock.now
+                connection.sendRaw(
+                    "POST /xrpc/com.atproto.repo.uploadBlob HTTP/1.1\r\nHost: 127.0.0.1:\(gateway.port)\r\n"
+                        + "Authorization: Bearer \(gateway.token)\r\nContent-Type: application/octet-stream\r\n"
+                        + "Content-Length: 1000\r\n\r\n" + String(repeating: "x", count: 100)
+                )
+                _ = await connection.readAll()
+                let waited = ContinuousClock.now - started
+                // Closed by the gateway's idle timeout, well before RawHTTPConnection's own 10 s read limit.
+                #expect(waited < .seconds(8), "the connection stayed open \(waited)")
+                #expect(world.server.counters.xrpcRequestsReceived == received)
+                #expect(try await gateway.send("/xrpc/com.atproto.server.getSession").status == 200)
+            }
+        )
     }
 }

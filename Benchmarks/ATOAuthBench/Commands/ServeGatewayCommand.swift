@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Gateway
 import HTTPTransport
 
 /// `atoauth-bench serve-gateway --pds-port P --accounts N`: a gateway over N accounts signed in at the plain server,
@@ -24,26 +23,15 @@ struct ServeGatewayCommand: AsyncParsableCommand {
         guard let pds = URL(string: "http://127.0.0.1:\(pdsPort)") else { throw BenchError("bad port \(pdsPort)") }
         try await AsyncHTTPClientTransport.withTransport { transport in
             let manager = try await BenchAccounts.manager(count: accounts, pds: pds, transport: transport)
-            let spool = FileManager.default.temporaryDirectory.appendingPathComponent("bench-spool-\(UUID())")
-            defer { try? FileManager.default.removeItem(at: spool) }
-            let configuration = GatewayConfiguration(
-                listen: .tcp(host: "127.0.0.1", port: 0),
-                token: GatewayToken.generate(),
-                spoolDirectory: spool,
-                maximumConcurrentRequests: 4096
-            )
-            let server = try GatewayServer(configuration: configuration, accounts: manager)
-            let task = Task { try await server.run() }
-            guard case .tcp(_, let port) = try await server.boundAddress() else { throw BenchError("not on TCP") }
-            FileHandle.standardOutput.write(Data("\(port) \(configuration.token)\n".utf8))
+            let gateway = try await BenchGateway.start(manager)
+            FileHandle.standardOutput.write(Data("\(gateway.port) \(gateway.token)\n".utf8))
             await withCheckedContinuation { continuation in
                 Thread.detachNewThread {
                     _ = FileHandle.standardInput.readDataToEndOfFile()
                     continuation.resume()
                 }
             }
-            task.cancel()
-            _ = try? await task.value
+            await gateway.stop()
         }
     }
 }

@@ -2,7 +2,6 @@ import ATClient
 import ATProtoSyntax
 import AccountManager
 import Foundation
-import Gateway
 import HTTPTransport
 
 /// `atoauth gateway` against the same calls made directly with ``ATClient``, on the plain server (another process,
@@ -64,21 +63,39 @@ enum GatewayThroughput {
         let accounts = try await BenchAccounts.manager(count: 1, pds: pds, transport: transport)
         let client = accounts.client()
         let method = try NSID(validating: "com.atproto.server.getSession")
-        let spool = FileManager.default.temporaryDirectory.appendingPathComponent("bench-spool-\(UUID())")
-        defer { try? FileManager.default.removeItem(at: spool) }
-        let configuration = GatewayConfiguration(
-            listen: .tcp(host: "127.0.0.1", port: 0),
-            token: GatewayToken.generate(),
-            spoolDirectory: spool,
-            maximumConcurrentRequests: 4096
-        )
-        let server = try GatewayServer(configuration: configuration, accounts: accounts)
-        let serving = Task { try await server.run() }
-        defer { serving.cancel() }
-        guard case .tcp(_, let gatewayPort) = try await server.boundAddress(),
-            let url = URL(string: "http://127.0.0.1:\(gatewayPort)/xrpc/com.atproto.server.getSession")
-        else { throw BenchError("the gateway is not on TCP") }
-        let request = HTTPRequest(url: url, headers: ["Authorization": "Bearer \(configuration.token)"])
+        let gateway = try await BenchGateway.start(accounts)
+        do {
+            let result = try await measure(
+                through: gateway,
+                client: client,
+                method: method,
+                calls: calls,
+                callers: callers,
+                rounds: rounds,
+                latencyCalls: latencyCalls
+            )
+            await gateway.stop()
+            return result
+        } catch {
+            await gateway.stop()
+            throw error
+        }
+    }
+
+    // swift-format-ignore: ValidateDocumentationComments
+    private static func measure(
+        through gateway: BenchGateway,
+        client: ATClient,
+        method: NSID,
+        calls: Int,
+        callers: Int,
+        rounds: Int,
+        latencyCalls: Int
+    ) async throws -> Result {
+        guard let url = URL(string: "http://127.0.0.1:\(gateway.port)/xrpc/com.atproto.server.getSession") else {
+            throw BenchError("bad port \(gateway.port)")
+        }
+        let request = HTTPRequest(url: url, headers: ["Authorization": "Bearer \(gateway.token)"])
         return try await AsyncHTTPClientTransport.withTransport { gatewayClient in
             let direct: @Sendable () async throws -> Void = {
                 Sink.consume(try await client.query(method).body.count)

@@ -2,6 +2,7 @@ import ATProtoSyntax
 import AccountManager
 import DPoPRequestExecutor
 import Foundation
+import Gateway
 import HTTPTransport
 import Keystore
 
@@ -37,5 +38,39 @@ enum BenchAccounts {
         let accounts = AccountManager(keystore: keystore, transport: transport)
         _ = try await accounts.switchTo(.did(try DID(validating: did(0))))
         return accounts
+    }
+}
+
+/// A gateway over a benchmark's accounts, on 127.0.0.1 and a port the system chose.
+struct BenchGateway {
+    let server: GatewayServer
+    let token: String
+    let port: Int
+    private let spool: URL
+    private let serving: Task<Void, any Error>
+
+    /// Starts a gateway over `accounts` and waits until it listens.
+    static func start(_ accounts: AccountManager) async throws -> BenchGateway {
+        let spool = FileManager.default.temporaryDirectory.appendingPathComponent("bench-spool-\(UUID())")
+        let configuration = GatewayConfiguration(
+            listen: .tcp(host: "127.0.0.1", port: 0),
+            token: GatewayToken.generate(),
+            spoolDirectory: spool,
+            maximumConcurrentRequests: 4096
+        )
+        let server = try GatewayServer(configuration: configuration, accounts: accounts)
+        let serving = Task { try await server.run() }
+        guard case .tcp(_, let port) = try await server.boundAddress() else {
+            serving.cancel()
+            throw BenchError("the gateway is not on TCP")
+        }
+        return BenchGateway(server: server, token: configuration.token, port: port, spool: spool, serving: serving)
+    }
+
+    /// Stops the gateway and removes its spool directory.
+    func stop() async {
+        serving.cancel()
+        _ = try? await serving.value
+        try? FileManager.default.removeItem(at: spool)
     }
 }

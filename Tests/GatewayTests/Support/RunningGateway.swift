@@ -54,7 +54,7 @@ enum RunningGateway {
     /// world and a client of the gateway.
     static func withSignedIn<T>(
         configure: (inout GatewayConfiguration) -> Void = { _ in },
-        _ body: (SandboxWorld, GatewayClient) async throws -> T
+        body: (SandboxWorld, GatewayClient) async throws -> T
     ) async throws -> T {
         try await SandboxWorld.with { world in
             let accounts = world.accounts()
