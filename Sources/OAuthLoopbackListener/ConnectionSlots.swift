@@ -110,6 +110,9 @@ final class ConnectionSlots: Sendable {
         for waiter in satisfied { waiter.continuation.resume() }
     }
 
+    /// The connections now: open, and of those, the ones that sent their whole request.
+    var occupancy: Occupancy { state.withLock { $0.occupancy } }
+
     /// Returns as soon as the occupancy meets `condition`, so that tests await the listener instead of sleeping.
     func wait(until condition: @escaping @Sendable (Occupancy) -> Bool) async {
         await withCheckedContinuation { continuation in

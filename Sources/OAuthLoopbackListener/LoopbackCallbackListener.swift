@@ -165,7 +165,12 @@ public final class LoopbackCallbackListener: Sendable {
     public func finish(with page: CallbackPage) async {
         gate.finish()
         self.page.fill(page)
-        try? await Task.sleep(for: .milliseconds(200))  // Let the page be written before the listener closes.
+        // Each connection that sent a whole request is answered now (the page, or a refusal) and closes once the
+        // answer is written; wait for that, up to two seconds, before the listener closes.
+        let deadline = ContinuousClock.now + .seconds(2)
+        while slots.occupancy.complete > 0, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
         await close()
     }
 
