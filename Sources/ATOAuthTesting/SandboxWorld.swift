@@ -157,3 +157,15 @@ extension SandboxWorldError: CategorizedError {
         }
     }
 }
+
+extension SandboxWorld {
+    /// Makes the stored access token of `session` one the PDS does not know, its refresh token still good: the next
+    /// call meets `invalid_token` and refreshes once.
+    public func breakAccessToken(of session: Session) throws {
+        var broken = session
+        broken.accessToken = "not-a-token-the-pds-issued"
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        try keystore.save(try encoder.encode(broken), as: Session.entryName(did: session.did))
+    }
+}

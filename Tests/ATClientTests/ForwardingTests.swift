@@ -63,7 +63,7 @@ struct ForwardingTests {
             let accounts = flow.accounts()
             let session = try await flow.signIn(with: flow.sessions())
             try await accounts.switchTo(.did(session.did))
-            try breakAccessToken(of: session, in: flow)
+            try flow.breakAccessToken(of: session)
             let record = Data(
                 #"{"repo":"\#(session.did.rawValue)","collection":"app.bsky.feed.post","record":{"text":"hi"}}"#.utf8
             )

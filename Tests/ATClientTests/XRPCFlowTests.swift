@@ -66,7 +66,7 @@ struct XRPCFlowTests {
             let accounts = flow.accounts()
             let session = try await flow.signIn(with: flow.sessions())
             try await accounts.switchTo(.did(session.did))
-            try breakAccessToken(of: session, in: flow)
+            try flow.breakAccessToken(of: session)
             let client = try await accounts.client(for: .did(session.did))
             #expect(try await client.getSession().did == session.did.rawValue)
             #expect(flow.server.counters.refreshGrantsSucceeded == 1)
@@ -75,13 +75,6 @@ struct XRPCFlowTests {
             #expect(flow.server.counters.refreshGrantsSucceeded == 1)
         }
     }
-}
-
-/// Makes the stored access token of `session` one the PDS does not know; the refresh token stays good.
-func breakAccessToken(of session: Session, in flow: SandboxWorld) throws {
-    var broken = session
-    broken.accessToken = "not-a-token-the-pds-issued"
-    try flow.keystore.save(try storedForm(broken), as: "session/\(session.did)")
 }
 
 /// A session as the store keeps it.

@@ -59,11 +59,7 @@ struct MetricsTests {
             let session = try await world.signIn(with: world.sessions())
             try await accounts.switchTo(.did(session.did))
             // An access token the PDS does not know, with a good refresh token: the call refreshes once.
-            var broken = session
-            broken.accessToken = "not-a-token-the-pds-issued"
-            let encoder = JSONEncoder()
-            encoder.dateEncodingStrategy = .secondsSince1970
-            try world.keystore.save(try encoder.encode(broken), as: "session/\(session.did)")
+            try world.breakAccessToken(of: session)
             try await RunningGateway.with(accounts, transport: world.transport) { gateway in
                 accounts.nonceCache.removeAll()
                 #expect(try await gateway.send("/xrpc/com.atproto.server.getSession").status == 200)
