@@ -366,6 +366,7 @@ let package = Package(
             name: "GatewayTests",
             dependencies: [
                 "Gateway", "ATOAuthTesting", "Sandbox", "AccountManager", "ATClient", "ATProtoSyntax", "HTTPTransport",
+                "WireFormat",
                 "Keystore", "OAuthSessionManager", "Failures", "DPoPRequestExecutor",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

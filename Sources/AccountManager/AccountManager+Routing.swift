@@ -31,6 +31,13 @@ extension AccountManager {
             return try await connection(for: did)
         }
         if let fallback = route.fallback { return try await restore(fallback) }
+        // The active account's connection, once made, serves while its session is stored: the connection reads the
+        // session again itself when it changed, so it is not read and decrypted here on every request.
+        if let did = try await activeDID(), let made = connections[did],
+            let revision = try await keystore.revision(of: Session.entryName(did: did)), revision != .absent
+        {
+            return made
+        }
         return try await connection(for: try await account(nil).did)
     }
 

@@ -30,6 +30,31 @@ struct ConnectionTests {
         }
     }
 
+    @Test("a routed client acting as the active account reads no session per call, and follows a switch at once")
+    func routedActiveAccount() async throws {
+        try await SandboxWorld.with { world in
+            let store = CountingKeystore(world.keystore)
+            let accounts = world.accounts(keystore: store)
+            _ = try await world.signIn("alice.test", with: accounts)
+            let bob = try await world.signIn("bob.test", with: accounts)
+            let client = accounts.client()
+            #expect(try await client.getSession().handle == "bob.test")
+            let loadsBefore = store.loads
+            for _ in 0..<20 { #expect(try await client.getSession().handle == "bob.test") }
+            #expect(store.loads == loadsBefore, "no call reads or decrypts the active account's session again")
+            // Another process switches the active account: the next call goes out as it.
+            _ = try await world.accounts().switchTo("alice.test")
+            #expect(try await client.getSession().handle == "alice.test")
+            // Bob active again, then his session gone from the store while the active entry still names him: the call
+            // says so rather than going out with the connection made before.
+            _ = try await world.accounts().switchTo(.did(bob.did))
+            #expect(try await client.getSession().handle == "bob.test")
+            try await world.keystore.delete(Session.entryName(did: bob.did))
+            let error = await #expect(throws: AccountError.self) { try await client.getSession() }
+            #expect(error?.hasSameCode(as: .activeAccountSignedOut("")) == true)
+        }
+    }
+
     @Test("a client for each of many accounts decrypts the accounts once, not every session per client")
     func clientsForManyAccounts() async throws {
         let handles = (0..<12).map { "user\($0).test" }

@@ -29,8 +29,8 @@ struct BenchSettings: Sendable {
     static let full = BenchSettings(
         proofRounds: 25,
         proofBatch: 400,
-        overheadRounds: 41,
-        overheadBatch: 300,
+        overheadRounds: 205,
+        overheadBatch: 60,
         rotationCalls: 10_000,
         rotationWorkers: 4,
         rotationPeriod: 1,

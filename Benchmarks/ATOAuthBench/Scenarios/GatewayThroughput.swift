@@ -8,19 +8,28 @@ import HTTPTransport
 /// verifying nothing): requests per second with several callers at once, the latency the gateway adds with one
 /// caller, and a gateway process's memory with few and many accounts.
 ///
-/// Both paths run in one process on one account manager: the direct callers call `query`; the gateway's callers are
-/// plain HTTP clients of a `GatewayServer` in the same process, so the gateway's figure includes its client's cost,
-/// as a script's call would. The rounds alternate the two paths.
+/// The gateway is a process of its own (`serve-gateway`), as `atoauth gateway` is. The direct calls are `query`
+/// from this process. The gateway is called two ways from this process: by ``KeepAliveCaller`` (the least any
+/// program pays for an HTTP call, so the figure shows the gateway's own cost: the goal rows), and by
+/// AsyncHTTPClient (a full-featured client's cost added on top). The rounds rotate the three ways.
 enum GatewayThroughput {
+    /// One way of calling: its median rate and latency percentiles.
+    struct Way: Sendable {
+        /// Median requests per second with ``Result/callers`` callers.
+        var rate: Double
+        /// Latency percentiles (p50, p99) in seconds with one caller.
+        var latency: (p50: Double, p99: Double)
+    }
+
     struct Result: Sendable {
-        /// Median requests per second, directly and through the gateway.
-        var directRate: Double
-        var gatewayRate: Double
+        /// `ATClient.query` in this process.
+        var direct: Way
+        /// Through the gateway process, called by ``KeepAliveCaller``.
+        var gateway: Way
+        /// Through the gateway process, called by AsyncHTTPClient.
+        var gatewayFromFullClient: Way
         /// Callers at once in the rate rounds.
         var callers: Int
-        /// Latency percentiles (p50, p99) in seconds with one caller.
-        var directLatency: (p50: Double, p99: Double)
-        var gatewayLatency: (p50: Double, p99: Double)
         /// A gateway process's resident memory, in bytes, after one call as each account, by account count.
         var memory: [(accounts: Int, bytes: Int)]
     }
@@ -34,15 +43,24 @@ enum GatewayThroughput {
     ) async throws -> Result {
         try await PlainServerProcess.with { port in
             guard let pds = URL(string: "http://127.0.0.1:\(port)") else { throw BenchError("bad port \(port)") }
-            var result = try await AsyncHTTPClientTransport.withTransport { transport in
-                try await measure(
-                    pds: pds,
-                    transport: transport,
-                    calls: calls,
-                    callers: callers,
-                    rounds: rounds,
-                    latencyCalls: latencyCalls
-                )
+            let gatewayArguments = ["serve-gateway", "--pds-port", String(port), "--accounts", "1"]
+            var result = try await PlainServerProcess.with(gatewayArguments) { gateway in
+                try await AsyncHTTPClientTransport.withTransport { transport in
+                    let accounts = try await BenchAccounts.manager(count: 1, pds: pds, transport: transport)
+                    let ways = try await Ways(
+                        client: accounts.client(),
+                        gateway: gateway,
+                        fullClient: transport,
+                        method: try NSID(validating: "com.atproto.server.getSession")
+                    )
+                    return try await measure(
+                        ways,
+                        calls: calls,
+                        callers: callers,
+                        rounds: rounds,
+                        latencyCalls: latencyCalls
+                    )
+                }
             }
             for count in accountCounts {
                 result.memory.append((count, try await memory(accounts: count, pdsPort: port)))
@@ -51,89 +69,108 @@ enum GatewayThroughput {
         }
     }
 
-    // swift-format-ignore: ValidateDocumentationComments
-    private static func measure(
-        pds: URL,
-        transport: any HTTPTransport,
-        calls: Int,
-        callers: Int,
-        rounds: Int,
-        latencyCalls: Int
-    ) async throws -> Result {
-        let accounts = try await BenchAccounts.manager(count: 1, pds: pds, transport: transport)
-        let client = accounts.client()
-        let method = try NSID(validating: "com.atproto.server.getSession")
-        let gateway = try await BenchGateway.start(accounts)
-        do {
-            let result = try await measure(
-                through: gateway,
-                client: client,
-                method: method,
-                calls: calls,
-                callers: callers,
-                rounds: rounds,
-                latencyCalls: latencyCalls
-            )
-            await gateway.stop()
-            return result
-        } catch {
-            await gateway.stop()
-            throw error
-        }
-    }
+    /// The three ways of making the call.
+    private struct Ways {
+        let direct: @Sendable () async throws -> Void
+        let fullClient: @Sendable () async throws -> Void
+        let lean: @Sendable () throws -> KeepAliveCaller
 
-    // swift-format-ignore: ValidateDocumentationComments
-    private static func measure(
-        through gateway: BenchGateway,
-        client: ATClient,
-        method: NSID,
-        calls: Int,
-        callers: Int,
-        rounds: Int,
-        latencyCalls: Int
-    ) async throws -> Result {
-        guard let url = URL(string: "http://127.0.0.1:\(gateway.port)/xrpc/com.atproto.server.getSession") else {
-            throw BenchError("bad port \(gateway.port)")
-        }
-        let request = HTTPRequest(url: url, headers: ["Authorization": "Bearer \(gateway.token)"])
-        return try await AsyncHTTPClientTransport.withTransport { gatewayClient in
-            let direct: @Sendable () async throws -> Void = {
-                Sink.consume(try await client.query(method).body.count)
+        init(client: ATClient, gateway: PlainServerProcess, fullClient: any HTTPTransport, method: NSID) throws {
+            let path = "/xrpc/com.atproto.server.getSession"
+            guard let url = URL(string: "http://127.0.0.1:\(gateway.port)\(path)") else {
+                throw BenchError("bad port \(gateway.port)")
             }
-            let viaGateway: @Sendable () async throws -> Void = {
-                let response = try await gatewayClient.send(request)
+            let token = gateway.rest
+            let request = HTTPRequest(url: url, headers: ["Authorization": "Bearer \(token)"])
+            direct = { Sink.consume(try await client.query(method).body.count) }
+            self.fullClient = {
+                let response = try await fullClient.send(request)
                 guard response.status == 200 else { throw BenchError("the gateway answered \(response.status)") }
                 Sink.consume(response.body.count)
             }
-            for call in [direct, viaGateway] { try await repeated(call, calls: max(50, calls / 10), callers: callers) }
-            var directRates: [Double] = []
-            var gatewayRates: [Double] = []
-            for round in 0..<rounds {
-                let directFirst = round % 2 == 0
-                for isDirect in directFirst ? [true, false] : [false, true] {
-                    let call = isDirect ? direct : viaGateway
-                    let wall = try await Clocks.measure(Clocks.wall) {
-                        try await repeated(call, calls: calls, callers: callers)
-                    }
-                    let rate = Double(calls) / wall.seconds
-                    if isDirect { directRates.append(rate) } else { gatewayRates.append(rate) }
-                }
+            lean = { [port = gateway.port] in
+                try KeepAliveCaller(port: port, path: path, headers: [("Authorization", "Bearer \(token)")])
             }
-            var directTimes: [Double] = []
-            var gatewayTimes: [Double] = []
-            for _ in 0..<latencyCalls {
-                directTimes.append(try await Clocks.measure(Clocks.wall) { try await direct() }.seconds)
-                gatewayTimes.append(try await Clocks.measure(Clocks.wall) { try await viaGateway() }.seconds)
+        }
+    }
+
+    private enum Kind: CaseIterable {
+        case direct
+        case gateway
+        case gatewayFromFullClient
+    }
+
+    private static func measure(
+        _ ways: Ways,
+        calls: Int,
+        callers: Int,
+        rounds: Int,
+        latencyCalls: Int
+    ) async throws -> Result {
+        func rate(_ kind: Kind, _ calls: Int) async throws -> Double {
+            let wall: Double
+            switch kind {
+            case .direct:
+                wall = try await Clocks.measure(Clocks.wall) {
+                    try await repeated(ways.direct, calls: calls, callers: callers)
+                }.seconds
+            case .gatewayFromFullClient:
+                wall = try await Clocks.measure(Clocks.wall) {
+                    try await repeated(ways.fullClient, calls: calls, callers: callers)
+                }.seconds
+            case .gateway:
+                wall = try await KeepAliveCaller.run(calls: calls, callers: callers, make: ways.lean)
             }
-            return Result(
-                directRate: Samples.median(directRates),
-                gatewayRate: Samples.median(gatewayRates),
-                callers: callers,
-                directLatency: percentiles(directTimes),
-                gatewayLatency: percentiles(gatewayTimes),
-                memory: []
+            return Double(calls) / wall
+        }
+        for kind in Kind.allCases { _ = try await rate(kind, max(50, calls / 10)) }
+        var rates: [Kind: [Double]] = [:]
+        for round in 0..<rounds {
+            for offset in 0..<Kind.allCases.count {
+                let kind = Kind.allCases[(round + offset) % Kind.allCases.count]
+                rates[kind, default: []].append(try await rate(kind, calls))
+            }
+        }
+        var times: [Kind: [Double]] = [:]
+        let lean = try ways.lean()
+        for _ in 0..<latencyCalls {
+            times[.direct, default: []].append(
+                try await Clocks.measure(Clocks.wall) { try await ways.direct() }.seconds
+            )
+            times[.gatewayFromFullClient, default: []].append(
+                try await Clocks.measure(Clocks.wall) { try await ways.fullClient() }.seconds
             )
         }
+        // The lean caller's latency is timed on a thread of its own, as its rate is.
+        let leanTimes = LockedSamples()
+        let failures = try await KeepAliveCaller.onThreads(1) { _ in
+            for _ in 0..<latencyCalls {
+                let started = Clocks.wall()
+                let status = try lean.call()
+                guard status == 200 else { throw BenchError("the gateway answered \(status)") }
+                leanTimes.append((Clocks.wall() - started).seconds)
+            }
+        }
+        if let failure = failures.first { throw failure }
+        times[.gateway] = leanTimes.values
+        func way(_ kind: Kind) -> Way {
+            Way(rate: Samples.median(rates[kind] ?? []), latency: percentiles(times[kind] ?? []))
+        }
+        return Result(
+            direct: way(.direct),
+            gateway: way(.gateway),
+            gatewayFromFullClient: way(.gatewayFromFullClient),
+            callers: callers,
+            memory: []
+        )
+    }
+
+    /// Samples appended from another thread.
+    private final class LockedSamples: @unchecked Sendable {
+        private let lock = NSLock()
+        private var samples: [Double] = []
+        func append(_ value: Double) { lock.withLock { samples.append(value) } }
+        var values: [Double] { lock.withLock { samples } }
     }
 
     /// Makes `calls` calls with `callers` at once.

@@ -20,6 +20,8 @@ struct GatewayHandler: Sendable {
     let logger: Logger
     /// The time, for the `Date` of the answers the gateway makes itself.
     let now: @Sendable () -> Date
+    /// The `Date` value of the current second, made once a second.
+    let dates = DateHeader()
     /// How many nonce challenges the account manager's requests have answered so far.
     let nonceRetries: @Sendable () -> Int
 
@@ -47,7 +49,7 @@ struct GatewayHandler: Sendable {
         let answer = await self.answer(request, writer: writer, record: &record)
         var response = answer.response
         // Every answer carries a Date: the PDS's, else the gateway's own (RFC 9110 §6.6.1).
-        if response.headers[.date] == nil { response.headers[.date] = HTTPDate.format(now()) }
+        if response.headers[.date] == nil { response.headers[.date] = dates.header(for: now()) }
         var failure: (any Error)?
         do {
             try await writer.write(response: response.head, body: response.body)
@@ -167,6 +169,18 @@ struct GatewayHandler: Sendable {
         let elapsed = ContinuousClock.now - started
         metrics.finished(method: record.method, status: status, account: record.account, after: elapsed)
         if let refusal = record.refusal { metrics.refused(refusal.name) }
+        let level: Logger.Level
+        if record.isHealthCheck {
+            level = .debug
+        } else if status >= 500 {
+            level = .warning
+        } else if record.refusal != nil {
+            level = .notice
+        } else {
+            level = .info
+        }
+        // The line's metadata is made only when it is written.
+        guard logger.logLevel <= level else { return }
         let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         var metadata: Logger.Metadata = [
             "method": .string(record.method),
@@ -180,16 +194,6 @@ struct GatewayHandler: Sendable {
         }
         if logger.logLevel <= .debug, let account = record.account { metadata["account"] = .string(account) }
         if let failure { metadata["write_error"] = .string(String(describing: type(of: failure))) }
-        let level: Logger.Level
-        if record.isHealthCheck {
-            level = .debug
-        } else if status >= 500 {
-            level = .warning
-        } else if record.refusal != nil {
-            level = .notice
-        } else {
-            level = .info
-        }
         logger.log(level: level, "request", metadata: metadata)
     }
 }
