@@ -20,7 +20,7 @@ extension AddressPinningTransport {
         connectingTo address: String
     ) async throws -> HTTPStreamedResponse {
         var whole = request
-        if let body { whole.body = try body.collected() }
+        if let body { whole.body = try await body.collected() }
         return try await send(whole, connectingTo: address).streamed
     }
 }

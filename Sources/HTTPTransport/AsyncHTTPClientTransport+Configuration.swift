@@ -48,8 +48,10 @@ extension AsyncHTTPClientTransport {
             configuration.redirectConfiguration = .disallow
             configuration.timeout = HTTPClient.Configuration.Timeout(
                 connect: .nanoseconds(connectTimeout.clampedNanoseconds),
-                // A streamed body has no total deadline: a connection silent this long fails instead.
-                read: .nanoseconds(totalTimeout.clampedNanoseconds)
+                // A streamed body has no total deadline: a connection that reads, or writes, nothing this long
+                // fails instead.
+                read: .nanoseconds(totalTimeout.clampedNanoseconds),
+                write: .nanoseconds(totalTimeout.clampedNanoseconds)
             )
             // Fail at once when a connection is refused instead of retrying with backoff until the connect timeout:
             // a CLI should say "connection refused" now, not in 10 seconds.

@@ -5,8 +5,11 @@ import NIOHTTP1
 
 extension AsyncHTTPClientTransport {
     /// Sends `body` in chunks as it is read and returns at the response's head; the body is read as it arrives,
-    /// without the size cap of ``send(_:)`` (the caller reads what it chooses) and with no deadline once the head is
-    /// in, but a connection idle for ``Configuration/totalTimeout`` fails.
+    /// without the size cap of ``send(_:)`` (the caller reads what it chooses).
+    ///
+    /// Without a body, the head must come within ``Configuration/totalTimeout``. A request body may take longer, as
+    /// one still arriving from elsewhere does, so with one there is no total deadline; either way a connection that
+    /// writes nothing, or then reads nothing, for ``Configuration/totalTimeout`` fails.
     public func stream(_ request: HTTPRequest, body: HTTPRequestBody?) async throws -> HTTPStreamedResponse {
         try await stream(request, body: body, using: client)
     }
@@ -22,7 +25,7 @@ extension AsyncHTTPClientTransport {
         guard let host = request.url.host, !host.isEmpty else { return try await stream(request, body: body) }
         guard let pool = keptPinnedPool(host: host, address: address) else {
             var whole = request
-            if let body { whole.body = try body.collected() }
+            if let body { whole.body = try await body.collected() }
             return try await send(whole, connectingTo: address).streamed
         }
         return try await stream(request, body: body, using: pool)
@@ -39,7 +42,9 @@ extension AsyncHTTPClientTransport {
         }
         guard !Task.isCancelled else { throw TransportError.cancelled(request, beforeSending: true) }
         let configuration = configuration
-        let deadline = NIODeadline.now() + .nanoseconds(configuration.totalTimeout.clampedNanoseconds)
+        let deadline =
+            body == nil
+            ? NIODeadline.now() + .nanoseconds(configuration.totalTimeout.clampedNanoseconds) : .distantFuture
         let response: HTTPClientResponse
         do {
             response = try await client.execute(clientRequest, deadline: deadline, logger: logger)

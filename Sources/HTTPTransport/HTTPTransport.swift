@@ -17,7 +17,7 @@ extension HTTPTransport {
     /// Reads `body` whole and sends the request with ``send(_:)``.
     public func stream(_ request: HTTPRequest, body: HTTPRequestBody?) async throws -> HTTPStreamedResponse {
         var whole = request
-        if let body { whole.body = try body.collected() }
+        if let body { whole.body = try await body.collected() }
         return try await send(whole).streamed
     }
 }

@@ -101,11 +101,12 @@ struct CLIProcess {
             stderrTask = Task { [stderr] in await Self.drain(errors, into: stderr) }
         }
 
-        /// Reads a pipe to its end on a Dispatch thread: a blocking read must never occupy the small cooperative
-        /// thread pool, or the sandbox serving the child processes in this same test process starves.
+        /// Reads a pipe to its end on a thread of its own: a blocking read must never occupy the small cooperative
+        /// thread pool, or the sandbox serving the child processes in this same test process starves; nor one of
+        /// Dispatch's worker threads, which are about as few, or a long-lived child holds up every other drain.
         private static func drain(_ handle: FileHandle, into buffer: OutputBuffer) async {
             await withCheckedContinuation { continuation in
-                DispatchQueue.global().async {
+                Thread.detachNewThread {
                     while true {
                         let chunk = handle.availableData
                         if chunk.isEmpty { break }

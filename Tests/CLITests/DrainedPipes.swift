@@ -2,15 +2,15 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// Reads a child's pipes to their ends on Dispatch threads, never on the cooperative pool, and tells when every pipe
-/// it was given has ended.
+/// Reads a child's pipes to their ends on threads of their own, never on the cooperative pool or Dispatch's few
+/// worker threads (each long-lived child would hold one), and tells when every pipe it was given has ended.
 final class DrainedPipes: Sendable {
     private let counts = Mutex((started: 0, ended: 0))
 
     /// Reads `handle` to its end into `buffer`, in the background.
     func drain(_ handle: FileHandle, into buffer: OutputBuffer) {
         counts.withLock { $0.started += 1 }
-        DispatchQueue.global().async { [self] in
+        Thread.detachNewThread { [self] in
             while true {
                 let chunk = handle.availableData
                 if chunk.isEmpty { break }

@@ -170,7 +170,7 @@ struct GatewayCommandTests {
                     "slow-upload", gateway.address, gateway.tokenFile.path, String(8 << 20), "8", "0.25",
                 ])
             }
-            try await Task.sleep(for: .milliseconds(700))
+            try await gateway.waitUntilInFlight()
             let status = await gateway.stop()
             let result = try Self.parsed(try await upload.value)
             #expect(result["status"] as? Int == 200, "\(result) \(gateway.output)")
@@ -180,23 +180,57 @@ struct GatewayCommandTests {
         }
     }
 
-    @Test("SIGTERM with a short grace: an unfinished upload fails, and the PDS received no part of it")
+    @Test("SIGTERM with a short grace: an unfinished upload fails, and the PDS stores nothing of it")
     func sigtermCutsUpload() async throws {
         try await CLIWorld.with { world in
             try await world.signIn("alice.test")
             let gateway = try await GatewayProcess(in: world, ["--shutdown-grace", "1"])
-            let before = try await world.sandbox.counters().xrpcRequestsReceived
+            let before = try await world.sandbox.counters()
             let upload = Task {
                 try await Self.pythonOutput([
                     "slow-upload", gateway.address, gateway.tokenFile.path, String(8 << 20), "8", "1",
                 ])
             }
-            try await Task.sleep(for: .milliseconds(700))
+            try await gateway.waitUntilInFlight()
             #expect(await gateway.stop() == 0)
             let result = try Self.parsed(try await upload.value)
             #expect(result["status"] as? Int != 200, "\(result)")
-            // The body is received whole before anything is sent on, so a cut upload never reaches the PDS.
-            #expect(try await world.sandbox.counters().xrpcRequestsReceived == before)
+            // The PDS got the start of the body as it arrived, then the connection ended short of its length.
+            let after = try await world.sandbox.counters()
+            #expect(after.blobsStored == before.blobsStored)
+            #expect(after.xrpcRequestsReceived <= before.xrpcRequestsReceived + 1)
+        }
+    }
+
+    @Test("a large upload is sent on as it arrives: the PDS has the request while the client is still sending")
+    func uploadStreamsThrough() async throws {
+        try await CLIWorld.with { world in
+            try await world.signIn("alice.test")
+            let gateway = try await GatewayProcess(in: world)
+            defer { Task { await gateway.stop() } }
+            let before = try await world.sandbox.counters()
+            // Eight pieces half a second apart; the client says "sent" on standard error after each.
+            let upload = try CLIProcess.start(
+                [
+                    "python3", Self.client.path, "slow-upload", gateway.address, gateway.tokenFile.path,
+                    String(8 << 20), "8", "0.5",
+                ],
+                environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"],
+                executable: URL(fileURLWithPath: "/usr/bin/env")
+            )
+            let deadline = ContinuousClock.now + .seconds(30)
+            while try await world.sandbox.counters().xrpcRequestHeadsReceived == before.xrpcRequestHeadsReceived,
+                ContinuousClock.now < deadline
+            {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            let piecesSent = upload.stderrSoFar.components(separatedBy: "sent\n").count - 1
+            #expect(piecesSent < 8, "the PDS heard of the upload only after the client had sent all of it")
+            let result = try Self.parsed(Data(try await upload.finish(timeout: .seconds(120)).stdout.utf8))
+            #expect(result["status"] as? Int == 200, "\(result) \(gateway.output)")
+            let blob = try #require((result["body"] as? [String: Any])?["blob"] as? [String: Any])
+            #expect(blob["size"] as? Int == 8 << 20)
+            #expect(try await world.sandbox.counters().blobsStored == before.blobsStored + 1)
         }
     }
 

@@ -79,6 +79,20 @@ final class GatewayProcess: Sendable {
         return process.terminationStatus
     }
 
+    /// Waits (30 seconds at most) until the gateway's metrics count at least `count` XRPC requests in flight: a
+    /// request it has begun to receive, such as an upload under way.
+    func waitUntilInFlight(_ count: Int = 1) async throws {
+        let token = try token()
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
+            let metrics = CurlAnswer(try await curl("/_gateway/metrics", token: token))
+            let line = metrics.body.split(separator: "\n").first { $0.hasPrefix("atoauth_gateway_in_flight ") }
+            if let value = line?.split(separator: " ").last.flatMap({ Double($0) }), value >= Double(count) { return }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        Issue.record("the gateway never had \(count) requests in flight: \(output)")
+    }
+
     /// Runs curl with `arguments` against this gateway (its address prepended to `path`), returning its result.
     func curl(_ path: String, _ arguments: [String] = [], token: String? = nil) async throws -> CLIProcess.Result {
         var all = ["-sS", "-o", "-", "-w", "\n%{http_code}"] + arguments

@@ -32,7 +32,7 @@ final class TerminalProcess: Sendable {
         let screen = self.screen
         reader = Task {
             await withCheckedContinuation { continuation in
-                DispatchQueue.global().async {
+                Thread.detachNewThread {
                     var buffer = [UInt8](repeating: 0, count: 4_096)
                     while true {
                         // Read with read(2): after the child exits, Linux answers EIO, which ends the stream.

@@ -14,10 +14,12 @@ final class SandboxProcess: Sendable {
         var injectedRefreshFailures: Int
         var revocations: Int
         var xrpcRequestsReceived: Int
+        var xrpcRequestHeadsReceived: Int
         var totalRejections: Int
         var legacySessionsCreated: Int
         var legacyRefreshesSucceeded: Int
         var legacySessionsDeleted: Int
+        var blobsStored: Int
     }
 
     let process: Process
@@ -84,7 +86,7 @@ final class SandboxProcess: Sendable {
         try process.run()
         let handle = pipe.fileHandleForReading
         let output = OutputBuffer()
-        DispatchQueue.global().async {
+        Thread.detachNewThread {
             while true {
                 let chunk = handle.availableData
                 if chunk.isEmpty { return }

@@ -40,6 +40,37 @@ struct StreamingTransportTests {
         }
     }
 
+    @Test("a body that keeps moving may outlast the total timeout; one that stops fails about when it is up")
+    func bodyTimeouts() async throws {
+        let echo: LoopbackHTTPServer.Handler = { request in ScriptedResponse(status: 200, body: request.body) }
+        try await LoopbackHTTPServer.withServer(handler: echo) { server in
+            let limits = AsyncHTTPClientTransport.Configuration(totalTimeout: .seconds(4))
+            try await AsyncHTTPClientTransport.withTransport(configuration: limits) { transport in
+                let request = HTTPRequest(method: .post, url: server.url("/upload"))
+                // Six pieces a second apart: six seconds in all, never four without a byte.
+                let moving = HTTPRequestBody(length: 6 * 1024) { offset, count in
+                    try await Task.sleep(for: .seconds(1))
+                    return Self.pattern(6 * 1024).subdata(in: offset..<(offset + min(count, 1024)))
+                }
+                let started = ContinuousClock.now
+                let answer = try await transport.stream(request, body: moving)
+                #expect(answer.status == 200)
+                #expect(try await answer.body.collect(upTo: 1 << 20) == Self.pattern(6 * 1024))
+                #expect(ContinuousClock.now - started > .seconds(5))
+
+                // One piece, then nothing.
+                let stopped = HTTPRequestBody(length: 2048) { offset, _ in
+                    if offset == 0 { return Self.pattern(1024) }
+                    try await Task.sleep(for: .seconds(60))
+                    return Data()
+                }
+                let stalled = ContinuousClock.now
+                await #expect(throws: TransportError.self) { try await transport.stream(request, body: stopped) }
+                #expect(ContinuousClock.now - stalled < .seconds(40))
+            }
+        }
+    }
+
     @Test("a streamed answer is not capped by the transport's whole-body limit; a sent one still is")
     func noCapWhenStreamed() async throws {
         let large = Self.pattern(3 << 20)
@@ -90,9 +121,9 @@ struct StreamingTransportTests {
             }
             #expect(read == data)
         }
-        #expect(try body.collected() == data)
+        #expect(try await body.collected() == data)
         let short = HTTPRequestBody(length: 10) { offset, count in offset < 5 ? Data(repeating: 1, count: 5) : Data() }
-        #expect(throws: HTTPRequestBody.ShortBody.self) { try short.collected() }
+        await #expect(throws: HTTPRequestBody.ShortBody.self) { try await short.collected() }
     }
 
     @Test("a transport that cannot stream sends the body whole and answers with the whole response")

@@ -3,8 +3,9 @@ import HTTPTransport
 import HummingbirdCore
 import NIOCore
 
-/// Reads a request body whole before it is forwarded, since a retry sends it again from its start: in memory up to
-/// ``GatewayConfiguration/memoryBodyLimit``, else into a ``SpoolFile``; never more than the gateway's limit.
+/// Reads a request body, which a retry sends again from its start: whole before it is forwarded, in memory up to
+/// ``GatewayConfiguration/memoryBodyLimit`` and else into a ``SpoolFile``; or, for a large body of known length,
+/// into a spool file as it arrives while the forwarding sends it on; never more than the gateway's limit.
 struct RequestBodyReader: Sendable {
     /// The largest body, in bytes.
     let limit: Int
@@ -36,12 +37,8 @@ struct RequestBodyReader: Sendable {
         } else if let declaredLength {
             memory.reserveCapacity(declaredLength)
         }
-        var count = 0
-        var lastProgress = ContinuousClock.now
         do {
-            for try await buffer in body {
-                count += buffer.readableBytes
-                guard count <= limit else { throw GatewayRefusal.payloadTooLarge(limit: limit) }
+            try await consume(body, declaredLength: declaredLength) { buffer, count in
                 if file == nil, count > GatewayConfiguration.memoryBodyLimit {
                     let spooled = try spool.create()
                     try memory.withUnsafeBytes { try spooled.append($0) }
@@ -53,24 +50,59 @@ struct RequestBodyReader: Sendable {
                 } else {
                     memory.append(contentsOf: buffer.readableBytesView)
                 }
-                lastProgress = .now
             }
-        } catch let error as GatewayRefusal {
-            file?.discard()
-            throw error
-        } catch let error as SpoolFailure {
-            file?.discard()
-            throw error
         } catch {
             file?.discard()
-            throw stalledOrBroken(since: lastProgress, read: count, of: declaredLength)
-        }
-        if let declaredLength, count != declaredLength {
-            file?.discard()
-            throw stalledOrBroken(since: lastProgress, read: count, of: declaredLength)
+            throw error
         }
         if let file { return Body(body: file.body, bytes: nil, file: file) }
         return Body(body: .bytes(memory), bytes: memory, file: nil)
+    }
+
+    /// Receives `body`, of the `declaredLength` its `Content-Length` gave, into `file` as it arrives, so that the
+    /// forwarding can send it on meanwhile (``SpoolFile/growingBody(length:)``); ends by finishing the file, or
+    /// failing it with what ``read(_:declaredLength:)`` would throw, which the reads waiting on it then throw too.
+    ///
+    /// - Returns: the refusal, when the body did not arrive whole.
+    func receive(_ body: RequestBody, declaredLength: Int, into file: SpoolFile) async -> (any Error)? {
+        do {
+            try await consume(body, declaredLength: declaredLength) { buffer, _ in
+                try buffer.withUnsafeReadableBytes { try file.append($0) }
+            }
+            file.finish()
+            return nil
+        } catch {
+            file.fail(error)
+            return error
+        }
+    }
+
+    /// Passes each buffer of `body` to `take` with the count so far, checking the limit, then that the body ended at
+    /// its declared length.
+    private func consume(
+        _ body: RequestBody,
+        declaredLength: Int?,
+        _ take: (ByteBuffer, Int) throws -> Void
+    ) async throws {
+        var count = 0
+        var lastProgress = ContinuousClock.now
+        do {
+            for try await buffer in body {
+                count += buffer.readableBytes
+                guard count <= limit else { throw GatewayRefusal.payloadTooLarge(limit: limit) }
+                try take(buffer, count)
+                lastProgress = .now
+            }
+        } catch let error as GatewayRefusal {
+            throw error
+        } catch let error as SpoolFailure {
+            throw error
+        } catch {
+            throw stalledOrBroken(since: lastProgress, read: count, of: declaredLength)
+        }
+        if let declaredLength, count != declaredLength {
+            throw stalledOrBroken(since: lastProgress, read: count, of: declaredLength)
+        }
     }
 
     /// 408 when the body stopped arriving for about the idle timeout, else 400: the client closed the connection.

@@ -42,8 +42,8 @@ extension GatewayHandler {
         return answer
     }
 
-    /// Forwards an admitted call: its body's size, the account and proxy it names, its query, then the body read
-    /// whole, and the call sent through the routed client.
+    /// Forwards an admitted call: its body's size, the account and proxy it names, its query, then the body (read
+    /// whole, or, when large, sent on as it arrives) and the call sent through the routed client.
     private func forwardAdmitted(
         _ request: Request,
         nsid: NSID,
@@ -101,17 +101,23 @@ extension GatewayHandler {
         }
         let contentType = fields[values: .contentType].first
         var body: RequestBodyReader.Body?
+        var arriving: (file: SpoolFile, length: Int)?
         if hasBody {
             // The client waits for this before sending a body it announced with Expect (RFC 9110 §10.1.1).
             if fields[values: .expect].contains(where: { $0.lowercased() == "100-continue" }) {
                 try? await writer.writeInformationalHead(.init(status: .continue))
             }
             do {
-                body = try await bodies.read(request.body, declaredLength: declaredLength)
-            } catch let refusal as GatewayRefusal {
-                return refuse(refusal, &record, closing: true)
+                if let length = declaredLength, length > GatewayConfiguration.memoryBodyLimit,
+                    fields[values: .transferEncoding].isEmpty
+                {
+                    // Too large to look into: sent on as it arrives, kept on disk for a retry.
+                    arriving = (try bodies.spool.create(), length)
+                } else {
+                    body = try await bodies.read(request.body, declaredLength: declaredLength)
+                }
             } catch {
-                return refuse(.internalError("\(error)."), &record, closing: true)
+                return refuse(Self.refusal(ofBody: error), &record, closing: true)
             }
         }
         var inspectable: Data?
@@ -124,19 +130,47 @@ extension GatewayHandler {
             percentEncodedQuery: query,
             parameters: parameters,
             headers: ForwardedHeaders.outgoing(fields),
-            body: body?.body,
-            contentType: body == nil ? nil : contentType,
+            body: arriving.map { $0.file.growingBody(length: $0.length) } ?? body?.body,
+            contentType: hasBody ? contentType : nil,
             inspectableBody: inspectable,
             proxy: proxies.first
         )
+        guard let arriving else {
+            do {
+                let forwarded = try await client.forward(call, as: account, otherwise: configuration.fallbackAccount)
+                record.account = forwarded.account.rawValue
+                return Answer(response: Self.passedOn(forwarded.response), spooled: body?.file)
+            } catch {
+                body?.file?.discard()
+                return refuse(.answering(error), &record)
+            }
+        }
+        // The body is received while it is forwarded; the answer waits until the client has sent all of it.
+        async let received = bodies.receive(request.body, declaredLength: arriving.length, into: arriving.file)
+        let forwarded: Result<XRPCForwardedResponse, any Error>
         do {
-            let forwarded = try await client.forward(call, as: account, otherwise: configuration.fallbackAccount)
-            record.account = forwarded.account.rawValue
-            return Answer(response: Self.passedOn(forwarded.response), spooled: body?.file)
+            forwarded = .success(try await client.forward(call, as: account, otherwise: configuration.fallbackAccount))
         } catch {
-            body?.file?.discard()
+            forwarded = .failure(error)
+        }
+        if let failure = await received {
+            arriving.file.discard()
+            return refuse(Self.refusal(ofBody: failure), &record, closing: true)
+        }
+        switch forwarded {
+        case .success(let answer):
+            record.account = answer.account.rawValue
+            return Answer(response: Self.passedOn(answer.response), spooled: arriving.file)
+        case .failure(let error):
+            arriving.file.discard()
             return refuse(.answering(error), &record)
         }
+    }
+
+    /// What the client hears when its body could not be read: the reader's own refusal (413, 408, 400), else a 500
+    /// naming the spool's trouble.
+    static func refusal(ofBody error: any Error) -> GatewayRefusal {
+        (error as? GatewayRefusal) ?? .internalError("\(error).")
     }
 
     /// The PDS's answer as the client gets it: its status, the fields that describe it, and its body streamed as it

@@ -1,18 +1,19 @@
 public import Foundation
 
 /// A request body sent in chunks and readable again from its start, as a retry needs (a DPoP nonce challenge,
-/// RFC 9449 §8; a refreshed token, RFC 6750 §3.1): bytes in memory, or a file read by position.
+/// RFC 9449 §8; a refreshed token, RFC 6750 §3.1): bytes in memory, or a file read by position, which may still be
+/// growing while it is read (a read then waits for the bytes).
 public struct HTTPRequestBody: Sendable {
     /// The body's length in bytes, sent as `Content-Length`.
     public let length: Int
     /// Reads up to `count` bytes from `offset`; fewer only at the end.
-    private let read: @Sendable (_ offset: Int, _ count: Int) throws -> Data
+    private let read: @Sendable (_ offset: Int, _ count: Int) async throws -> Data
 
     /// The size of the chunks the body is sent in.
     public static let chunkSize = 64 * 1024
 
     /// A body of `length` bytes that `read` gives by position, any number of times.
-    public init(length: Int, read: @escaping @Sendable (_ offset: Int, _ count: Int) throws -> Data) {
+    public init(length: Int, read: @escaping @Sendable (_ offset: Int, _ count: Int) async throws -> Data) {
         self.length = max(0, length)
         self.read = read
     }
@@ -29,10 +30,10 @@ public struct HTTPRequestBody: Sendable {
     public var chunks: Chunks { Chunks(body: self) }
 
     /// The whole body in memory; for a transport that cannot stream.
-    public func collected() throws -> Data {
+    public func collected() async throws -> Data {
         var data = Data(capacity: length)
         while data.count < length {
-            let chunk = try read(data.count, min(Self.chunkSize, length - data.count))
+            let chunk = try await read(data.count, min(Self.chunkSize, length - data.count))
             guard !chunk.isEmpty else { throw ShortBody(expected: length, read: data.count) }
             data.append(chunk)
         }
@@ -51,7 +52,7 @@ public struct HTTPRequestBody: Sendable {
             /// The next chunk, or `nil` after the last.
             public mutating func next() async throws -> Data? {
                 guard offset < body.length else { return nil }
-                let chunk = try body.read(offset, Swift.min(HTTPRequestBody.chunkSize, body.length - offset))
+                let chunk = try await body.read(offset, Swift.min(HTTPRequestBody.chunkSize, body.length - offset))
                 guard !chunk.isEmpty else { throw ShortBody(expected: body.length, read: offset) }
                 offset += chunk.count
                 return chunk

@@ -12,6 +12,9 @@ public struct SandboxCounters: Sendable, Hashable {
     public var injectedRefreshFailures = 0
     /// Requests that reached the PDS's `/xrpc/` methods, answered or refused.
     public var xrpcRequestsReceived = 0
+    /// Requests to the PDS's `/xrpc/` methods whose head arrived, counted before their body is read, so that a
+    /// request whose body is still on its way already shows.
+    public var xrpcRequestHeadsReceived = 0
     /// Sessions revoked through the revocation endpoint.
     public var revocations = 0
     /// App-password sessions created by `com.atproto.server.createSession`.
@@ -30,6 +33,8 @@ public struct SandboxCounters: Sendable, Hashable {
     public var sessionsEndedByKeyRemoval = 0
     /// Blobs answered by `com.atproto.sync.getBlob`, with or without authentication.
     public var blobsServed = 0
+    /// Blobs `com.atproto.repo.uploadBlob` took and kept.
+    public var blobsStored = 0
     /// Rejected requests, by reason.
     public var rejections: [SandboxRejectionReason: Int] = [:]
 

@@ -5,6 +5,13 @@ protocol OriginHandler: Sendable {
 
     /// Answers one request; never throws: every failure is an HTTP answer.
     func handle(_ request: SandboxRequest) async -> SandboxResponse
+
+    /// Notes a request whose head has arrived, before its body is read.
+    func headArrived(path: String)
+}
+
+extension OriginHandler {
+    func headArrived(path: String) {}
 }
 
 /// The three origins of the sandbox.

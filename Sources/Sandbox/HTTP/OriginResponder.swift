@@ -47,6 +47,7 @@ struct OriginResponder: HTTPResponder {
     /// The answer to one request, with its `Date` header.
     private func response(to request: Request) async -> Response {
         var request = request
+        handler.headArrived(path: request.uri.path)
         let body: Data
         do {
             body = Data(try await request.collectBody(upTo: maximumBodySize).readableBytesView)

@@ -57,6 +57,7 @@ extension AuthorizationServerHandler {
             "injectedRefreshFailures": counters.injectedRefreshFailures,
             "revocations": counters.revocations,
             "xrpcRequestsReceived": counters.xrpcRequestsReceived,
+            "xrpcRequestHeadsReceived": counters.xrpcRequestHeadsReceived,
             "totalRejections": counters.totalRejections,
             "legacySessionsCreated": counters.legacySessionsCreated,
             "legacyRefreshesSucceeded": counters.legacyRefreshesSucceeded,
@@ -65,6 +66,7 @@ extension AuthorizationServerHandler {
             "clientAssertionsRefused": counters.clientAssertionsRefused,
             "sessionsEndedByKeyRemoval": counters.sessionsEndedByKeyRemoval,
             "blobsServed": counters.blobsServed,
+            "blobsStored": counters.blobsStored,
         ]
     }
 }

@@ -154,6 +154,7 @@ extension PDSHandler {
         let mimeType = request.header("content-type") ?? "application/octet-stream"
         let blob = RepositoryStore.Blob(cid: ContentID.blob(request.body), mimeType: mimeType, bytes: request.body)
         let dropped = await core.repositories.addBlob(did: caller.account.did, blob: blob)
+        core.monitor.count { $0.blobsStored += 1 }
         if dropped > 0 {
             let store = core.repositories
             let budget = "\(store.maximumBlobBytes) bytes and \(store.maximumBlobCount) blobs"

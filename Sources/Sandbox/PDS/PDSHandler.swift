@@ -40,6 +40,11 @@ struct PDSHandler: OriginHandler {
         },
     ]
 
+    /// Counts an XRPC request as soon as its head arrives, so that an upload shows while it is arriving.
+    func headArrived(path: String) {
+        if path.hasPrefix("/xrpc/") { core.monitor.count { $0.xrpcRequestHeadsReceived += 1 } }
+    }
+
     func handle(_ request: SandboxRequest) async -> SandboxResponse {
         await core.injectedDelay()
         if request.path == "/.well-known/oauth-protected-resource" {
