@@ -1,10 +1,12 @@
 import ATOAuthTesting
 import ATProtoSyntax
 import AccountManager
+import DPoPRequestExecutor
 import Foundation
 import Gateway
 import HTTPTransport
 import OAuthSessionManager
+import Sandbox
 import Testing
 
 @Suite("XRPC calls forwarded as a signed-in account")
@@ -64,16 +66,10 @@ struct ForwardingTests {
                 configure: { spool = $0.spoolDirectory }
             ) {
                 gateway in
-                let uploaded = try await gateway.send(
-                    "/xrpc/com.atproto.repo.uploadBlob",
-                    method: .post,
-                    headers: ["Content-Type": "application/octet-stream"],
-                    body: blob
-                )
+                let (uploaded, reference) = try await gateway.uploadBlob(blob)
                 #expect(uploaded.status == 200, "\(String(decoding: uploaded.body, as: UTF8.self))")
-                let reference = try #require(try GatewayClient.object(uploaded)["blob"] as? [String: Any])
-                #expect(reference["size"] as? Int == blob.count)
-                let cid = try #require((reference["ref"] as? [String: Any])?["$link"] as? String)
+                #expect((try GatewayClient.object(uploaded)["blob"] as? [String: Any])?["size"] as? Int == blob.count)
+                let cid = try #require(reference)
                 let downloaded = try await gateway.stream(
                     "/xrpc/com.atproto.sync.getBlob?did=\(alice.did.rawValue)&cid=\(cid)"
                 )
@@ -82,6 +78,33 @@ struct ForwardingTests {
                 #expect(try await downloaded.body.collect(upTo: 8 << 20) == blob)
                 let directory = try #require(spool)
                 #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+            }
+        }
+    }
+
+    @Test("a large upload sent on as it arrives goes again whole after a nonce challenge and after a refresh")
+    func largeUploadRetried() async throws {
+        try await SandboxWorld.with { world in
+            let accounts = world.accounts()
+            let session = try await world.signIn(with: world.sessions())
+            try await accounts.switchTo(.did(session.did))
+            // An access token the PDS does not know (a refresh, then the upload again) and no nonce kept (a
+            // challenge, then the upload again): the body is read again from its start each time.
+            try world.breakAccessToken(of: session)
+            let blob = Data((0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) })
+            try await RunningGateway.with(accounts, transport: world.transport) { gateway in
+                accounts.nonceCache.removeAll()
+                let challenges = world.server.counters.nonceChallengesSent
+                let (uploaded, reference) = try await gateway.uploadBlob(blob)
+                #expect(uploaded.status == 200, "\(String(decoding: uploaded.body, as: UTF8.self))")
+                #expect(world.server.counters.refreshGrantsSucceeded == 1)
+                #expect(world.server.counters.nonceChallengesSent > challenges)
+                #expect(world.server.counters.blobsStored == 1)
+                let cid = try #require(reference)
+                let downloaded = try await gateway.stream(
+                    "/xrpc/com.atproto.sync.getBlob?did=\(session.did.rawValue)&cid=\(cid)"
+                )
+                #expect(try await downloaded.body.collect(upTo: 8 << 20) == blob)
             }
         }
     }

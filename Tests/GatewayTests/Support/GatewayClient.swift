@@ -38,6 +38,19 @@ struct GatewayClient: Sendable {
         )
     }
 
+    /// Uploads `blob` with `com.atproto.repo.uploadBlob`; returns the answer and the uploaded blob's CID, when it
+    /// came back with one.
+    func uploadBlob(_ blob: Data) async throws -> (answer: HTTPResponse, cid: String?) {
+        let answer = try await send(
+            "/xrpc/com.atproto.repo.uploadBlob",
+            method: .post,
+            headers: ["Content-Type": "application/octet-stream"],
+            body: blob
+        )
+        let reference = try? Self.object(answer)["blob"] as? [String: Any]
+        return (answer, (reference?["ref"] as? [String: Any])?["$link"] as? String)
+    }
+
     /// The answer's body as a JSON object.
     static func object(_ response: HTTPResponse) throws -> [String: Any] {
         try JSONSerialization.jsonObject(with: response.body) as? [String: Any] ?? [:]
