@@ -142,17 +142,9 @@ enum GatewayThroughput {
             )
         }
         // The lean caller's latency is timed on a thread of its own, as its rate is.
-        let leanTimes = LockedSamples()
-        let failures = try await KeepAliveCaller.onThreads(1) { _ in
-            for _ in 0..<latencyCalls {
-                let started = Clocks.wall()
-                let status = try lean.call()
-                guard status == 200 else { throw BenchError("the gateway answered \(status)") }
-                leanTimes.append((Clocks.wall() - started).seconds)
-            }
-        }
-        if let failure = failures.first { throw failure }
-        times[.gateway] = leanTimes.values
+        times[.gateway] = try await KeepAliveCaller.onThreads(1) { _ in
+            try (0..<latencyCalls).map { _ in try Clocks.measure(Clocks.wall) { try lean.call() }.seconds }
+        }.first
         func way(_ kind: Kind) -> Way {
             Way(rate: Samples.median(rates[kind] ?? []), latency: percentiles(times[kind] ?? []))
         }
@@ -165,14 +157,6 @@ enum GatewayThroughput {
         )
     }
 
-    /// Samples appended from another thread.
-    private final class LockedSamples: @unchecked Sendable {
-        private let lock = NSLock()
-        private var samples: [Double] = []
-        func append(_ value: Double) { lock.withLock { samples.append(value) } }
-        var values: [Double] { lock.withLock { samples } }
-    }
-
     /// Makes `calls` calls with `callers` at once.
     private static func repeated(
         _ call: @escaping @Sendable () async throws -> Void,
@@ -181,7 +165,7 @@ enum GatewayThroughput {
     ) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for caller in 0..<callers {
-                let share = calls / callers + (caller < calls % callers ? 1 : 0)
+                let share = Workload.share(of: calls, among: callers, for: caller)
                 group.addTask { for _ in 0..<share { try await call() } }
             }
             try await group.waitForAll()

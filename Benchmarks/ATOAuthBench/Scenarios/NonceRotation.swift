@@ -45,7 +45,7 @@ enum NonceRotation {
             let started = Clocks.wall()
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for worker in 0..<workers {
-                    let share = calls / workers + (worker < calls % workers ? 1 : 0)
+                    let share = Workload.share(of: calls, among: workers, for: worker)
                     group.addTask {
                         for _ in 0..<share { Sink.consume(try await client.getSession().handle.utf8.count) }
                     }

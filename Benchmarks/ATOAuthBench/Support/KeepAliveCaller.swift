@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -49,8 +50,10 @@ final class KeepAliveCaller {
 
     deinit { close(socket) }
 
-    /// Sends the request and reads the whole answer; returns its status.
-    func call() throws -> Int {
+    /// Sends the request and reads the whole answer.
+    ///
+    /// - Throws: ``BenchError`` when the connection fails, the answer cannot be read, or its status is not 200.
+    func call() throws {
         var written = 0
         while written < request.count {
             let count = request.withUnsafeBytes { bytes in
@@ -67,7 +70,7 @@ final class KeepAliveCaller {
         }
         guard let headEnd, let head = Self.head(buffer, headEnd) else { throw BenchError("an unreadable answer") }
         while received < headEnd + head.length { received += try receive(at: received) }
-        return head.status
+        guard head.status == 200 else { throw BenchError("the gateway answered \(head.status)") }
     }
 
     private func receive(at offset: Int) throws -> Int {
@@ -107,47 +110,37 @@ final class KeepAliveCaller {
 
     /// Runs `calls` calls spread over `callers` callers, each on its own thread and connection; returns the wall time
     /// in seconds from the first call to the last answer.
-    static func run(
-        calls: Int,
-        callers: Int,
-        make: @escaping @Sendable () throws -> KeepAliveCaller
-    ) async throws -> Double {
+    static func run(calls: Int, callers: Int, make: () throws -> KeepAliveCaller) async throws -> Double {
         let connected = try (0..<callers).map { _ in try make() }
         let started = Clocks.wall()
-        let failures = try await onThreads(connected.count) { index in
-            let share = calls / callers + (index < calls % callers ? 1 : 0)
-            for _ in 0..<share {
-                let status = try connected[index].call()
-                guard status == 200 else { throw BenchError("the gateway answered \(status)") }
-            }
+        _ = try await onThreads(connected.count) { index in
+            for _ in 0..<Workload.share(of: calls, among: callers, for: index) { try connected[index].call() }
         }
-        let wall = (Clocks.wall() - started).seconds
-        if let failure = failures.first { throw failure }
-        return wall
+        return (Clocks.wall() - started).seconds
     }
 
-    /// Runs `body(index)` for each index on its own thread and waits for all; returns the errors they threw.
-    static func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) throws -> Void) async throws -> [any Error] {
-        let errors = ErrorBox()
+    /// Runs `body(index)` for each index on its own thread and waits for all; returns what each returned, in order.
+    ///
+    /// - Throws: the first error a thread threw.
+    static func onThreads<Value: Sendable>(
+        _ count: Int,
+        _ body: @escaping @Sendable (Int) throws -> Value
+    ) async throws -> [Value] {
+        let results = Mutex<[Int: Result<Value, any Error>]>([:])
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let group = DispatchGroup()
             for index in 0..<count {
                 group.enter()
                 Thread.detachNewThread {
-                    do { try body(index) } catch { errors.add(error) }
+                    let result = Result { try body(index) }
+                    results.withLock { $0[index] = result }
                     group.leave()
                 }
             }
             group.notify(queue: .global()) { continuation.resume() }
         }
-        return errors.all
-    }
-
-    private final class ErrorBox: @unchecked Sendable {
-        private let lock = NSLock()
-        private var errors: [any Error] = []
-        func add(_ error: any Error) { lock.withLock { errors.append(error) } }
-        var all: [any Error] { lock.withLock { errors } }
+        let all = results.withLock { $0 }
+        return try (0..<count).map { index in try all[index]?.get() ?? { throw BenchError("thread \(index) ended") }() }
     }
 }
 

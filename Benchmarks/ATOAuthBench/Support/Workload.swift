@@ -25,4 +25,9 @@ enum Workload {
         return "eyJ0eXAiOiJhdCtqd3QiLCJhbGciOiJFUzI1NksifQ." + Base64URL.encode(payload.prefix(520)) + "."
             + Base64URL.encode(signature)
     }()
+
+    /// Caller `caller`'s share of `calls` spread over `callers`: equal shares, the first ones taking the remainder.
+    static func share(of calls: Int, among callers: Int, for caller: Int) -> Int {
+        calls / callers + (caller < calls % callers ? 1 : 0)
+    }
 }

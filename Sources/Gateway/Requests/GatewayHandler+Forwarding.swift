@@ -135,34 +135,42 @@ extension GatewayHandler {
             inspectableBody: inspectable,
             proxy: proxies.first
         )
-        guard let arriving else {
-            do {
-                let forwarded = try await client.forward(call, as: account, otherwise: configuration.fallbackAccount)
-                record.account = forwarded.account.rawValue
-                return Answer(response: Self.passedOn(forwarded.response), spooled: body?.file)
-            } catch {
-                body?.file?.discard()
-                return refuse(.answering(error), &record)
-            }
-        }
+        guard let arriving else { return answering(await forwarded(call, as: account), spooled: body?.file, &record) }
         // The body is received while it is forwarded; the answer waits until the client has sent all of it.
         async let received = bodies.receive(request.body, declaredLength: arriving.length, into: arriving.file)
-        let forwarded: Result<XRPCForwardedResponse, any Error>
-        do {
-            forwarded = .success(try await client.forward(call, as: account, otherwise: configuration.fallbackAccount))
-        } catch {
-            forwarded = .failure(error)
-        }
+        let answer = await forwarded(call, as: account)
         if let failure = await received {
             arriving.file.discard()
             return refuse(Self.refusal(ofBody: failure), &record, closing: true)
         }
+        return answering(answer, spooled: arriving.file, &record)
+    }
+
+    /// The PDS's answer to a forwarded call, or why there is none.
+    private typealias Forwarded = Result<XRPCForwardedResponse, any Error>
+
+    /// The call sent through the routed client, as `account` else the configured fallback.
+    private func forwarded(_ call: XRPCForwardedRequest, as account: ATIdentifier?) async -> Forwarded {
+        do {
+            return .success(try await client.forward(call, as: account, otherwise: configuration.fallbackAccount))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The PDS's answer passed on, its spooled body kept until it is written; or the failure to get one, the body
+    /// discarded.
+    private func answering(
+        _ forwarded: Forwarded,
+        spooled: SpoolFile?,
+        _ record: inout RequestRecord
+    ) -> Answer {
         switch forwarded {
         case .success(let answer):
             record.account = answer.account.rawValue
-            return Answer(response: Self.passedOn(answer.response), spooled: arriving.file)
+            return Answer(response: Self.passedOn(answer.response), spooled: spooled)
         case .failure(let error):
-            arriving.file.discard()
+            spooled?.discard()
             return refuse(.answering(error), &record)
         }
     }
