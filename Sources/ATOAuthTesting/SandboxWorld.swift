@@ -168,4 +168,13 @@ extension SandboxWorld {
         encoder.dateEncodingStrategy = .secondsSince1970
         try keystore.save(try encoder.encode(broken), as: Session.entryName(did: session.did))
     }
+
+    /// Signs the first test account in, makes it the active account of `accounts`, and breaks its access token
+    /// (``breakAccessToken(of:)``): its next call is refused once and refreshes.
+    public func signInWithRefusedAccessToken(activeIn accounts: AccountManager) async throws -> Session {
+        let session = try await signIn(with: sessions())
+        _ = try await accounts.switchTo(.did(session.did))
+        try breakAccessToken(of: session)
+        return session
+    }
 }

@@ -61,9 +61,7 @@ struct ForwardingTests {
     func invalidTokenRetrySendsBodyAgain() async throws {
         try await SandboxWorld.with { flow in
             let accounts = flow.accounts()
-            let session = try await flow.signIn(with: flow.sessions())
-            try await accounts.switchTo(.did(session.did))
-            try flow.breakAccessToken(of: session)
+            let session = try await flow.signInWithRefusedAccessToken(activeIn: accounts)
             let record = Data(
                 #"{"repo":"\#(session.did.rawValue)","collection":"app.bsky.feed.post","record":{"text":"hi"}}"#.utf8
             )

@@ -64,9 +64,7 @@ struct XRPCFlowTests {
     func invalidTokenRetry() async throws {
         try await SandboxWorld.with { flow in
             let accounts = flow.accounts()
-            let session = try await flow.signIn(with: flow.sessions())
-            try await accounts.switchTo(.did(session.did))
-            try flow.breakAccessToken(of: session)
+            let session = try await flow.signInWithRefusedAccessToken(activeIn: accounts)
             let client = try await accounts.client(for: .did(session.did))
             #expect(try await client.getSession().did == session.did.rawValue)
             #expect(flow.server.counters.refreshGrantsSucceeded == 1)

@@ -16,14 +16,23 @@ struct GatewayCommandTests {
         try #require(try JSONSerialization.jsonObject(with: output) as? [String: Any])
     }
 
-    /// Runs the Python client with `arguments`; what it printed.
-    static func pythonOutput(_ arguments: [String]) async throws -> Data {
-        let result = try await CLIProcess.run(
+    /// Starts the Python client with `arguments`, to watch it while it runs.
+    static func python(started arguments: [String]) throws -> CLIProcess.Running {
+        try CLIProcess.start(
             ["python3", client.path] + arguments,
             environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"],
-            executable: URL(fileURLWithPath: "/usr/bin/env"),
-            timeout: .seconds(120)
+            executable: URL(fileURLWithPath: "/usr/bin/env")
         )
+    }
+
+    /// Runs the Python client with `arguments`; what it printed.
+    static func pythonOutput(_ arguments: [String]) async throws -> Data {
+        try await output(of: try python(started: arguments))
+    }
+
+    /// What a started Python client printed, once it ended successfully.
+    static func output(of python: CLIProcess.Running) async throws -> Data {
+        let result = try await python.finish(timeout: .seconds(120))
         #expect(result.status == 0, "\(result.stderr)")
         return Data(result.stdout.utf8)
     }
@@ -210,14 +219,9 @@ struct GatewayCommandTests {
             defer { Task { await gateway.stop() } }
             let before = try await world.sandbox.counters()
             // Eight pieces half a second apart; the client says "sent" on standard error after each.
-            let upload = try CLIProcess.start(
-                [
-                    "python3", Self.client.path, "slow-upload", gateway.address, gateway.tokenFile.path,
-                    String(8 << 20), "8", "0.5",
-                ],
-                environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"],
-                executable: URL(fileURLWithPath: "/usr/bin/env")
-            )
+            let upload = try Self.python(started: [
+                "slow-upload", gateway.address, gateway.tokenFile.path, String(8 << 20), "8", "0.5",
+            ])
             let deadline = ContinuousClock.now + .seconds(30)
             while try await world.sandbox.counters().xrpcRequestHeadsReceived == before.xrpcRequestHeadsReceived,
                 ContinuousClock.now < deadline
@@ -226,7 +230,7 @@ struct GatewayCommandTests {
             }
             let piecesSent = upload.stderrSoFar.components(separatedBy: "sent\n").count - 1
             #expect(piecesSent < 8, "the PDS heard of the upload only after the client had sent all of it")
-            let result = try Self.parsed(Data(try await upload.finish(timeout: .seconds(120)).stdout.utf8))
+            let result = try Self.parsed(try await Self.output(of: upload))
             #expect(result["status"] as? Int == 200, "\(result) \(gateway.output)")
             let blob = try #require((result["body"] as? [String: Any])?["blob"] as? [String: Any])
             #expect(blob["size"] as? Int == 8 << 20)

@@ -86,11 +86,9 @@ struct ForwardingTests {
     func largeUploadRetried() async throws {
         try await SandboxWorld.with { world in
             let accounts = world.accounts()
-            let session = try await world.signIn(with: world.sessions())
-            try await accounts.switchTo(.did(session.did))
             // An access token the PDS does not know (a refresh, then the upload again) and no nonce kept (a
             // challenge, then the upload again): the body is read again from its start each time.
-            try world.breakAccessToken(of: session)
+            let session = try await world.signInWithRefusedAccessToken(activeIn: accounts)
             let blob = Data((0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) })
             try await RunningGateway.with(accounts, transport: world.transport) { gateway in
                 accounts.nonceCache.removeAll()

@@ -56,10 +56,8 @@ struct MetricsTests {
     func refreshesAndNonceRetries() async throws {
         try await SandboxWorld.with { world in
             let accounts = world.accounts()
-            let session = try await world.signIn(with: world.sessions())
-            try await accounts.switchTo(.did(session.did))
             // An access token the PDS does not know, with a good refresh token: the call refreshes once.
-            try world.breakAccessToken(of: session)
+            _ = try await world.signInWithRefusedAccessToken(activeIn: accounts)
             try await RunningGateway.with(accounts, transport: world.transport) { gateway in
                 accounts.nonceCache.removeAll()
                 #expect(try await gateway.send("/xrpc/com.atproto.server.getSession").status == 200)
