@@ -12,10 +12,14 @@ struct PassphrasePromptTests {
             #expect(added.status == 0, "\(added.stderr)")
 
             let terminal = try TerminalProcess(["accounts", "list"], environment: world.environment)
-            try await terminal.waitFor("Passphrase of the store at \(world.home.path) (it is not shown): ")
+            let prompt = "Passphrase of the store at \(world.home.path) (it is not shown): "
+            try await terminal.waitFor(prompt)
             #expect(try !terminal.echoes(), "echo is off while the passphrase is read")
             terminal.type("wrong horse\n")
             try await terminal.waitFor("That passphrase does not open the store; try again.")
+            // Typed only once the prompt is back, and with it echo off: typed earlier, the terminal would show it.
+            try await terminal.waitFor(prompt, times: 2)
+            #expect(try !terminal.echoes(), "echo is off again for the second try")
             terminal.type("correct horse battery staple\n")
             let (status, screen) = try await terminal.finish()
             #expect(status == 0, "\(screen)")

@@ -56,13 +56,13 @@ final class TerminalProcess: Sendable {
         _ = bytes.withUnsafeBytes { write(controller, $0.baseAddress, $0.count) }
     }
 
-    /// Waits until the screen shows `text`, and returns the screen.
+    /// Waits until the screen shows `text` (`times` times), and returns the screen.
     @discardableResult
-    func waitFor(_ text: String, timeout: Duration = .seconds(30)) async throws -> String {
+    func waitFor(_ text: String, times: Int = 1, timeout: Duration = .seconds(30)) async throws -> String {
         let deadline = ContinuousClock.now + timeout
         while true {
             let screen = screenSoFar
-            if screen.contains(text) { return screen }
+            if screen.components(separatedBy: text).count > times { return screen }
             try #require(
                 ContinuousClock.now < deadline && process.isRunning,
                 "the terminal never showed “\(text)”: \(screen)"
