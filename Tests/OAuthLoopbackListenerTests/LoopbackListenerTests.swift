@@ -56,9 +56,11 @@ struct LoopbackListenerTests {
             let real = try RawHTTPConnection(port: port)
             real.sendGet("/callback?state=s&code=c", host: "[::1]:\(port)")
             _ = try await listener.waitForCallback(timeout: .seconds(10), expectedState: "s")
+            // Connected before the finish, so the listener closing after it cannot refuse the connection; the
+            // callback itself is sent only once the sign-in has finished.
+            let again = try RawHTTPConnection(port: port)
             let finishing = Task { await listener.finish(with: .signedIn(as: "alice.test")) }
             #expect(await real.readAll().contains("alice.test"))
-            let again = try RawHTTPConnection(port: port)
             again.sendGet("/callback?state=s&code=c", host: "127.0.0.1:\(port)")
             let answer = await again.readAll()
             #expect(!answer.contains("alice.test"))
