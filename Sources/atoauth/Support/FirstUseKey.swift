@@ -31,18 +31,21 @@ enum FirstUseKey {
                 + "command opens the store on a terminal; scripts set \(StoreEnvironment.passphraseVariable)."
         )
         let input = SecretInput()
-        for attempt in 1...tries {
-            guard let first = await input.next(prompt: "New passphrase for the store"), !first.isEmpty else {
-                return nil
+        // Echo stays off between the prompts, so a passphrase typed ahead of the next prompt is not shown.
+        return try await TerminalEcho.keepingHidden {
+            for attempt in 1...tries {
+                guard let first = await input.next(prompt: "New passphrase for the store"), !first.isEmpty else {
+                    return nil
+                }
+                guard let second = await input.next(prompt: "The same passphrase again") else { break }
+                if first == second { return first }
+                if attempt < tries { Output.message("The two passphrases differ; choose one again.") }
             }
-            guard let second = await input.next(prompt: "The same passphrase again") else { break }
-            if first == second { return first }
-            if attempt < tries { Output.message("The two passphrases differ; choose one again.") }
+            throw CLIFailure(
+                status: CLIFailure.usage,
+                message: "The passphrases typed did not match, so no store was created. Run the command again, or "
+                    + "set \(StoreEnvironment.passphraseVariable)."
+            )
         }
-        throw CLIFailure(
-            status: CLIFailure.usage,
-            message: "The passphrases typed did not match, so no store was created. Run the command again, or set "
-                + "\(StoreEnvironment.passphraseVariable)."
-        )
     }
 }

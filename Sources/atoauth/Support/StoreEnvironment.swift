@@ -42,21 +42,24 @@ enum StoreEnvironment {
         {
             let input = SecretInput()
             let tries = 3
-            for attempt in 1...tries {
-                guard let passphrase = await input.next(prompt: "Passphrase of the store at \(directory.path)"),
-                    !passphrase.isEmpty
-                else { throw error }
-                do {
-                    return try EncryptedFileKeystore(
-                        directory: directory,
-                        keySource: .passphrase(passphrase),
-                        logger: logger
-                    )
-                } catch let wrong as KeystoreError where wrong == .wrongPassphrase && attempt < tries {
-                    Output.message("That passphrase does not open the store; try again.")
+            // Echo stays off from the first prompt to the last, so a try typed while one is checked is not shown.
+            return try await TerminalEcho.keepingHidden {
+                for attempt in 1...tries {
+                    guard let passphrase = await input.next(prompt: "Passphrase of the store at \(directory.path)"),
+                        !passphrase.isEmpty
+                    else { throw error }
+                    do {
+                        return try EncryptedFileKeystore(
+                            directory: directory,
+                            keySource: .passphrase(passphrase),
+                            logger: logger
+                        )
+                    } catch let wrong as KeystoreError where wrong == .wrongPassphrase && attempt < tries {
+                        Output.message("That passphrase does not open the store; try again.")
+                    }
                 }
+                throw error
             }
-            throw error
         }
     }
 
