@@ -14,9 +14,9 @@ public struct GatewayConfiguration: Sendable {
     /// The account a request goes out as when neither its `atoauth-account` header nor its `repo` names one; `nil`
     /// for the active account at the time of the request.
     public var fallbackAccount: ATIdentifier?
-    /// The largest request body, in bytes, 64 MiB by default; a larger one is refused with 413.
+    /// The largest request body, in bytes, 100 MiB by default; a larger one is refused with 413.
     public var maximumBodyBytes: Int
-    /// The most `/xrpc/` requests in flight at once, 256 by default; one more is refused with 503 and `Retry-After`.
+    /// The most `/xrpc/` requests in flight at once, 1,000 by default; one more is refused with 503 and `Retry-After`.
     public var maximumConcurrentRequests: Int
     /// How long a client may send nothing while its request is read, before its connection is closed (slow or
     /// stalled clients); default 30 seconds.
@@ -30,10 +30,10 @@ public struct GatewayConfiguration: Sendable {
     /// retry): made 0700, each file 0600 and unlinked as soon as it is opened.
     public var spoolDirectory: URL
 
-    /// 64 MiB.
-    public static let defaultMaximumBodyBytes = 64 << 20
-    /// 256 requests.
-    public static let defaultMaximumConcurrentRequests = 256
+    /// 100 MiB.
+    public static let defaultMaximumBodyBytes = 100 << 20
+    /// 1,000 requests.
+    public static let defaultMaximumConcurrentRequests = 1_000
     /// 30 seconds.
     public static let defaultIdleTimeout = Duration.seconds(30)
     /// 10 seconds.

@@ -91,7 +91,7 @@ struct GatewayCommand: AsyncParsableCommand, GlobalOptionUser {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "The largest request body: bytes, or with K, M or G for KiB, MiB or GiB (default 64M).",
+            "The largest request body: bytes, or with K, M or G for KiB, MiB or GiB (default 100M).",
             valueName: "bytes"
         )
     )
