@@ -1,3 +1,4 @@
+import ATProtoPermissions
 public import ATProtoSyntax
 import AccountManager
 public import Foundation
@@ -79,7 +80,50 @@ extension ATClient {
         as account: ATIdentifier? = nil,
         otherwise fallback: ATIdentifier? = nil
     ) async throws -> XRPCForwardedResponse {
-        let prepared = try await prepare(
+        let prepared = try await prepare(request, as: account, otherwise: fallback)
+        let response = try await prepared.connection.stream(
+            request.method,
+            path: "/xrpc/\(request.nsid.rawValue)",
+            percentEncodedQuery: request.percentEncodedQuery,
+            headers: prepared.headers,
+            body: request.body,
+            authorize: { try Self.checkLocally(prepared.needed, request.nsid, $0, prepared.connection.displayName) }
+        )
+        return XRPCForwardedResponse(response: response, account: prepared.connection.did)
+    }
+}
+
+extension ATClient {
+    /// Refuses now what ``forward(_:as:otherwise:)`` would refuse before sending; nothing is sent.
+    ///
+    /// That is: no account fits or none is signed in, a header is reserved, or the account's session clearly lacks a
+    /// permission the call needs.
+    ///
+    /// A proxy calls it before it reads a body it will not look into (`request.body` and `inspectableBody` are not
+    /// read), so that a client sending a large upload bound to fail hears so before sending it (RFC 9110 §10.1.1).
+    /// The forward itself routes and checks again: an account switched in between is followed.
+    ///
+    /// - Throws: what ``forward(_:as:otherwise:)`` throws before sending.
+    /// - Returns: the account the call would go out as now.
+    @discardableResult
+    public func preflight(
+        _ request: XRPCForwardedRequest,
+        as account: ATIdentifier? = nil,
+        otherwise fallback: ATIdentifier? = nil
+    ) async throws -> DID {
+        let prepared = try await prepare(request, as: account, otherwise: fallback)
+        let connection = prepared.connection
+        try Self.checkLocally(prepared.needed, request.nsid, connection.session, connection.displayName)
+        return connection.did
+    }
+
+    /// The account `request` goes out as, its header fields, and the permissions it needs.
+    private func prepare(
+        _ request: XRPCForwardedRequest,
+        as account: ATIdentifier?,
+        otherwise fallback: ATIdentifier?
+    ) async throws -> (connection: AccountConnection, headers: HTTPHeaders, needed: [Permission]) {
+        try await prepare(
             request.nsid,
             parameters: request.parameters,
             inspectableBody: request.inspectableBody,
@@ -90,14 +134,5 @@ extension ATClient {
             account: account,
             fallback: fallback
         )
-        let response = try await prepared.connection.stream(
-            request.method,
-            path: "/xrpc/\(request.nsid.rawValue)",
-            percentEncodedQuery: request.percentEncodedQuery,
-            headers: prepared.headers,
-            body: request.body,
-            authorize: { try Self.checkLocally(prepared.needed, request.nsid, $0, prepared.connection.displayName) }
-        )
-        return XRPCForwardedResponse(response: response, account: prepared.connection.did)
     }
 }

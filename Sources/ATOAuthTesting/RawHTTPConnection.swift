@@ -83,6 +83,23 @@ package final class RawHTTPConnection: Sendable {
         }
     }
 
+    /// Reads until what arrived contains `marker`, the server closes the connection, or 10 seconds pass without a
+    /// byte; returns what arrived, leaving the connection open.
+    package func read(until marker: String) async -> String {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { [descriptor] in
+                var data = Data()
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                while String(decoding: data, as: UTF8.self).range(of: marker) == nil {
+                    let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+                    if count <= 0 { break }
+                    data.append(contentsOf: buffer[..<count])
+                }
+                continuation.resume(returning: String(decoding: data, as: UTF8.self))
+            }
+        }
+    }
+
     /// Waits until the server closes the connection without sending anything: `true` when it did, `false` when
     /// bytes arrived or 10 seconds passed first.
     package func closedSilently() async -> Bool {

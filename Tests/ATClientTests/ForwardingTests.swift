@@ -97,4 +97,28 @@ struct ForwardingTests {
             }
         }
     }
+
+    @Test("a preflight routes and checks without sending: the account it would go out as, or why it would not go")
+    func preflight() async throws {
+        try await SandboxWorld.with { flow in
+            let accounts = flow.accounts()
+            let alice = try await flow.signIn(with: accounts)
+            let upload = XRPCForwardedRequest(
+                nsid: try NSID(validating: "com.atproto.repo.uploadBlob"),
+                method: .post,
+                contentType: "image/png"
+            )
+            let sentBefore = flow.server.counters.xrpcRequestHeadsReceived
+            #expect(try await accounts.client().preflight(upload) == alice.did)
+            let bob = ATIdentifier.handle(try Handle(validating: "bob.test"))
+            let refused = await #expect(throws: AccountError.self) {
+                try await accounts.client().preflight(upload, as: bob)
+            }
+            #expect(refused?.hasSameCode(as: .noSuchAccount("")) == true)
+            var reserved = upload
+            reserved.headers = ["DPoP": "forged"]
+            await #expect(throws: XRPCRequestError.self) { try await accounts.client().preflight(reserved) }
+            #expect(flow.server.counters.xrpcRequestHeadsReceived == sentBefore)
+        }
+    }
 }

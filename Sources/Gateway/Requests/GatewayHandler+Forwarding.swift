@@ -42,8 +42,9 @@ extension GatewayHandler {
         return answer
     }
 
-    /// Forwards an admitted call: its body's size, the account and proxy it names, its query, then the body (read
-    /// whole, or, when large, sent on as it arrives) and the call sent through the routed client.
+    /// Forwards an admitted call: its body's size, the account and proxy it names, its query, the account and
+    /// permissions when the body does not route the call, then the body (read whole, or, when large, sent on as it
+    /// arrives) and the call sent through the routed client.
     private func forwardAdmitted(
         _ request: Request,
         nsid: NSID,
@@ -100,6 +101,24 @@ extension GatewayHandler {
             return refuse(.invalidRequest("The query string cannot be read: \(error)."), &record, closing: unwanted)
         }
         let contentType = fields[values: .contentType].first
+        var call = XRPCForwardedRequest(
+            nsid: nsid,
+            method: method,
+            percentEncodedQuery: query,
+            parameters: parameters,
+            headers: ForwardedHeaders.outgoing(fields),
+            contentType: hasBody ? contentType : nil,
+            proxy: proxies.first
+        )
+        // A call its body does not route is refused, when it must be, before the body is read: a large upload bound
+        // to fail is answered before it is sent, or, without `Expect`, dropped as it arrives rather than kept.
+        if hasBody, !Self.isRoutedByBody(contentType: contentType, declaredLength: declaredLength) {
+            do {
+                try await client.preflight(call, as: account, otherwise: configuration.fallbackAccount)
+            } catch {
+                return refuse(.answering(error), &record, closing: unwanted)
+            }
+        }
         var body: RequestBodyReader.Body?
         var arriving: (file: SpoolFile, length: Int)?
         if hasBody {
@@ -120,21 +139,10 @@ extension GatewayHandler {
                 return refuse(Self.refusal(ofBody: error), &record, closing: true)
             }
         }
-        var inspectable: Data?
         if let bytes = body?.bytes, Self.isJSON(contentType), bytes.count <= Self.inspectableBodyLimit {
-            inspectable = bytes
+            call.inspectableBody = bytes
         }
-        let call = XRPCForwardedRequest(
-            nsid: nsid,
-            method: method,
-            percentEncodedQuery: query,
-            parameters: parameters,
-            headers: ForwardedHeaders.outgoing(fields),
-            body: arriving.map { $0.file.growingBody(length: $0.length) } ?? body?.body,
-            contentType: hasBody ? contentType : nil,
-            inspectableBody: inspectable,
-            proxy: proxies.first
-        )
+        call.body = arriving.map { $0.file.growingBody(length: $0.length) } ?? body?.body
         guard let arriving else { return answering(await forwarded(call, as: account), spooled: body?.file, &record) }
         // The body is received while it is forwarded; the answer waits until the client has sent all of it.
         async let received = bodies.receive(request.body, declaredLength: arriving.length, into: arriving.file)
@@ -194,6 +202,12 @@ extension GatewayHandler {
             try await writer.finish(nil)
         }
         return Response(status: .init(code: upstream.status), headers: fields, body: body)
+    }
+
+    /// Whether a body of this type and length may be looked into for the `repo` that chooses the account and for
+    /// the permissions the call needs: JSON up to ``inspectableBodyLimit``, or of a length not told (chunked).
+    static func isRoutedByBody(contentType: String?, declaredLength: Int?) -> Bool {
+        isJSON(contentType) && (declaredLength ?? 0) <= inspectableBodyLimit
     }
 
     /// Whether `contentType` is JSON (`application/json`, any parameters).
