@@ -28,17 +28,26 @@ extension AsyncHTTPClientTransport {
         /// The `User-Agent` added to requests that carry none; default ``defaultUserAgent``, and `nil` adds none.
         public var userAgent: String?
 
+        /// How many HTTP/1.1 connections to one host may be open at once; default 8.
+        ///
+        /// A request that finds them all busy waits for one, and fails with ``TransportError/connectTimeout`` when
+        /// none is free within ``connectTimeout``. A proxy that has many calls in flight at once, some of them long
+        /// (an upload, a slow reader), allows as many connections as calls it admits.
+        public var maximumConnectionsPerHost: Int
+
         /// Creates a configuration; every parameter has the default documented on its property.
         public init(
             connectTimeout: Duration = .seconds(10),
             totalTimeout: Duration = .seconds(30),
             maximumResponseBytes: Int = 1 << 20,
-            userAgent: String? = Configuration.defaultUserAgent
+            userAgent: String? = Configuration.defaultUserAgent,
+            maximumConnectionsPerHost: Int = 8
         ) {
             self.connectTimeout = connectTimeout
             self.totalTimeout = totalTimeout
             self.maximumResponseBytes = maximumResponseBytes
             self.userAgent = userAgent
+            self.maximumConnectionsPerHost = maximumConnectionsPerHost
         }
 
         /// The AsyncHTTPClient settings that implement these limits.
@@ -56,6 +65,7 @@ extension AsyncHTTPClientTransport {
             // Fail at once when a connection is refused instead of retrying with backoff until the connect timeout:
             // a CLI should say "connection refused" now, not in 10 seconds.
             configuration.connectionPool.retryConnectionEstablishment = false
+            configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(1, maximumConnectionsPerHost)
             // Bodies are read as sent, so the size cap applies to the bytes on the wire.
             configuration.decompression = .disabled
             return configuration

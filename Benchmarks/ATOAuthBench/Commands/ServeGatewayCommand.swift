@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Gateway
 import HTTPTransport
 
 /// `atoauth-bench serve-gateway --pds-port P --accounts N`: a gateway over N accounts signed in at the plain server,
@@ -21,7 +22,11 @@ struct ServeGatewayCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard let pds = URL(string: "http://127.0.0.1:\(pdsPort)") else { throw BenchError("bad port \(pdsPort)") }
-        try await AsyncHTTPClientTransport.withTransport { transport in
+        // As `atoauth gateway` has it: a connection to the PDS for every call it admits.
+        let limits = AsyncHTTPClientTransport.Configuration(
+            maximumConnectionsPerHost: GatewayConfiguration.defaultMaximumConcurrentRequests
+        )
+        try await AsyncHTTPClientTransport.withTransport(configuration: limits) { transport in
             let manager = try await BenchAccounts.manager(count: accounts, pds: pds, transport: transport)
             let gateway = try await BenchGateway.start(manager)
             FileHandle.standardOutput.write(Data("\(gateway.port) \(gateway.token)\n".utf8))

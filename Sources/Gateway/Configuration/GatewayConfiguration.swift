@@ -17,6 +17,10 @@ public struct GatewayConfiguration: Sendable {
     /// The largest request body, in bytes, 100 MiB by default; a larger one is refused with 413.
     public var maximumBodyBytes: Int
     /// The most `/xrpc/` requests in flight at once, 1,000 by default; one more is refused with 503 and `Retry-After`.
+    ///
+    /// The accounts' transport should allow as many connections to one host (for `AsyncHTTPClientTransport`, its
+    /// `maximumConnectionsPerHost`): a call that waits for a connection behind long uploads fails after the connect
+    /// timeout.
     public var maximumConcurrentRequests: Int
     /// How long a client may send nothing while its request is read, before its connection is closed (slow or
     /// stalled clients); default 30 seconds.

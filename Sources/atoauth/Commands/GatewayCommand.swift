@@ -1,6 +1,7 @@
 import ATProtoSyntax
 import AccountManager
 import ArgumentParser
+import CProcessGuard
 import Foundation
 import Gateway
 import Logging
@@ -153,7 +154,13 @@ struct GatewayCommand: AsyncParsableCommand, GlobalOptionUser {
 
     func run() async throws {
         let listen = try listenAddress()
-        try await CLIContext.run(global) { context in
+        let admitted = maxConcurrent ?? Self.defaultMaximumConcurrent
+        var settings = GlobalSettings(global, environment: ProcessInfo.processInfo.environment)
+        // Every call admitted gets a connection to its PDS at once: one waiting behind long uploads for a free
+        // connection would fail after the connect timeout.
+        settings.connectionsPerHost = admitted
+        Self.raiseOpenFileLimit(for: admitted)
+        try await CLIContext.run(settings) { context in
             let fallback = try await fallbackAccount(context)
             let tokenURL =
                 tokenFile.map { URL(fileURLWithPath: $0) } ?? context.home.appendingPathComponent("gateway-token")
@@ -165,7 +172,7 @@ struct GatewayCommand: AsyncParsableCommand, GlobalOptionUser {
                 spoolDirectory: context.home.appendingPathComponent("gateway-spool", isDirectory: true),
                 fallbackAccount: fallback,
                 maximumBodyBytes: maxBody.flatMap(Self.bytes) ?? GatewayConfiguration.defaultMaximumBodyBytes,
-                maximumConcurrentRequests: maxConcurrent ?? Self.defaultMaximumConcurrent,
+                maximumConcurrentRequests: admitted,
                 metricsPerAccount: metricsPerAccount
             )
             if let shutdownGrace { configuration.shutdownGrace = .milliseconds(Int(shutdownGrace * 1000)) }
@@ -228,6 +235,19 @@ struct GatewayCommand: AsyncParsableCommand, GlobalOptionUser {
             throw ValidationError("--listen takes HOST:PORT, such as 127.0.0.1:8787 or [::1]:8787; not “\(shown)”.")
         }
         return .tcp(host: address.host, port: address.port)
+    }
+
+    /// Raises the limit on open files to what `admitted` calls in flight may use; says so when the hard limit is lower.
+    ///
+    /// Each call holds its client's connection, one to the PDS and, for a large body, a spool file.
+    private static func raiseOpenFileLimit(for admitted: Int) {
+        let needed = 3 * admitted + 256
+        let limit = cprocessguard_raise_open_files(needed)
+        guard limit >= 0, limit < needed else { return }
+        Output.message(
+            "Note: this process may open \(limit) files, fewer than the \(needed) that --max-concurrent \(admitted) "
+                + "can need; raise the hard limit (ulimit -Hn, LimitNOFILE= in a systemd unit) or lower --max-concurrent."
+        )
     }
 
     /// The account for requests that name none: `--account` (or `ATOAUTH_ACCOUNT`), which must be signed in, by its

@@ -99,7 +99,8 @@ struct CLIContext {
         let timeout = try settings.requestTimeout()
         let limits = AsyncHTTPClientTransport.Configuration(
             connectTimeout: min(.seconds(10), timeout),
-            totalTimeout: timeout
+            totalTimeout: timeout,
+            maximumConnectionsPerHost: settings.connectionsPerHost
         )
         return try await AsyncHTTPClientTransport.withTransport(configuration: limits, logger: transportLogger) {
             base in

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTransport
 import WireFormat
 
 /// What the global options say for one command: each flag, else its environment variable when it takes the option.
@@ -25,6 +26,9 @@ struct GlobalSettings: Sendable {
     var verbose: Bool
     /// Whether the command may ask on a terminal (a passphrase); off for shell completion.
     var mayAsk = true
+    /// How many connections to one server the command's calls may use at once; the gateway's, as many as the
+    /// requests it admits.
+    var connectionsPerHost = AsyncHTTPClientTransport.Configuration().maximumConnectionsPerHost
 
     /// The settings of a command that only reads the store: `home` and `store` as given, else their variables.
     init(home: String?, store: String?, environment: [String: String]) {
