@@ -69,28 +69,17 @@ package final class RawHTTPConnection: Sendable {
 
     /// Reads until the server closes the connection (or 10 seconds pass) and returns what arrived.
     package func readAll() async -> String {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { [descriptor] in
-                var data = Data()
-                var buffer = [UInt8](repeating: 0, count: 4096)
-                while true {
-                    let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-                    if count <= 0 { break }
-                    data.append(contentsOf: buffer[..<count])
-                }
-                continuation.resume(returning: String(decoding: data, as: UTF8.self))
-            }
-        }
+        await read(until: nil)
     }
 
-    /// Reads until what arrived contains `marker`, the server closes the connection, or 10 seconds pass without a
-    /// byte; returns what arrived, leaving the connection open.
-    package func read(until marker: String) async -> String {
+    /// Reads until what arrived contains `marker` (with `nil`, until the end), the server closes the connection, or 10
+    /// seconds pass without a byte; returns what arrived, leaving the connection open.
+    package func read(until marker: String?) async -> String {
         await withCheckedContinuation { continuation in
             DispatchQueue.global().async { [descriptor] in
                 var data = Data()
                 var buffer = [UInt8](repeating: 0, count: 4096)
-                while String(decoding: data, as: UTF8.self).range(of: marker) == nil {
+                while marker.map({ String(decoding: data, as: UTF8.self).range(of: $0) == nil }) ?? true {
                     let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
                     if count <= 0 { break }
                     data.append(contentsOf: buffer[..<count])

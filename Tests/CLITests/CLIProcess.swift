@@ -101,19 +101,10 @@ struct CLIProcess {
             stderrTask = Task { [stderr] in await Self.drain(errors, into: stderr) }
         }
 
-        /// Reads a pipe to its end on a thread of its own: a blocking read must never occupy the small cooperative
-        /// thread pool, or the sandbox serving the child processes in this same test process starves; nor one of
-        /// Dispatch's worker threads, which are about as few, or a long-lived child holds up every other drain.
+        /// Reads a pipe to its end (``OutputBuffer/fill(from:then:)``); returns once it has ended.
         private static func drain(_ handle: FileHandle, into buffer: OutputBuffer) async {
             await withCheckedContinuation { continuation in
-                Thread.detachNewThread {
-                    while true {
-                        let chunk = handle.availableData
-                        if chunk.isEmpty { break }
-                        buffer.data.withLock { $0.append(chunk) }
-                    }
-                    continuation.resume()
-                }
+                buffer.fill(from: handle) { continuation.resume() }
             }
         }
 

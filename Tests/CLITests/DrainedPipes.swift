@@ -1,23 +1,15 @@
-import Dispatch
 import Foundation
 import Synchronization
 
-/// Reads a child's pipes to their ends on threads of their own, never on the cooperative pool or Dispatch's few
-/// worker threads (each long-lived child would hold one), and tells when every pipe it was given has ended.
+/// Reads a child's pipes to their ends (``OutputBuffer/fill(from:then:)``), and tells when every pipe it was given has
+/// ended.
 final class DrainedPipes: Sendable {
     private let counts = Mutex((started: 0, ended: 0))
 
     /// Reads `handle` to its end into `buffer`, in the background.
     func drain(_ handle: FileHandle, into buffer: OutputBuffer) {
         counts.withLock { $0.started += 1 }
-        Thread.detachNewThread { [self] in
-            while true {
-                let chunk = handle.availableData
-                if chunk.isEmpty { break }
-                buffer.data.withLock { $0.append(chunk) }
-            }
-            counts.withLock { $0.ended += 1 }
-        }
+        buffer.fill(from: handle) { [self] in counts.withLock { $0.ended += 1 } }
     }
 
     /// Starts `executable` with standard input empty, its standard output and error drained into buffers.

@@ -86,13 +86,7 @@ final class SandboxProcess: Sendable {
         try process.run()
         let handle = pipe.fileHandleForReading
         let output = OutputBuffer()
-        Thread.detachNewThread {
-            while true {
-                let chunk = handle.availableData
-                if chunk.isEmpty { return }
-                output.data.withLock { $0.append(chunk) }
-            }
-        }
+        output.fill(from: handle)
         let deadline = ContinuousClock.now + .seconds(30)
         var text = ""
         while !text.contains(marker) {
@@ -149,7 +143,23 @@ struct SandboxStartFailure: Error, CustomStringConvertible {
     var description: String { "the sandbox did not start: \(output)" }
 }
 
-/// Collects a child's output from a Dispatch thread.
+/// Collects a child's output.
 final class OutputBuffer: Sendable {
     let data = Mutex(Data())
+
+    /// Reads `handle` to its end into this buffer on a thread of its own, then calls `ended`.
+    ///
+    /// A blocking read must never occupy the small cooperative thread pool, or the sandbox serving the child processes in this same test
+    /// process starves; nor one of Dispatch's worker threads, which are about as few, or a long-lived child holds up
+    /// every other read.
+    func fill(from handle: FileHandle, then ended: @escaping @Sendable () -> Void = {}) {
+        Thread.detachNewThread { [self] in
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                data.withLock { $0.append(chunk) }
+            }
+            ended()
+        }
+    }
 }

@@ -123,7 +123,7 @@ extension GatewayHandler {
         var arriving: (file: SpoolFile, length: Int)?
         if hasBody {
             // The client waits for this before sending a body it announced with Expect (RFC 9110 §10.1.1).
-            if fields[values: .expect].contains(where: { $0.lowercased() == "100-continue" }) {
+            if Self.expectsContinue(fields) {
                 try? await writer.writeInformationalHead(.init(status: .continue))
             }
             do {
@@ -139,7 +139,7 @@ extension GatewayHandler {
                 return refuse(Self.refusal(ofBody: error), &record, closing: true)
             }
         }
-        if let bytes = body?.bytes, Self.isJSON(contentType), bytes.count <= Self.inspectableBodyLimit {
+        if let bytes = body?.bytes, Self.isRoutedByBody(contentType: contentType, declaredLength: bytes.count) {
             call.inspectableBody = bytes
         }
         call.body = arriving.map { $0.file.growingBody(length: $0.length) } ?? body?.body

@@ -136,9 +136,14 @@ struct GatewayHandler: Sendable {
     /// (RFC 9112 §9.6).
     static func bodyIsUnwanted(_ fields: HTTPFields, limit: Int) -> Bool {
         if !fields[values: .transferEncoding].isEmpty { return true }
-        if fields[values: .expect].contains(where: { $0.lowercased() == "100-continue" }) { return true }
+        if expectsContinue(fields) { return true }
         guard let length = fields[values: .contentLength].first else { return false }
         return Int(length).map { $0 > limit.addingReportingOverflow(drainAllowance).partialValue } ?? true
+    }
+
+    /// Whether the client holds its body back until it hears `100 Continue` (RFC 9110 §10.1.1).
+    static func expectsContinue(_ fields: HTTPFields) -> Bool {
+        fields[values: .expect].contains { $0.lowercased() == "100-continue" }
     }
 
     /// How far past the limit a refused body is still read and dropped to keep the connection: 1 MiB.
