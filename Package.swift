@@ -1,13 +1,20 @@
 // swift-tools-version:6.2
 import PackageDescription
 
+// `scripts/fuzz` builds with ATOAUTH_FUZZ_BUILD=1: the package then also has the libFuzzer targets of Tests/Fuzzing,
+// and its own modules are compiled with the fuzzer's coverage and AddressSanitizer, while the dependencies stay as
+// the tests built them, so the fuzz build reuses them. A normal build has neither the targets nor the flags.
+let fuzzing = Context.environment["ATOAUTH_FUZZ_BUILD"] == "1"
+let fuzzFlags: [SwiftSetting] = fuzzing ? [.unsafeFlags(["-sanitize=fuzzer,address"])] : []
+
 // Each file imports what it uses: MemberImportVisibility also holds members and extensions to their modules' imports.
-let strictSettings: [SwiftSetting] = [
-    .swiftLanguageMode(.v6),
-    .enableUpcomingFeature("ExistentialAny"),
-    .enableUpcomingFeature("InternalImportsByDefault"),
-    .enableUpcomingFeature("MemberImportVisibility"),
-]
+let strictSettings: [SwiftSetting] =
+    [
+        .swiftLanguageMode(.v6),
+        .enableUpcomingFeature("ExistentialAny"),
+        .enableUpcomingFeature("InternalImportsByDefault"),
+        .enableUpcomingFeature("MemberImportVisibility"),
+    ] + fuzzFlags
 
 // The testing kit binds raw sockets: on Linux the members of Glibc's `sockaddr_in` are attributed to SwiftNIO's C
 // shim (CNIOLinux), a module no program should import, so member visibility is not enforced there.
@@ -170,6 +177,7 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: strictSettings
@@ -251,6 +259,7 @@ let package = Package(
             dependencies: [
                 "Keystore",
                 "KeystoreStressHelper",
+                "ATOAuthTesting",
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -399,3 +408,52 @@ let package = Package(
         ),
     ]
 )
+
+// The libFuzzer targets (see Tests/Fuzzing/README.md), one executable per parser family, declared for fuzz builds only.
+if fuzzing {
+    let fuzzSettings: [SwiftSetting] = [
+        .swiftLanguageMode(.v6),
+        .enableUpcomingFeature("ExistentialAny"),
+        .enableUpcomingFeature("InternalImportsByDefault"),
+    ]
+    let fuzzTargets: [(String, [Target.Dependency])] = [
+        ("FuzzWWWAuthenticate", ["DPoPRequestExecutor", "HTTPTransport", "AccountManager"]),
+        ("FuzzOAuthMetadata", ["OAuthSessionManager", "WireFormat", "HTTPTransport"]),
+        ("FuzzDIDDocument", ["ATProtoIdentity", "ATProtoSyntax", "HTTPTransport"]),
+        ("FuzzHandleAnswer", ["ATProtoIdentity", "ATProtoSyntax", "HTTPTransport"]),
+        ("FuzzIdentifiers", ["ATProtoSyntax"]),
+        (
+            "FuzzTokenAnswer",
+            ["OAuthSessionManager", "WireFormat", "HTTPTransport", "ATProtoPermissions", "ATProtoSyntax"]
+        ),
+        ("FuzzXRPCAnswer", ["ATClient", "AccountManager", "HTTPTransport", "WireFormat"]),
+        ("FuzzCallbackURL", ["OAuthLoopbackListener", "OAuthSessionManager"]),
+        ("FuzzFormBody", ["WireFormat"]),
+        ("FuzzDPoPProof", ["DPoPRequestExecutor", "HTTPTransport", "Sandbox"]),
+        ("FuzzScope", ["ATProtoPermissions", "ATProtoSyntax"]),
+        (
+            "FuzzKeystore",
+            ["Keystore", "OAuthSessionManager", "AccountManager", "DPoPRequestExecutor", "ATProtoSyntax"]
+        ),
+        ("FuzzStoreURL", ["PostgresStore", "WireFormat"]),
+        ("FuzzSandboxSettings", ["Sandbox"]),
+    ]
+    package.targets += [
+        .target(name: "CLibFuzzer", path: "Tests/Fuzzing/Sources/CLibFuzzer"),
+        .target(
+            name: "FuzzSupport",
+            dependencies: ["CLibFuzzer", "HTTPTransport", "WireFormat"],
+            path: "Tests/Fuzzing/Sources/FuzzSupport",
+            swiftSettings: fuzzSettings + fuzzFlags
+        ),
+    ]
+    package.targets += fuzzTargets.map { name, dependencies in
+        .executableTarget(
+            name: name,
+            dependencies: ["FuzzSupport"] + dependencies,
+            path: "Tests/Fuzzing/Sources/\(name)",
+            swiftSettings: fuzzSettings + fuzzFlags,
+            linkerSettings: [.unsafeFlags(["-sanitize=fuzzer,address"])]
+        )
+    }
+}

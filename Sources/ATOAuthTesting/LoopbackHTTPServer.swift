@@ -16,6 +16,7 @@ package final class LoopbackHTTPServer: Sendable {
     private struct State {
         var requests: [RecordedRequest] = []
         var connectionCount = 0
+        var answersFinished = 0
     }
 
     /// The port the server listens on, chosen by the system.
@@ -50,6 +51,12 @@ package final class LoopbackHTTPServer: Sendable {
     /// How many TCP connections the server has accepted so far.
     package var connectionCount: Int {
         state.withLock { $0.connectionCount }
+    }
+
+    /// How many answers the server has written to their end: a client that gave up on a slow answer did so before
+    /// it was finished, which a test checks by this count rather than by the time it took.
+    package var answersFinished: Int {
+        state.withLock { $0.answersFinished }
     }
 
     /// A handler that gives every request the same answer.
@@ -149,6 +156,7 @@ package final class LoopbackHTTPServer: Sendable {
         for request: HTTPRequestHead,
         to outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>
     ) async throws {
+        // A scripted slow server: the delay and the trickle are what the test asked for, not waits for an event.
         if let delay = response.delay { try await Task.sleep(for: delay) }
         var headers = HTTPHeaders(response.headers.map { ($0.name, $0.value) })
         if response.trickle == nil && !headers.contains(name: "Content-Length") {
@@ -162,7 +170,7 @@ package final class LoopbackHTTPServer: Sendable {
                 let bytes = [UInt8](response.body)
                 let size = max(1, trickle.chunkSize)
                 for start in stride(from: 0, to: bytes.count, by: size) {
-                    try await Task.sleep(for: trickle.interval)
+                    try await Task.sleep(for: trickle.interval)  // The scripted pace between two pieces.
                     let chunk = bytes[start..<min(start + size, bytes.count)]
                     try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: chunk))))
                 }
@@ -171,5 +179,6 @@ package final class LoopbackHTTPServer: Sendable {
             }
         }
         try await outbound.write(.end(nil))
+        state.withLock { $0.answersFinished += 1 }
     }
 }

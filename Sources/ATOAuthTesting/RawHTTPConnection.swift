@@ -75,16 +75,31 @@ package final class RawHTTPConnection: Sendable {
     /// Reads until what arrived contains `marker` (with `nil`, until the end), the server closes the connection, or 10
     /// seconds pass without a byte; returns what arrived, leaving the connection open.
     package func read(until marker: String?) async -> String {
+        await receive(until: marker).text
+    }
+
+    /// Reads until the server closes the connection or 10 seconds pass without a byte; says which came first, so a
+    /// test tells a connection the server closed from one it kept open, without timing either.
+    package func readUntilClosed() async -> (text: String, closedByServer: Bool) {
+        await receive(until: nil)
+    }
+
+    private func receive(until marker: String?) async -> (text: String, closedByServer: Bool) {
         await withCheckedContinuation { continuation in
             DispatchQueue.global().async { [descriptor] in
                 var data = Data()
                 var buffer = [UInt8](repeating: 0, count: 4096)
+                var closed = false
                 while marker.map({ String(decoding: data, as: UTF8.self).range(of: $0) == nil }) ?? true {
                     let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-                    if count <= 0 { break }
+                    if count <= 0 {
+                        // 0: the server closed; -1 with EAGAIN: the read limit passed with the connection open.
+                        closed = count == 0 || errno == ECONNRESET
+                        break
+                    }
                     data.append(contentsOf: buffer[..<count])
                 }
-                continuation.resume(returning: String(decoding: data, as: UTF8.self))
+                continuation.resume(returning: (String(decoding: data, as: UTF8.self), closed))
             }
         }
     }

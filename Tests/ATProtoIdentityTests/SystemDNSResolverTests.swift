@@ -5,10 +5,9 @@ import Testing
 
 @Suite("The system DNS resolver answers offline without crashing")
 struct SystemDNSResolverTests {
-    @Test("a real DNS TXT query for a name that cannot exist returns nothing or a clean error, quickly")
+    /// The time limit only stops a hang (one 1 s try ends in seconds); it is not a speed bound.
+    @Test("a real DNS TXT query for a name that cannot exist returns nothing or a clean error", .timeLimit(.minutes(2)))
     func impossibleTXT() async throws {
-        let clock = ContinuousClock()
-        let start = clock.now
         do {
             let records = try await SystemDNSResolver(timeoutSeconds: 1, tries: 1)
                 .txtRecords(for: "_atproto.no-such-handle.invalid")
@@ -16,8 +15,5 @@ struct SystemDNSResolverTests {
         } catch let error as FetchError {
             #expect(error.category == .failed)
         }
-        // One 1 s try takes seconds at most; the bound only rules out a hang, with room for a machine kept busy by
-        // the parallel suite.
-        #expect(clock.now - start < .seconds(120))
     }
 }

@@ -1,3 +1,4 @@
+import ATOAuthTesting
 import Foundation
 import Testing
 
@@ -167,11 +168,10 @@ struct AccountCommandTests {
                 ["accounts", "add", "alice.test", "--no-browser"],
                 environment: world.environment
             )
-            let deadline = ContinuousClock.now + .seconds(30)
-            while ContinuousClock.now < deadline, try world.storedNames().allSatisfy({ !$0.hasPrefix("pending/") }) {
-                try await Task.sleep(for: .milliseconds(50))
+            try await Waiting.until("the pending sign-in to be stored") {
+                try world.storedNames().contains { $0.hasPrefix("pending/") }
             }
-            try await Task.sleep(for: .milliseconds(200))
+            try await running.waitForStderr(containing: "press Ctrl-C to cancel")
             running.signal(SIGINT)
             let result = try await running.finish(timeout: .seconds(20))
             #expect(result.status == 130, "\(result.stderr)")

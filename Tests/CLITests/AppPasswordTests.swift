@@ -133,8 +133,7 @@ struct AppPasswordTests {
     func concurrentRefresh() async throws {
         try await CLIWorld.with(["--access-token-lifetime", "2"]) { world in
             try await world.signInWithAppPassword("alice.test")
-            try await Task.sleep(for: .milliseconds(2500))
-            try await world.sandbox.configure(#"{"accessTokenLifetime": 3600}"#)
+            try await world.sandbox.expireAccessTokens()
             let running = try (0..<20).map { _ in try CLIProcess.start(["whoami"], environment: world.environment) }
             var results: [CLIProcess.Result] = []
             for process in running { results.append(try await process.finish(timeout: .seconds(120))) }

@@ -1,3 +1,4 @@
+import ATOAuthTesting
 import Foundation
 import Synchronization
 import Testing
@@ -72,14 +73,9 @@ struct CLIProcess {
 
     /// Waits for `process` to exit, polling so no thread blocks; after `timeout` it is killed and an issue recorded.
     static func waitForExit(_ process: Process, timeout: Duration) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while process.isRunning {
-            if ContinuousClock.now > deadline {
-                process.terminate()
-                Issue.record("atoauth \(process.arguments ?? []) did not exit within \(timeout)")
-                break
-            }
-            try await Task.sleep(for: .milliseconds(20))
+        if await !Waiting.atMost(timeout, until: { !process.isRunning }) {
+            process.terminate()
+            Issue.record("atoauth \(process.arguments ?? []) did not exit within \(timeout)")
         }
         process.waitUntilExit()
     }
@@ -99,6 +95,11 @@ struct CLIProcess {
             self.input = input
             stdoutTask = Task { [stdout] in await Self.drain(output, into: stdout) }
             stderrTask = Task { [stderr] in await Self.drain(errors, into: stderr) }
+        }
+
+        /// A test that failed before it waited for the process does not leave it running.
+        deinit {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         }
 
         /// Reads a pipe to its end (``OutputBuffer/fill(from:then:)``); returns once it has ended.
@@ -133,15 +134,11 @@ struct CLIProcess {
             count: Int = 1,
             timeout: Duration = .seconds(30)
         ) async throws -> String {
-            let deadline = ContinuousClock.now + timeout
-            while true {
+            try await Waiting.value("atoauth to print “\(text)” \(count) times: \(stderrSoFar)", timeout: timeout) {
                 let sofar = stderrSoFar
                 if sofar.components(separatedBy: text).count > count { return sofar }
-                try #require(
-                    ContinuousClock.now < deadline && process.isRunning,
-                    "atoauth did not print “\(text)” (running: \(process.isRunning)): \(sofar)"
-                )
-                try await Task.sleep(for: .milliseconds(20))
+                try #require(process.isRunning, "atoauth ended before it printed “\(text)”: \(sofar)")
+                return nil
             }
         }
 

@@ -92,7 +92,7 @@ struct ClientKeyLeakTests {
         printed.outputs += [before, added.stdout, added.stderr]
         let signedIn = try storedTokens(did, home: home, storeKey: storeKey)
 
-        try await Task.sleep(for: .seconds(3))
+        // Tokens of 2 seconds are within atoauth's refresh margin (10 s): whoami refreshes at once, no wait needed.
         let whoami = try await CLIProcess.run(["-v", "whoami"], environment: environment)
         #expect(whoami.status == 0, "\(whoami.stderr)")
         printed.outputs += [whoami.stdout, whoami.stderr]
@@ -154,13 +154,11 @@ final class LoggedSandbox: Sendable {
         self.stdout = stdout
         self.stderr = stderr
         self.pipes = pipes
-        let settings: [String: Any]
-        do {
-            settings = try await Self.settings(of: process, stdout: stdout, stderr: stderr)
-        } catch {
-            if process.isRunning { process.terminate() }
-            throw error
-        }
+        let settings = try await process.awaitStart(
+            "the sandbox's settings line",
+            timeout: .seconds(30),
+            failure: SandboxStartFailure(output: stdout.text + stderr.text)
+        ) { try Self.settings(in: stdout.text) }
         environment = settings["environment"] as? [String: String] ?? [:]
         authorizationServer =
             (settings["authorizationServer"] as? String).flatMap(URL.init(string:)) ?? URL(fileURLWithPath: "/")
@@ -171,25 +169,18 @@ final class LoggedSandbox: Sendable {
         self.accounts = accounts
     }
 
-    /// The settings the sandbox prints as its first line of standard output, once printed.
-    private static func settings(
-        of process: Process,
-        stdout: OutputBuffer,
-        stderr: OutputBuffer
-    ) async throws -> [String: Any] {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while true {
-            let text = String(decoding: stdout.data.withLock { $0 }, as: UTF8.self)
-            if let end = text.firstIndex(of: "\n") {
-                let line = Data(text[..<end].utf8)
-                let settings = try JSONSerialization.jsonObject(with: line) as? [String: Any]
-                return try #require(settings, "the sandbox's settings: \(text)")
-            }
-            guard ContinuousClock.now < deadline, process.isRunning else {
-                throw SandboxStartFailure(output: text + String(decoding: stderr.data.withLock { $0 }, as: UTF8.self))
-            }
-            try await Task.sleep(for: .milliseconds(20))
+    /// A test that failed before it stopped the sandbox does not leave it running.
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
+    /// The settings the sandbox prints as its first line of standard output, once that line is whole.
+    private static func settings(in text: String) throws -> [String: Any]? {
+        guard let end = text.firstIndex(of: "\n") else { return nil }
+        guard let settings = try JSONSerialization.jsonObject(with: Data(text[..<end].utf8)) as? [String: Any] else {
+            throw SandboxStartFailure(output: text)
         }
+        return settings
     }
 
     /// What the sandbox has counted so far.
@@ -201,14 +192,10 @@ final class LoggedSandbox: Sendable {
 
     /// Stops the sandbox with Ctrl-C, as a person would, and returns all it wrote: its settings, then its log.
     func stop() async -> String {
-        kill(process.processIdentifier, SIGINT)
-        let deadline = ContinuousClock.now + .seconds(10)
-        while process.isRunning, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
-        if process.isRunning { process.terminate() }
-        while !pipes.allDrained, ContinuousClock.now < deadline + .seconds(5) {
-            try? await Task.sleep(for: .milliseconds(20))
+        if await !process.stop(SIGINT, within: .seconds(10)) {
+            Issue.record("the sandbox did not stop within 10 seconds of Ctrl-C")
         }
-        return [stdout, stderr].map { String(decoding: $0.data.withLock { $0 }, as: UTF8.self) }
-            .joined(separator: "\n")
+        await Waiting.atMost(.seconds(5)) { pipes.allDrained }
+        return stdout.text + "\n" + stderr.text
     }
 }

@@ -109,7 +109,7 @@ struct ConfidentialSignInTests {
                         url: world.sandbox.authorizationServer.appendingPathComponent("_sandbox/client-cache/reset")
                     )
                 )
-                try await Task.sleep(for: .seconds(2))
+                try await world.sandbox.expireAccessTokens(then: "{}")
                 let ended = try await world.atoauth("whoami")
                 #expect(ended.status == 3, "\(ended.stderr)")
                 #expect(ended.stderr.contains(key.keyID), "\(ended.stderr)")

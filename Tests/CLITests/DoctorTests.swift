@@ -162,7 +162,7 @@ struct DoctorTests {
     func failedRefresh() async throws {
         try await CLIWorld.with(["--access-token-lifetime", "1", "--fail-refreshes", "1"]) { world in
             try await world.signIn("alice.test")
-            try await Task.sleep(for: .seconds(2))
+            try await world.sandbox.expireAccessTokens(issuedFor: 1, then: "{}")
             let failed = try await world.atoauth("whoami")
             #expect(failed.status == 1, "\(failed.stderr)")
             let (_, checks, _) = try await Self.diagnose(world, ["alice.test"])

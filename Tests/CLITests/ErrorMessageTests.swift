@@ -188,7 +188,7 @@ struct ErrorMessageTests {
     func refreshServerError() async throws {
         try await CLIWorld.with(["--access-token-lifetime", "1", "--fail-refreshes", "1"]) { world in
             try await world.signIn("alice.test")
-            try await Task.sleep(for: .seconds(2))
+            try await world.sandbox.expireAccessTokens(issuedFor: 1, then: "{}")
             let result = try await world.atoauth("whoami")
             expectTeaching(result, exit: 1, saying: ["try again later"])
             #expect(try world.storedNames().contains { $0.hasPrefix("session/") })
@@ -199,19 +199,17 @@ struct ErrorMessageTests {
     func refreshAnsweredLate() async throws {
         try await CLIWorld.with(["--access-token-lifetime", "2"]) { world in
             try await world.signInWithAppPassword("alice.test")
-            try await Task.sleep(for: .milliseconds(2500))
             // The PDS holds the refresh past the client's limit, then carries it out: the refresh JWT is spent.
-            try await world.sandbox.configure(#"{"slowResponses": 8}"#)
+            try await world.sandbox.expireAccessTokens(then: #"{"slowResponses": 8}"#)
             let late = try await world.atoauth("whoami", "--request-timeout", "2")
             expectTeaching(late, exit: 1, saying: ["timed out after 2 s", "will not be sent again"])
             try await world.sandbox.configure(#"{"slowResponses": 0}"#)
-            var counters = try await world.sandbox.counters()
-            let deadline = ContinuousClock.now + .seconds(120)
-            while counters.legacyRefreshesSucceeded == 0, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(100))
-                counters = try await world.sandbox.counters()
+            var counters = try await Waiting.value("the sandbox to carry out the late refresh", timeout: .seconds(120))
+            {
+                let counters = try await world.sandbox.counters()
+                return counters.legacyRefreshesSucceeded > 0 ? counters : nil
             }
-            #expect(counters.legacyRefreshesSucceeded == 1, "the sandbox never carried out the late refresh")
+            #expect(counters.legacyRefreshesSucceeded == 1)
 
             let ended = try await world.atoauth("whoami")
             expectTeaching(

@@ -1,3 +1,4 @@
+import ATOAuthTesting
 import Foundation
 import Testing
 
@@ -132,8 +133,7 @@ struct GatewayCommandTests {
     func refreshStorm() async throws {
         try await CLIWorld.with(["--access-token-lifetime", "2"]) { world in
             try await world.signIn("alice.test")
-            try await Task.sleep(for: .milliseconds(2500))
-            try await world.sandbox.configure(#"{"accessTokenLifetime": 3600}"#)
+            try await world.sandbox.expireAccessTokens()
             let gateways = [
                 try await GatewayProcess(in: world, ["--max-concurrent", "1000"]),
                 try await GatewayProcess(in: world, ["--max-concurrent", "1000"]),
@@ -222,11 +222,8 @@ struct GatewayCommandTests {
             let upload = try Self.python(started: [
                 "slow-upload", gateway.address, gateway.tokenFile.path, String(8 << 20), "8", "0.5",
             ])
-            let deadline = ContinuousClock.now + .seconds(30)
-            while try await world.sandbox.counters().xrpcRequestHeadsReceived == before.xrpcRequestHeadsReceived,
-                ContinuousClock.now < deadline
-            {
-                try await Task.sleep(for: .milliseconds(20))
+            try await Waiting.until("the upload's head to reach the PDS") {
+                try await world.sandbox.counters().xrpcRequestHeadsReceived > before.xrpcRequestHeadsReceived
             }
             let piecesSent = upload.stderrSoFar.components(separatedBy: "sent\n").count - 1
             #expect(piecesSent < 8, "the PDS heard of the upload only after the client had sent all of it")

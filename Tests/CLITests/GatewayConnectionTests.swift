@@ -1,3 +1,4 @@
+import ATOAuthTesting
 import Foundation
 import Testing
 
@@ -21,10 +22,9 @@ struct GatewayConnectionTests {
                 ])
             }
             var reached = 0
-            while uploads.allSatisfy(\.process.isRunning) {
+            try await Waiting.until("all \(uploads.count) uploads to reach the PDS, or one to end") {
                 reached = try await world.sandbox.counters().xrpcRequestHeadsReceived - before.xrpcRequestHeadsReceived
-                if reached >= uploads.count { break }
-                try await Task.sleep(for: .milliseconds(50))
+                return reached >= uploads.count || !uploads.allSatisfy(\.process.isRunning)
             }
             #expect(reached >= uploads.count, "only \(reached) uploads reached the PDS before the first ended")
             let session = CurlAnswer(try await gateway.curl(getSession, ["-m", "5"], token: try gateway.token()))

@@ -1,3 +1,4 @@
+import ATOAuthTesting
 import Foundation
 import Synchronization
 import Testing
@@ -21,25 +22,21 @@ final class GatewayProcess: Sendable {
         tokenFile = world.directory.appendingPathComponent("gateway-token-\(UUID().uuidString)")
         let listen =
             arguments.contains("--socket") || arguments.contains("--listen") ? [] : ["--listen", "127.0.0.1:0"]
-        (process, stdout, stderr, pipes) = try DrainedPipes.start(
+        let (process, stdout, stderr, pipes) = try DrainedPipes.start(
             executable,
             arguments: ["gateway", "--token-file", tokenFile.path] + listen + arguments,
             environment: world.environment.merging(extra) { $1 }
         )
-        let marker = "listening on "
-        let deadline = ContinuousClock.now + .seconds(60)
-        while true {
-            let text = String(decoding: stdout.data.withLock { $0 }, as: UTF8.self)
-            if let line = text.split(separator: "\n").first(where: { $0.hasPrefix(marker) }) {
-                address = line.dropFirst(marker.count).trimmingCharacters(in: .whitespaces)
-                break
-            }
-            guard ContinuousClock.now < deadline, process.isRunning else {
-                if process.isRunning { process.terminate() }
-                throw GatewayStartFailure(output: text + String(decoding: stderr.data.withLock { $0 }, as: UTF8.self))
-            }
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        (self.process, self.stdout, self.stderr, self.pipes) = (process, stdout, stderr, pipes)
+        address = try await process.awaitStart(
+            "the gateway's “listening on” line",
+            failure: GatewayStartFailure(output: stdout.text + stderr.text)
+        ) { stdout.line(after: "listening on ") }
+    }
+
+    /// A test that failed before it stopped the gateway does not leave it running.
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 
     /// The token the gateway wrote, without its line end.
@@ -66,16 +63,10 @@ final class GatewayProcess: Sendable {
     /// Sends `signal` (SIGTERM by default) and waits up to `timeout` for the exit; returns the exit status.
     @discardableResult
     func stop(_ signal: Int32 = SIGTERM, timeout: Duration = .seconds(20)) async -> Int32 {
-        if process.isRunning { kill(process.processIdentifier, signal) }
-        let deadline = ContinuousClock.now + timeout
-        while process.isRunning, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
+        if await !process.stop(signal, within: timeout) {
             Issue.record("the gateway did not stop within \(timeout) of signal \(signal): \(output)")
         }
-        while !pipes.allDrained, ContinuousClock.now < deadline + .seconds(5) {
-            try? await Task.sleep(for: .milliseconds(20))
-        }
+        await Waiting.atMost(.seconds(5)) { pipes.allDrained }
         return process.terminationStatus
     }
 
@@ -83,14 +74,11 @@ final class GatewayProcess: Sendable {
     /// request it has begun to receive, such as an upload under way.
     func waitUntilInFlight(_ count: Int = 1) async throws {
         let token = try token()
-        let deadline = ContinuousClock.now + .seconds(30)
-        while ContinuousClock.now < deadline {
+        try await Waiting.until("the gateway to have \(count) requests in flight: \(output)", timeout: .seconds(30)) {
             let metrics = CurlAnswer(try await curl("/_gateway/metrics", token: token))
             let line = metrics.body.split(separator: "\n").first { $0.hasPrefix("atoauth_gateway_in_flight ") }
-            if let value = line?.split(separator: " ").last.flatMap({ Double($0) }), value >= Double(count) { return }
-            try await Task.sleep(for: .milliseconds(20))
+            return line?.split(separator: " ").last.flatMap { Double($0) }.map { $0 >= Double(count) } ?? false
         }
-        Issue.record("the gateway never had \(count) requests in flight: \(output)")
     }
 
     /// Runs curl with `arguments` against this gateway (its address prepended to `path`), returning its result.

@@ -12,6 +12,7 @@ struct InterruptTests {
                 ["accounts", "add", "http://127.0.0.1:\(blackhole.port)", "--no-browser"],
                 environment: world.environment
             )
+            try await Waiting.until("the sign-in's handshake to hang") { blackhole.hangingHandshakes > 0 }
             try await Self.interrupt(running)
             let result = try await running.finish(timeout: .seconds(30))
             #expect(result.status == 130, "\(result.stderr)")
@@ -30,6 +31,8 @@ struct InterruptTests {
                 environment: world.environment,
                 keepStdinOpen: true
             )
+            // On a pipe no prompt shows when the password is read: cancelled before or during the read, the command
+            // must end the same way.
             try await Self.interrupt(running)
             let result = try await running.finish(timeout: .seconds(30))
             #expect(result.status == 130, "\(result.stderr)")
@@ -41,16 +44,14 @@ struct InterruptTests {
     /// Sends SIGINT once the process handles it.
     ///
     /// atoauth's Dispatch signal source catches SIGINT from the moment it is registered (`SigCgt` in
-    /// `/proc/<pid>/status`); before that the signal would kill the process. Whether the command has reached its
-    /// wait yet does not matter: cancelled earlier, it must end the same way.
+    /// `/proc/<pid>/status`); before that the signal would kill the process. A test first waits for the command to reach
+    /// its wait where that can be seen (a hanging handshake).
     private static func interrupt(_ running: CLIProcess.Running) async throws {
         let status = "/proc/\(running.process.processIdentifier)/status"
-        let deadline = ContinuousClock.now + .seconds(30)
-        while !Self.catchesInterrupt(status) {
-            try #require(ContinuousClock.now < deadline && running.process.isRunning, "atoauth never caught SIGINT")
-            try await Task.sleep(for: .milliseconds(20))
+        try await Waiting.until("atoauth to catch SIGINT") {
+            try #require(running.process.isRunning, "atoauth ended before it caught SIGINT")
+            return Self.catchesInterrupt(status)
         }
-        try await Task.sleep(for: .milliseconds(300))
         running.signal(SIGINT)
     }
 

@@ -1,3 +1,4 @@
+import ATOAuthTesting
 import Foundation
 import Testing
 
@@ -72,15 +73,16 @@ struct PastedRedirectTests {
             let running = try world.startSignIn("alice.test")
             running.closeInput()
             let url = try await world.authorizationURL(of: running)
-            let browser = Process()
-            browser.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            browser.arguments = ["python3", CLIWorld.browserScript.path, url.absoluteString]
-            try browser.run()
+            let browser = try CLIProcess.start(
+                ["python3", CLIWorld.browserScript.path, url.absoluteString],
+                environment: ProcessInfo.processInfo.environment,
+                executable: URL(fileURLWithPath: "/usr/bin/env")
+            )
             let result = try await running.finish()
-            browser.waitUntilExit()
+            let browsed = try await browser.finish()
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout.hasPrefix("Signed in as alice.test "))
-            #expect(browser.terminationStatus == 0)
+            #expect(browsed.status == 0, "\(browsed.stderr)")
             #expect(!result.stderr.contains("\r"))
         }
     }
@@ -143,7 +145,8 @@ struct PastedRedirectTests {
             #expect(!screen.contains("press Ctrl-C to cancel."), "the static waiting line is for pipes")
             #expect(try !terminal.echoes(), "echo is off while the address is read")
             let redirect = try await world.redirectAddress(approving: try CLIWorld.authorizationURL(in: screen))
-            try await Task.sleep(for: .milliseconds(1_200))  // At least one more second: the line is drawn again.
+            // Pasted after the waiting line was drawn again (once a second), so a redraw cannot garble the paste.
+            try await terminal.waitFor("left)…", times: screen.components(separatedBy: "left)…").count)
             terminal.type(redirect.absoluteString + "\n")
             let (status, output) = try await terminal.finish()
             #expect(status == 0, "\(output)")

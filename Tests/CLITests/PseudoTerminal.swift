@@ -1,3 +1,4 @@
+import ATOAuthTesting
 import Foundation
 import Synchronization
 import Testing
@@ -59,15 +60,11 @@ final class TerminalProcess: Sendable {
     /// Waits until the screen shows `text` (`times` times), and returns the screen.
     @discardableResult
     func waitFor(_ text: String, times: Int = 1, timeout: Duration = .seconds(30)) async throws -> String {
-        let deadline = ContinuousClock.now + timeout
-        while true {
+        try await Waiting.value("the terminal to show “\(text)” \(times) times: \(screenSoFar)", timeout: timeout) {
             let screen = screenSoFar
             if screen.components(separatedBy: text).count > times { return screen }
-            try #require(
-                ContinuousClock.now < deadline && process.isRunning,
-                "the terminal never showed “\(text)”: \(screen)"
-            )
-            try await Task.sleep(for: .milliseconds(20))
+            try #require(process.isRunning, "the program ended before the terminal showed “\(text)”: \(screen)")
+            return nil
         }
     }
 
@@ -88,7 +85,9 @@ final class TerminalProcess: Sendable {
         return attributes.c_lflag & tcflag_t(ECHO) != 0
     }
 
+    /// Closes the terminal; a test that failed before the program ended does not leave it running.
     deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         close(controller)
     }
 }

@@ -1,3 +1,4 @@
+import ATOAuthTesting
 import Foundation
 import Testing
 
@@ -42,11 +43,8 @@ struct RealBrowserTests {
 
     /// The browser script's log once it contains `text`, or as it is after a minute.
     static func browserLog(_ file: URL, containing text: String) async -> String {
-        let deadline = ContinuousClock.now + .seconds(60)
-        while true {
-            let log = (try? String(contentsOf: file, encoding: .utf8)) ?? "(no browser log)"
-            if log.contains(text) || log.contains("error:") || ContinuousClock.now > deadline { return log }
-            try? await Task.sleep(for: .milliseconds(50))
-        }
+        let log = { (try? String(contentsOf: file, encoding: .utf8)) ?? "(no browser log)" }
+        await Waiting.atMost(.seconds(60)) { log().contains(text) || log().contains("error:") }
+        return log()
     }
 }

@@ -8,16 +8,14 @@ struct RequestTimeoutTests {
     @Test("a server slower than --request-timeout fails with the limit named and how to raise it; a longer limit waits")
     func slowServer() async throws {
         let slow: LoopbackHTTPServer.Handler = { _ in
-            try? await Task.sleep(for: .seconds(2))
+            try? await Task.sleep(for: .seconds(2))  // A slow server on purpose: slower than 1 s, faster than 60 s.
             return .json(#"{"ok":true}"#)
         }
         try await CLIWorld.withScriptedPDS(slow) { world, _ in
-            let started = ContinuousClock.now
             let short = try await world.atoauth("xrpc", "com.example.slow.get", "--request-timeout", "1")
             #expect(short.status == 1, "\(short.stderr)")
             #expect(short.stderr.contains("Timed out after 1 s"), "\(short.stderr)")
             #expect(short.stderr.contains("--request-timeout SECONDS (or ATOAUTH_REQUEST_TIMEOUT"), "\(short.stderr)")
-            #expect(ContinuousClock.now - started < .seconds(30), "the default 30 s did not apply")
 
             let patient = try await world.atoauth(
                 "xrpc",

@@ -1,3 +1,4 @@
+import ATOAuthTesting
 import Foundation
 import HTTPTransport
 import Synchronization
@@ -68,8 +69,12 @@ final class SandboxProcess: Sendable {
         self.accounts = accounts
         self.appPasswords = secrets["App passwords:"] ?? [:]
         self.signInCodes = secrets["Sign-in codes:"] ?? [:]
-        self.authorizationServer = try #require(authorizationServer)
-        self.pds = try #require(pds)
+        guard let authorizationServer, let pds else {
+            kill(process.processIdentifier, SIGKILL)
+            throw SandboxStartFailure(output: text)
+        }
+        self.authorizationServer = authorizationServer
+        self.pds = pds
     }
 
     /// Starts `atoauth arguments…` with only PATH set, collecting its stdout from a Dispatch thread, and returns
@@ -87,16 +92,11 @@ final class SandboxProcess: Sendable {
         let handle = pipe.fileHandleForReading
         let output = OutputBuffer()
         output.fill(from: handle)
-        let deadline = ContinuousClock.now + .seconds(30)
-        var text = ""
-        while !text.contains(marker) {
-            guard ContinuousClock.now < deadline, process.isRunning else {
-                process.terminate()
-                throw SandboxStartFailure(output: text)
-            }
-            try await Task.sleep(for: .milliseconds(20))
-            text = String(decoding: output.data.withLock { $0 }, as: UTF8.self)
-        }
+        let text = try await process.awaitStart(
+            "the sandbox to print “\(marker)”",
+            timeout: .seconds(30),
+            failure: SandboxStartFailure(output: output.text)
+        ) { output.text.contains(marker) ? output.text : nil }
         return (process, text)
     }
 
@@ -124,16 +124,35 @@ final class SandboxProcess: Sendable {
         #expect(response.status == 200)
     }
 
+    /// Lets the access tokens issued so far expire without waiting for them: moves the sandbox's clock
+    /// (`clockSkew`, once per sandbox) past `lifetime`, the seconds they were issued for, and applies `settings` (by
+    /// default, tokens issued from now on live an hour), so exactly one refresh is due however many processes look.
+    ///
+    /// atoauth's clock needs no move: it refreshes a token that expires within its refresh margin (10 s), which a
+    /// token of a few seconds always does.
+    func expireAccessTokens(
+        issuedFor lifetime: Int = 2,
+        then settings: String = #"{"accessTokenLifetime": 3600}"#
+    ) async throws {
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(settings.utf8)) as? [String: Any])
+        object["clockSkew"] = lifetime + 1
+        try await configure(String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self))
+    }
+
     func control(_ request: HTTPRequest) async throws -> HTTPResponse {
         try await AsyncHTTPClientTransport.withTransport { try await $0.send(request) }
     }
 
     /// Stops the sandbox with Ctrl-C, as a person would.
     func stop() async {
-        kill(process.processIdentifier, SIGINT)
-        let deadline = ContinuousClock.now + .seconds(10)
-        while process.isRunning, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
-        if process.isRunning { process.terminate() }
+        if await !process.stop(SIGINT, within: .seconds(10)) {
+            Issue.record("the sandbox did not stop within 10 seconds of Ctrl-C")
+        }
+    }
+
+    /// A test that failed before it stopped the sandbox does not leave it running.
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 }
 

@@ -3,12 +3,11 @@ import Testing
 
 @Suite("Sessions across processes: refresh, nonces, revocation", .serialized)
 struct SessionLifecycleTests {
-    /// Signs in while access tokens live 2 seconds, lets the token expire, then makes new tokens live an hour, so
-    /// exactly one refresh is due however many processes look at the expired token.
+    /// Signs in while access tokens live 2 seconds, expires the token (``SandboxProcess/expireAccessTokens(issuedFor:then:)``)
+    /// and applies `settings`, so exactly one refresh is due however many processes look at the expired token.
     func signInAndExpire(_ world: CLIWorld, settings: String = #"{"accessTokenLifetime": 3600}"#) async throws {
         try await world.signIn("alice.test")
-        try await Task.sleep(for: .milliseconds(2500))
-        try await world.sandbox.configure(settings)
+        try await world.sandbox.expireAccessTokens(then: settings)
     }
 
     @Test("after the access token expires, whoami refreshes once and succeeds")

@@ -4,13 +4,13 @@ import Testing
 
 @Suite("atoauth --store postgresql://: one store for several machines", .serialized)
 struct SharedStoreTests {
-    /// Signs `handles` in from machine 0 while access tokens live 2 seconds, lets the tokens expire, then makes new
-    /// tokens live an hour, so exactly one refresh per account is due however many processes look.
+    /// Signs `handles` in from machine 0 while access tokens live 2 seconds, then expires the tokens and makes new
+    /// ones live an hour (``SandboxProcess/expireAccessTokens(issuedFor:then:)``), so exactly one refresh per account
+    /// is due however many processes look.
     func signInAndExpire(_ shared: SharedStoreWorld, _ handles: [String], machines: Int) async throws {
         for handle in handles { try await shared.signIn(handle) }
         try shared.copyKey(to: machines)
-        try await Task.sleep(for: .milliseconds(2500))
-        try await shared.world.sandbox.configure(#"{"accessTokenLifetime": 3600}"#)
+        try await shared.world.sandbox.expireAccessTokens()
     }
 
     @Test("an account added on one machine is used from another; homes hold no session; a dump holds no secret")
@@ -80,8 +80,7 @@ struct SharedStoreTests {
             )
             #expect(added.status == 0, "\(added.stderr)")
             try shared.copyKey(to: 2)
-            try await Task.sleep(for: .milliseconds(2500))
-            try await shared.world.sandbox.configure(#"{"accessTokenLifetime": 3600}"#)
+            try await shared.world.sandbox.expireAccessTokens()
             let results = try await shared.concurrently(machines: 2, count: 20) { _, _ in ["whoami"] }
             for result in results { #expect(result.status == 0, "\(result.stderr)") }
             let counters = try await shared.world.sandbox.counters()
@@ -107,14 +106,14 @@ struct SharedStoreTests {
             try await signInAndExpire(shared, ["alice.test", "bob.test"], machines: 3)
             try await shared.world.sandbox.configure(#"{"slowResponses": 3}"#)
             let victim = try CLIProcess.start(["whoami", "--account", "alice.test"], environment: shared.machine(1))
-            try await Self.eventually("the refresh note was written") {
+            try await Waiting.until("the refresh note was written") {
                 try await shared.sql("SELECT count(*) FROM atoauth_refresh_notes") == "1"
             }
             victim.signal(SIGKILL)
             let killed = try await victim.finish()
             #expect(killed.status == SIGKILL || !victim.isRunning)
             try await shared.world.sandbox.configure(#"{"slowResponses": 0}"#)
-            try await Self.eventually("the killed process's lock was released") {
+            try await Waiting.until("the killed process's lock was released") {
                 try await shared.sql("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'") == "0"
             }
             let bob = try await shared.concurrently(machines: 3, count: 4) { _, _ in
@@ -168,15 +167,5 @@ struct SharedStoreTests {
             #expect(files.status == 0)
             #expect(!files.stdout.contains("alice.test"))
         }
-    }
-
-    /// Waits until `condition` holds, checking every 50 ms for at most two minutes.
-    static func eventually(_ what: String, _ condition: () async throws -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(120)
-        while ContinuousClock.now < deadline {
-            if try await condition() { return }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        Issue.record("waited two minutes, but not: \(what)")
     }
 }

@@ -1,3 +1,4 @@
+import ATOAuthTesting
 import Foundation
 import HTTPTransport
 import Keystore
@@ -198,21 +199,10 @@ final class ExampleProcess: Sendable {
         stdout: OutputBuffer,
         stderr: OutputBuffer
     ) async throws -> String {
-        let marker = "listening on "
-        let deadline = ContinuousClock.now + .seconds(60)
-        while true {
-            let text = String(decoding: stdout.data.withLock { $0 }, as: UTF8.self)
-            if let line = text.split(separator: "\n").first(where: { $0.hasPrefix(marker) }) {
-                return line.dropFirst(marker.count).trimmingCharacters(in: .whitespaces)
-            }
-            guard ContinuousClock.now < deadline, process.isRunning else {
-                if process.isRunning { process.terminate() }
-                let errorText = String(decoding: stderr.data.withLock { $0 }, as: UTF8.self)
-                Issue.record("the example did not start: \(text)\(errorText)")
-                throw ExampleStartFailure()
-            }
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        try await process.awaitStart(
+            "the example's “listening on” line",
+            failure: ExampleStartFailure(output: stdout.text + stderr.text)
+        ) { stdout.line(after: "listening on ") }
     }
 
     /// What the example has written on standard error so far: its log.
@@ -220,11 +210,7 @@ final class ExampleProcess: Sendable {
 
     /// Stops the example with SIGTERM, as a service manager would, and with SIGKILL after ten seconds.
     func stop() async {
-        if process.isRunning { process.terminate() }
-        let deadline = ContinuousClock.now + .seconds(10)
-        while process.isRunning, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
+        if await !process.stop(SIGTERM, within: .seconds(10)) {
             Issue.record("the example did not stop within 10 seconds of SIGTERM: \(stderrSoFar)")
         }
     }
@@ -232,4 +218,7 @@ final class ExampleProcess: Sendable {
 }
 
 /// The example exited or printed no address within a minute.
-struct ExampleStartFailure: Error {}
+struct ExampleStartFailure: Error, CustomStringConvertible {
+    var output: String
+    var description: String { "the example did not start: \(output)" }
+}

@@ -8,7 +8,9 @@ import base64
 import os
 import sys
 
-from headless_chromium import headless_chromium
+# The shared driver is imported without leaving a __pycache__ in the source tree (SwiftPM would warn of it).
+sys.dont_write_bytecode = True
+from headless_chromium import headless_chromium  # noqa: E402
 
 LOG = os.environ.get("ATOAUTH_TEST_BROWSER_LOG")
 

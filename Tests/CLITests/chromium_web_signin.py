@@ -18,7 +18,9 @@ import threading
 import time
 import urllib.parse
 
-from headless_chromium import headless_chromium
+# The shared driver is imported without leaving a __pycache__ in the source tree (SwiftPM would warn of it).
+sys.dont_write_bytecode = True
+from headless_chromium import headless_chromium  # noqa: E402
 
 
 def report(message):
@@ -130,8 +132,9 @@ def open_copy_page(tools, origin, target):
         report("copy page field: " + tools.evaluate(f"{field}.value"))
         report("copy page read-only: " + json.dumps(tools.evaluate(f"{field}.readOnly")))
         tools.evaluate("document.getElementById('copy').click()")
-        time.sleep(1.5)  # time for anything the page might send
-        report("copy page status: " + (tools.evaluate("document.getElementById('copied').textContent") or ""))
+        # The click is handled once the page says so; anything it made the page send was sent by then.
+        status = tools.wait_for("document.getElementById('copied').textContent")
+        report("copy page status: " + (status or ""))
         sent = [f"{event['params']['request']['method']} {event['params']['request']['url']}"
                 for event in tools.events
                 if event["method"] == "Network.requestWillBeSent"

@@ -47,11 +47,8 @@ struct LifecycleTests {
                 }
                 let client = GatewayClient(port: port, token: configuration.token, transport: world.transport)
                 let call = Task { try await client.send("/xrpc/com.example.slow.get") }
-                let deadline = ContinuousClock.now + .seconds(5)
-                while pds.requests.isEmpty, ContinuousClock.now < deadline {
-                    try await Task.sleep(for: .milliseconds(10))
-                }
-                #expect(pds.requests.count == 1, "the call reached the PDS")
+                try await Waiting.until("the call to reach the PDS") { !pds.requests.isEmpty }
+                #expect(pds.requests.count == 1)
                 await group.triggerGracefulShutdown()
                 let answer = try await call.value
                 #expect(answer.status == 200)

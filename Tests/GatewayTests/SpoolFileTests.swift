@@ -1,3 +1,4 @@
+import ATOAuthTesting
 import Foundation
 import HTTPTransport
 import Testing
@@ -26,7 +27,7 @@ struct SpoolFileTests {
             let body = file.growingBody(length: whole.count)
             let first = Task { try await body.collected() }
             for piece in pieces {
-                try await Task.sleep(for: .milliseconds(30))
+                try await Waiting.until("the reader to wait for the next piece") { file.waitingReads == 1 }
                 try piece.withUnsafeBytes { try file.append($0) }
             }
             file.finish()
@@ -40,7 +41,7 @@ struct SpoolFileTests {
         try await withSpoolFile { file in
             try Data(repeating: 7, count: 10).withUnsafeBytes { try file.append($0) }
             let reader = Task { try await file.growingBody(length: 100).collected() }
-            try await Task.sleep(for: .milliseconds(50))
+            try await Waiting.until("the reader to wait for more") { file.waitingReads == 1 }
             file.fail(WriterStopped())
             await #expect(throws: WriterStopped.self) { try await reader.value }
         }
@@ -59,7 +60,7 @@ struct SpoolFileTests {
     func cancellation() async throws {
         try await withSpoolFile { file in
             let reader = Task { try await file.growingBody(length: 10).collected() }
-            try await Task.sleep(for: .milliseconds(50))
+            try await Waiting.until("the reader to wait") { file.waitingReads == 1 }
             reader.cancel()
             await #expect(throws: CancellationError.self) { try await reader.value }
         }

@@ -106,7 +106,7 @@ struct AsyncHTTPClientTransportTests {
     @Test("concurrent requests all succeed on a small pool of connections")
     func concurrentRequests() async throws {
         let handler: LoopbackHTTPServer.Handler = { request in
-            try? await Task.sleep(for: .milliseconds(5))
+            try? await Task.sleep(for: .milliseconds(5))  // A slow answer on purpose, so the requests overlap.
             return .text(request.target)
         }
         try await LoopbackHTTPServer.withServer(handler: handler) { server in

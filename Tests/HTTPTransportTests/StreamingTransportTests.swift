@@ -49,7 +49,7 @@ struct StreamingTransportTests {
                 let request = HTTPRequest(method: .post, url: server.url("/upload"))
                 // Six pieces a second apart: six seconds in all, never four without a byte.
                 let moving = HTTPRequestBody(length: 6 * 1024) { offset, count in
-                    try await Task.sleep(for: .seconds(1))
+                    try await Task.sleep(for: .seconds(1))  // Pacing a slow upload on purpose.
                     return Self.pattern(6 * 1024).subdata(in: offset..<(offset + min(count, 1024)))
                 }
                 let started = ContinuousClock.now
@@ -58,15 +58,16 @@ struct StreamingTransportTests {
                 #expect(try await answer.body.collect(upTo: 1 << 20) == Self.pattern(6 * 1024))
                 #expect(ContinuousClock.now - started > .seconds(5))
 
-                // One piece, then nothing.
+                // One piece, then nothing: the second piece would come only after a minute, long past the limit.
+                let resumed = Flag()
                 let stopped = HTTPRequestBody(length: 2048) { offset, _ in
                     if offset == 0 { return Self.pattern(1024) }
-                    try await Task.sleep(for: .seconds(60))
+                    try await Task.sleep(for: .seconds(60))  // A client that stalls on purpose.
+                    resumed.raise()
                     return Data()
                 }
-                let stalled = ContinuousClock.now
                 await #expect(throws: TransportError.self) { try await transport.stream(request, body: stopped) }
-                #expect(ContinuousClock.now - stalled < .seconds(40))
+                #expect(!resumed.isRaised, "the call waited for the stalled body to go on")
             }
         }
     }
@@ -145,4 +146,13 @@ private final class WholeOnlyTransport: HTTPTransport {
         bodies.withLock { $0.append(request.body) }
         return HTTPResponse(status: 201, body: Data("ok".utf8))
     }
+}
+
+/// A mark a closure on another task sets, for the test to look at afterwards.
+private final class Flag: Sendable {
+    private let raised = Atomic(false)
+
+    func raise() { raised.store(true, ordering: .relaxed) }
+
+    var isRaised: Bool { raised.load(ordering: .relaxed) }
 }

@@ -1,3 +1,4 @@
+import ATOAuthTesting
 import Foundation
 import Keystore
 import Testing
@@ -15,10 +16,10 @@ struct CrashSafetyTests {
             "alternate", fixture.directory.path, fixture.keyFile.path, progress.path, String(Self.valueSize),
         ])
 
-        let deadline = ContinuousClock.now + .seconds(20)
-        while writes(recordedIn: progress) < 2 + round, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(2))
+        try await Waiting.until("the helper to record \(2 + round) writes") {
+            writes(recordedIn: progress) >= 2 + round
         }
+        // A random moment within the next write on purpose, so the kill lands at different steps of it.
         try await Task.sleep(for: .microseconds(Int.random(in: 0...3000)))
         helper.kill()
         let exit = await helper.waitForExit()

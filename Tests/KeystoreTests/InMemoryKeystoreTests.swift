@@ -1,3 +1,4 @@
+import ATOAuthTesting
 import Foundation
 import Keystore
 import Testing
@@ -64,7 +65,7 @@ struct InMemoryKeystoreTests {
 
         try await store.withLock("accounts") {
             let waiter = Task { try await store.withLock("accounts") { "entered" } }
-            try await Task.sleep(for: .milliseconds(20))
+            try await Waiting.until("the second caller to wait") { store.lockWaiters("accounts") == 1 }
             waiter.cancel()
             await #expect(throws: CancellationError.self) { try await waiter.value }
         }

@@ -105,8 +105,14 @@ struct LockingTests {
         let store = try fixture.keyFileStore()
 
         try await store.withLock("accounts") {
-            let waiter = Task { try await store.withLock("accounts") { "entered" } }
-            try await Task.sleep(for: .milliseconds(30))
+            // The file lock is waited for by polling, which leaves no trace to wait for: the test waits until the
+            // waiter runs, and a cancellation before its first try or between two tries must end the same way.
+            let (started, start) = AsyncStream.makeStream(of: Void.self)
+            let waiter = Task {
+                start.yield()
+                return try await store.withLock("accounts") { "entered" }
+            }
+            for await _ in started { break }
             waiter.cancel()
             await #expect(throws: CancellationError.self) { try await waiter.value }
         }

@@ -1,3 +1,4 @@
+import ATOAuthTesting
 import Keystore
 import Synchronization
 import Testing
@@ -29,6 +30,7 @@ struct NamedAsyncLockTests {
                 group.addTask {
                     try await lock.withLock("slots") {
                         occupancy.enter()
+                        // Holds its place a moment on purpose, so that callers overlap; no event is awaited.
                         try await Task.sleep(for: .milliseconds(2))
                         occupancy.leave()
                     }
@@ -47,7 +49,7 @@ struct NamedAsyncLockTests {
         try await lock.withLock("slots") {
             try await lock.withLock("slots") {
                 let waiter = Task { try await lock.withLock("slots") { "entered" } }
-                try await Task.sleep(for: .milliseconds(20))
+                try await Waiting.until("the third caller to wait") { lock.waiting(for: "slots") == 1 }
                 waiter.cancel()
                 await #expect(throws: CancellationError.self) { try await waiter.value }
             }

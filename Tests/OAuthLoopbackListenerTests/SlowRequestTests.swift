@@ -105,7 +105,7 @@ private func trickle(_ connection: RawHTTPConnection, every interval: Duration) 
         guard connection.sendRaw("GET /callback?state=trickle&code=c HTTP/1.1\r\n") else { return }
         var line = 0
         while !Task.isCancelled {
-            try? await Task.sleep(for: interval)
+            try? await Task.sleep(for: interval)  // A slow client's pace, on purpose.
             line += 1
             guard connection.sendRaw("X-Trickle-\(line): 1\r\n") else { return }
         }

@@ -34,10 +34,13 @@ struct RestartTests {
                         } catch {
                             outcomes.errors.withLock { $0.append("\(error)") }
                         }
+                        // A caller's pace on purpose: a read every 20 ms, as a busy service makes them.
                         try? await Task.sleep(for: .milliseconds(20))
                     }
                 }
-                try await Task.sleep(for: .milliseconds(300))
+                try await Waiting.until("a few reads before the server pauses") {
+                    outcomes.reads.load(ordering: .relaxed) >= 5
+                }
                 try await server.pause()
                 let down = await #expect(throws: PostgresStoreError.self) {
                     try await store.load("session/did:plc:aaa")
@@ -68,13 +71,10 @@ struct RestartTests {
         }
     }
 
-    /// Waits until `condition` holds, checking every 100 ms for at most two minutes (the pool retries with backoff).
+    /// Waits (two minutes at most: the pool retries with backoff) until `condition` holds; an error is a no.
     static func eventually(_ condition: () async throws -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(120)
-        while ContinuousClock.now < deadline {
-            if (try? await condition()) == true { return }
-            try await Task.sleep(for: .milliseconds(100))
+        try await Waiting.until("the store to answer again", timeout: .seconds(120)) {
+            (try? await condition()) == true
         }
-        Issue.record("the condition did not hold within two minutes")
     }
 }

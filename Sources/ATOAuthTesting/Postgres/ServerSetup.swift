@@ -79,7 +79,7 @@ struct ServerSetup {
             up() { \(privilege)"$1/postgres" -D "$2" -p "$3" >>"$4" 2>&1 & pid=$!; }
             down() {
                 kill -INT $pid 2>/dev/null
-                while [ -e "$2/postmaster.pid" ]; do sleep 0.05; done
+                while [ -e "$2/postmaster.pid" ]; do sleep 0.05; done  # polls for the server's end
             }
             up "$@"
             while read -r command; do

@@ -74,11 +74,15 @@ enum SpawnedProcess {
         return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
     }
 
-    /// Waits for `pid` to end, checking every 10 ms, and returns its exit status.
+    /// Waits for `pid` to end, however long it takes, and returns its exit status.
     static func exitStatus(_ pid: pid_t) async -> Int32 {
-        while true {
-            if let status = poll(pid) { return status }
-            try? await Task.sleep(for: .milliseconds(10))
+        var status: Int32?
+        while status == nil {
+            await Waiting.atMost(.seconds(3600)) {
+                status = poll(pid)
+                return status != nil
+            }
         }
+        return status ?? 255
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension ThrowawayPostgres {
     /// A database of a throwaway server, each test its own so that parallel tests never meet.
@@ -42,6 +42,35 @@ extension ThrowawayPostgres {
             throw ThrowawayPostgresError("psql failed: \(result.standardError)")
         }
         return result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Runs `sql` in a `psql` session of its own, in one transaction, and returns while it runs.
+    ///
+    /// For a test that needs a lock held by another process. The test waits for what the session does
+    /// (``execute(_:database:)`` on `pg_locks`), and ends it with ``endSessions(holdingAdvisoryLocksOn:)``, which
+    /// leaves other databases alone.
+    public func startSession(_ sql: String, database: String) throws -> Process {
+        let process = Process()
+        process.executableURL = binaries.appendingPathComponent("psql")
+        process.arguments = [
+            "-X", "-q", "-h", socketDirectory, "-p", "\(port)", "-U", user, "-d", database, "-c", sql,
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// Ends the server's sessions on `database` that hold an advisory lock, as a lost connection would: their
+    /// transactions roll back and the locks are freed.
+    public func endSessions(holdingAdvisoryLocksOn database: String) async throws {
+        try await execute(
+            """
+            SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND pid <> pg_backend_pid()
+            AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+            """,
+            database: database
+        )
     }
 
     /// The whole database as `pg_dump` writes it: schema and data, as SQL text.

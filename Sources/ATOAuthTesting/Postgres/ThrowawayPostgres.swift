@@ -106,10 +106,7 @@ public final class ThrowawayPostgres: Sendable {
     public func stop() async {
         send("stop")
         try? commands.close()
-        let deadline = ContinuousClock.now + .seconds(30)
-        while SpawnedProcess.poll(watchdog) == nil, ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(20))
-        }
+        await Waiting.atMost(.seconds(30)) { SpawnedProcess.poll(watchdog) != nil }
     }
 
     /// Stops the server (a fast shutdown: sessions end, connections close), keeps it down for `downtime`, then
@@ -117,7 +114,7 @@ public final class ThrowawayPostgres: Sendable {
     public func restart(downtime: Duration) async throws {
         send("down")
         try await waitUntilDown()
-        try await Task.sleep(for: downtime)
+        try await Task.sleep(for: downtime)  // The outage the test asked for, on purpose.
         send("up")
         try await waitUntilReady()
     }
@@ -139,28 +136,19 @@ public final class ThrowawayPostgres: Sendable {
     }
 
     private func waitUntilReady() async throws {
-        let deadline = ContinuousClock.now + .seconds(60)
-        while ContinuousClock.now < deadline {
+        try await Waiting.until("the PostgreSQL server to accept connections") {
             guard SpawnedProcess.poll(watchdog) == nil else {
                 throw ThrowawayPostgresError("the server's watchdog ended")
             }
-            if try await isReady() { return }
-            try await Task.sleep(for: .milliseconds(50))
+            return try await isReady()
         }
-        throw ThrowawayPostgresError("the server did not accept connections within a minute")
     }
 
     private func waitUntilDown() async throws {
-        let deadline = ContinuousClock.now + .seconds(60)
-        while ContinuousClock.now < deadline {
-            if try await !isReady(),
-                !FileManager.default.fileExists(atPath: directory.appendingPathComponent("data/postmaster.pid").path)
-            {
-                return
-            }
-            try await Task.sleep(for: .milliseconds(50))
+        try await Waiting.until("the PostgreSQL server to stop") {
+            try await !isReady()
+                && !FileManager.default.fileExists(atPath: directory.appendingPathComponent("data/postmaster.pid").path)
         }
-        throw ThrowawayPostgresError("the server did not stop within a minute")
     }
 
     private func isReady() async throws -> Bool {

@@ -45,6 +45,9 @@ final class SpoolFile: Sendable {
         }
     }
 
+    /// How many reads wait for bytes not yet written; tests wait for a reader to be waiting rather than for a while.
+    var waitingReads: Int { state.withLock { $0.waiters.count } }
+
     /// Makes an empty file in `directory` and unlinks it.
     ///
     /// - Throws: ``SpoolFailure`` with the system's reason.

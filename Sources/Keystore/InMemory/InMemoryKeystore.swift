@@ -55,6 +55,11 @@ public final class InMemoryKeystore: Keystore {
         entries.withLock { $0.keys.sorted() }
     }
 
+    /// How many tasks wait for the lock on `name`.
+    package func lockWaiters(_ name: String) -> Int {
+        locks.waiting(for: name)
+    }
+
     /// Runs `body` while holding an in-process lock on `name`; waiting tasks are suspended, not blocked.
     public func withLock<T>(
         _ name: String,

@@ -34,6 +34,11 @@ package final class NamedAsyncLock: Sendable {
         self.capacity = max(1, capacity)
     }
 
+    /// How many callers wait in the queue of `name`; tests wait for a waiter to be queued rather than for a while.
+    package func waiting(for name: String) -> Int {
+        state.withLock { $0.queues[name]?.count ?? 0 }
+    }
+
     /// Runs `body` while holding the lock on `name`.
     package func withLock<T>(
         _ name: String,

@@ -95,7 +95,7 @@ struct AppPasswordRefreshTests {
                 #expect(timedOut?.category == .failed)
             }
             #expect(try await store.names().contains(RefreshJournal.entryName(did: session.did)))
-            try await eventually("the sandbox rotated the refresh JWT") {
+            try await Waiting.until("the sandbox rotated the refresh JWT") {
                 world.server.counters.legacyRefreshesSucceeded == 1
             }
 

@@ -93,7 +93,7 @@ struct RefreshJournalTests {
             }
             #expect(try await store.names().contains(RefreshJournal.entryName(did: session.did)))
             // The server goes on with the request the client gave up on, and rotates the refresh token.
-            try await eventually("the sandbox rotated the refresh token") {
+            try await Waiting.until("the sandbox rotated the refresh token") {
                 world.server.counters.refreshGrantsSucceeded == 1
             }
 

@@ -33,13 +33,3 @@ extension DetouringTransport {
         }
     }
 }
-
-/// Waits until `condition` holds, checking every 50 ms for at most two minutes.
-func eventually(_ what: String, _ condition: () throws -> Bool) async throws {
-    let deadline = ContinuousClock.now + .seconds(120)
-    while ContinuousClock.now < deadline {
-        if try condition() { return }
-        try await Task.sleep(for: .milliseconds(50))
-    }
-    Issue.record("waited two minutes, but not: \(what)")
-}
