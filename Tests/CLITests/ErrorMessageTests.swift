@@ -140,7 +140,9 @@ struct ErrorMessageTests {
 
     @Test("a redirect with another sign-in's state, then no approval: exit 4, saying it was refused, not missing")
     func refusedRedirect() async throws {
-        let result = try await unfinishedSignIn(browser: "python3 \(Self.forgedStateBrowser.path)", timeout: 3)
+        // The wait always runs to its end (the real redirect never comes); 10 s leave the stand-in browser, a Python
+        // process making three requests, ample time on a loaded machine to send its forged one first.
+        let result = try await unfinishedSignIn(browser: "python3 \(Self.forgedStateBrowser.path)", timeout: 10)
         expectTeaching(
             result,
             exit: 4,

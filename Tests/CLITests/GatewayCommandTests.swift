@@ -18,12 +18,24 @@ struct GatewayCommandTests {
     }
 
     /// Starts the Python client with `arguments`, to watch it while it runs.
-    static func python(started arguments: [String]) throws -> CLIProcess.Running {
+    static func python(started arguments: [String], keepStdinOpen: Bool = false) throws -> CLIProcess.Running {
         try CLIProcess.start(
             ["python3", client.path] + arguments,
             environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"],
-            executable: URL(fileURLWithPath: "/usr/bin/env")
+            executable: URL(fileURLWithPath: "/usr/bin/env"),
+            keepStdinOpen: keepStdinOpen
         )
+    }
+
+    /// Starts an 8 MiB upload in eight pieces that stops after four, until the test lets it go on
+    /// (`CLIProcess.Running.write`), and returns once it is held.
+    static func heldUpload(through gateway: GatewayProcess) async throws -> CLIProcess.Running {
+        let upload = try python(
+            started: ["slow-upload", gateway.address, gateway.tokenFile.path, String(8 << 20), "8", "0", "4"],
+            keepStdinOpen: true
+        )
+        try await upload.waitForStderr(containing: "held")
+        return upload
     }
 
     /// Runs the Python client with `arguments`; what it printed.
@@ -195,14 +207,12 @@ struct GatewayCommandTests {
             try await world.signIn("alice.test")
             let gateway = try await GatewayProcess(in: world, ["--shutdown-grace", "1"])
             let before = try await world.sandbox.counters()
-            let upload = Task {
-                try await Self.pythonOutput([
-                    "slow-upload", gateway.address, gateway.tokenFile.path, String(8 << 20), "8", "1",
-                ])
-            }
+            // Half sent, and held there past the grace: the gateway cannot finish it before it stops.
+            let upload = try await Self.heldUpload(through: gateway)
             try await gateway.waitUntilInFlight()
             #expect(await gateway.stop() == 0)
-            let result = try Self.parsed(try await upload.value)
+            upload.write("go on\n")
+            let result = try Self.parsed(try await Self.output(of: upload))
             #expect(result["status"] as? Int != 200, "\(result)")
             // The PDS got the start of the body as it arrived, then the connection ended short of its length.
             let after = try await world.sandbox.counters()
@@ -218,15 +228,12 @@ struct GatewayCommandTests {
             let gateway = try await GatewayProcess(in: world)
             defer { Task { await gateway.stop() } }
             let before = try await world.sandbox.counters()
-            // Eight pieces half a second apart; the client says "sent" on standard error after each.
-            let upload = try Self.python(started: [
-                "slow-upload", gateway.address, gateway.tokenFile.path, String(8 << 20), "8", "0.5",
-            ])
-            try await Waiting.until("the upload's head to reach the PDS") {
+            // Held after half its body: a gateway that read bodies whole first would never let the PDS hear of it.
+            let upload = try await Self.heldUpload(through: gateway)
+            try await Waiting.until("the half-sent upload's head to reach the PDS") {
                 try await world.sandbox.counters().xrpcRequestHeadsReceived > before.xrpcRequestHeadsReceived
             }
-            let piecesSent = upload.stderrSoFar.components(separatedBy: "sent\n").count - 1
-            #expect(piecesSent < 8, "the PDS heard of the upload only after the client had sent all of it")
+            upload.write("go on\n")
             let result = try Self.parsed(try await Self.output(of: upload))
             #expect(result["status"] as? Int == 200, "\(result) \(gateway.output)")
             let blob = try #require((result["body"] as? [String: Any])?["blob"] as? [String: Any])

@@ -2,8 +2,9 @@
 
 Usage: gateway_client.py records BASE TOKEN_FILE REPO
        gateway_client.py blob BASE TOKEN_FILE SIZE
-       gateway_client.py slow-upload BASE TOKEN_FILE SIZE CHUNKS PAUSE
-Prints one JSON object on stdout.
+       gateway_client.py slow-upload BASE TOKEN_FILE SIZE CHUNKS PAUSE [HOLD]
+Prints one JSON object on stdout. With HOLD, the upload stops after HOLD pieces, says "held" on standard error, and
+goes on when a line arrives on standard input: a test holds an upload half sent for as long as it needs.
 """
 import hashlib
 import http.client
@@ -115,8 +116,9 @@ def blob(base, tok, size):
     }
 
 
-def slow_upload(base, tok, size, chunks, pause):
-    """Sends the body in CHUNKS pieces with PAUSE seconds between them; says what came back."""
+def slow_upload(base, tok, size, chunks, pause, hold=None):
+    """Sends the body in CHUNKS pieces with PAUSE seconds between them (waiting for a line on standard input after
+    HOLD pieces); says what came back."""
     piece = size // chunks
     link = connection(base)
     link.putrequest("POST", "/xrpc/com.atproto.repo.uploadBlob")
@@ -126,13 +128,17 @@ def slow_upload(base, tok, size, chunks, pause):
     link.endheaders()
     digest = hashlib.sha256()
     try:
-        for _ in range(chunks):
+        for index in range(chunks):
+            if index == hold:
+                sys.stderr.write("held\n")
+                sys.stderr.flush()
+                sys.stdin.readline()
             chunk = os.urandom(piece)
             digest.update(chunk)
             link.send(chunk)
             sys.stderr.write("sent\n")
             sys.stderr.flush()
-            time.sleep(pause)
+            time.sleep(pause)  # a slow upload's pace, on purpose
         answer = link.getresponse()
         body = answer.read()
         return {"status": answer.status, "sent": digest.hexdigest(), "body": json.loads(body or b"{}")}
@@ -148,7 +154,8 @@ def main():
     elif command == "blob":
         result = blob(base, tok, int(sys.argv[4]))
     else:
-        result = slow_upload(base, tok, int(sys.argv[4]), int(sys.argv[5]), float(sys.argv[6]))
+        hold = int(sys.argv[7]) if len(sys.argv) > 7 else None
+        result = slow_upload(base, tok, int(sys.argv[4]), int(sys.argv[5]), float(sys.argv[6]), hold)
     print(json.dumps(result))
 
 

@@ -48,7 +48,7 @@ class DevTools:
                 value = None
             if value:
                 return value
-            time.sleep(0.1)
+            time.sleep(0.1)  # not a wait for the event: the expression is evaluated again
         raise TimeoutError(f"timed out waiting for {expression}; at {self.evaluate('location.href')}")
 
 
