@@ -64,6 +64,29 @@ extension AccountManager {
             clientKeyID: clientKeyID
         )
     }
+
+    /// Fetches and checks a confidential client's metadata document and returns the client for one sign-in signed
+    /// with `clientKey`, a key the store's key set does not hold (an operator's key file).
+    ///
+    /// The key is kept in memory for this sign-in and added to the key set only once the sign-in succeeds
+    /// (``callback(_:)``), as ``addPublishedClientKey(_:)`` adds it: a refused or abandoned sign-in
+    /// leaves the set as it was.
+    ///
+    /// - Throws: `OAuthError` when the document is invalid, is not a confidential client's, or does not publish the
+    ///   key; `FetchError` when it cannot be fetched.
+    public func hostedClient(
+        clientID: URL,
+        redirectURI: URL?,
+        scope: String? = nil,
+        signingWith clientKey: ClientKey
+    ) async throws -> OAuthClient {
+        try await sessions.hostedClient(
+            clientID: clientID,
+            redirectURI: redirectURI,
+            scope: scope,
+            signInKey: clientKey
+        )
+    }
 }
 
 /// A completed sign-in: the account, now active, and what became of the session it had here before.

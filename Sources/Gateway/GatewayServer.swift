@@ -112,14 +112,16 @@ public final class GatewayServer: Service, CustomStringConvertible {
         )
         var serverLogger = logger
         serverLogger.logLevel = max(logger.logLevel, .warning)  // Hummingbird's own chatter stays out of the log.
-        let address = try bindAddress()
+        let (address, privatePath) = try bindAddress()
+        defer { privatePath?.discard() }
         let listen = configuration.listen
         let grace = configuration.shutdownGrace
         let signal = listening
         let log = logger
-        let server = try HTTPServerBuilder.http1(
-            configuration: HTTP1Channel.Configuration(idleTimeout: TimeAmount(configuration.idleTimeout))
-        ).buildServer(
+        let channelConfiguration = HTTP1Channel.Configuration(idleTimeout: TimeAmount(configuration.idleTimeout))
+        let server = try HTTPServerBuilder { responder in
+            GatewayHTTP1Channel(responder: responder, configuration: channelConfiguration)
+        }.buildServer(
             configuration: ServerConfiguration(address: address),
             eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
             logger: serverLogger,
@@ -127,6 +129,19 @@ public final class GatewayServer: Service, CustomStringConvertible {
                 try await handler.serve(request, writer: writer)
             },
             onServerRunning: { channel in
+                if let privatePath {
+                    let code = privatePath.publish()
+                    guard code == 0 else {
+                        log.error(
+                            "the socket could not be moved into place",
+                            metadata: [
+                                "path": .string(privatePath.path), "error": .string(String(cString: strerror(code))),
+                            ]
+                        )
+                        _ = channel.close(mode: .all)
+                        return
+                    }
+                }
                 let bound = GatewayServer.bound(listen, port: channel.localAddress?.port)
                 signal.listening(at: bound)
                 log.info("listening", metadata: ["address": .string(bound.description)])
@@ -186,27 +201,37 @@ public final class GatewayServer: Service, CustomStringConvertible {
         case notStopping
     }
 
-    /// The address to bind: the canonical loopback address, or the socket path once no running server holds it.
-    private func bindAddress() throws -> BindAddress {
+    /// The address to bind: the canonical loopback address, or, once no running server holds the socket path, a
+    /// socket in a private directory beside it (``PrivateSocketPath``), moved into place once bound.
+    private func bindAddress() throws -> (BindAddress, PrivateSocketPath?) {
         switch configuration.listen {
         case .tcp(let host, let port):
-            return .hostname(LoopbackHost.canonical(host) ?? host, port: port)
+            return (.hostname(LoopbackHost.canonical(host) ?? host, port: port), nil)
         case .unixSocket(let path):
             // A socket a dead process left is replaced; a live server's is not taken over.
             guard !UnixSocketProbe.isAccepting(path) else {
                 throw GatewayError.addressInUse("unix:\(path)", port: nil)
             }
-            return .unixDomainSocket(path: path)
+            guard let privatePath = PrivateSocketPath.beside(path) else {
+                throw GatewayError.cannotListen("unix:\(path)", String(cString: strerror(errno)))
+            }
+            guard privatePath.bindPath.utf8.count <= GatewayConfiguration.Listen.maximumSocketPathBytes else {
+                // A path within a few bytes of the limit, with a short name: the private one would be too long. The
+                // socket is bound in place and made 0600 at once (``bound(_:port:)``), as before.
+                privatePath.discard()
+                return (.unixDomainSocket(path: path), nil)
+            }
+            return (.unixDomainSocket(path: privatePath.bindPath), privatePath)
         }
     }
 
-    /// The address bound: the port chosen, or the socket, made 0600 before any request is read.
+    /// The address bound: the port chosen, or the socket, 0600 at its path before any request is read.
     private static func bound(_ listen: GatewayConfiguration.Listen, port: Int?) -> GatewayConfiguration.Listen {
         switch listen {
         case .tcp(let host, let configured):
             return .tcp(host: LoopbackHost.canonical(host) ?? host, port: port ?? configured)
         case .unixSocket(let path):
-            chmod(path, 0o600)
+            chmod(path, 0o600)  // already 0600 when it was bound in a private directory
             return .unixSocket(path: path)
         }
     }

@@ -124,6 +124,17 @@ extension OAuthSessionManager {
         )
     }
 
+    /// Adds the key a successful sign-in signed with to the store's key set, when it was a sign-in's own key
+    /// (``hostedClient(clientID:redirectURI:scope:clientKeyID:signInKey:)``) that the set lacks: beside the other
+    /// keys, which keep their states (current only in an empty set).
+    private func keepSignInKey(_ keyID: String?) async throws {
+        guard let keyID, let key = signInKeys[keyID] else { return }
+        if try await clientKeySet.key(keyID) == nil {
+            _ = try await clientKeySet.addBeside(key, now: now())
+        }
+        signInKeys[keyID] = nil
+    }
+
     /// Forgets a started sign-in (after a cancel or timeout), so its `state` can never complete.
     package func cancelSignIn(state: String) async throws {
         _ = try await store.consumePending(state: state)
@@ -179,6 +190,7 @@ extension OAuthSessionManager {
                 )
             }
             session = try await checkedSession(response.body, pending: pending)
+            try await keepSignInKey(pending.clientKeyID)
             replaced = try await store.keystore.withLock(Session.entryName(did: session.did)) {
                 try await store.replace(with: session, key: key)
             }

@@ -26,6 +26,9 @@ package actor OAuthSessionManager {
     let now: @Sendable () -> Date
     let logger: Logger
     private var refreshesInFlight: [DID: Task<Session, any Error>] = [:]
+    /// Client keys that sign-ins in progress sign with and that are not in the store yet, by `kid`: each is added
+    /// to the store's key set only when its sign-in succeeds (``completeSignIn(callbackURL:)``).
+    var signInKeys: [String: ClientKey] = [:]
     let broadcaster = SessionEventBroadcaster()
 
     /// Creates a manager.

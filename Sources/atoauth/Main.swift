@@ -10,6 +10,9 @@ enum Main {
         // The process may hold a store key, DPoP keys and tokens: no core file, and no other process of the user
         // attaching to it or reading its memory.
         _ = cprocessguard_protect_memory()
+        // SwiftNIO ignores SIGPIPE once it starts; ignored from the first line, every command meets a closed pipe the
+        // same way: StandardStream sees EPIPE and exits 141.
+        signal(SIGPIPE, SIG_IGN)
         HelpLayout.normalizeColumns()
         let arguments = CommandSuggestion.joiningNegativeNumbers(Array(CommandLine.arguments.dropFirst()))
         let json = arguments.contains("--json")

@@ -100,7 +100,8 @@ struct ClientCommandTests {
             let table = try await scratch.atoauth(["client", "keys"])
             #expect(table.stdout.contains(firstKID) && table.stdout.contains("current"), "\(table.stdout)")
 
-            let removed = try await scratch.atoauth(["client", "remove-key", secondKID])
+            // After `--`: a thumbprint may begin with "-" and hold an option's letter (-h).
+            let removed = try await scratch.atoauth(["client", "remove-key", "--", secondKID])
             #expect(removed.status == 0, "\(removed.stderr)")
             #expect(removed.stdout.contains("Removed the client key \(secondKID)"), "\(removed.stdout)")
             let left = try #require(
@@ -108,7 +109,7 @@ struct ClientCommandTests {
             )
             #expect(left.map { $0["kid"] as? String } == [firstKID])
 
-            let unknown = try await scratch.atoauth(["client", "remove-key", secondKID])
+            let unknown = try await scratch.atoauth(["client", "remove-key", "--", secondKID])
             #expect(unknown.status == 2, "\(unknown.stderr)")
         }
     }

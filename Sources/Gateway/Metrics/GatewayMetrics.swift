@@ -33,25 +33,45 @@ struct GatewayMetrics: Sendable {
         self.registry = registry
         self.perAccount = perAccount
         inFlight = registry.makeGauge(
-            name: "atoauth_gateway_in_flight",
-            help: "XRPC requests the gateway is forwarding now."
+            descriptor: Self.name("in_flight", unit: "", help: "XRPC requests the gateway is forwarding now.")
         )
         duration = registry.makeDurationHistogram(
-            name: "atoauth_gateway_request_duration_seconds",
-            buckets: Self.buckets,
-            help: "Time from a request's head to the last byte of its answer."
+            descriptor: Self.name(
+                "request_duration",
+                unit: "seconds",
+                help: "Time from a request's head to the last byte of its answer."
+            ),
+            buckets: Self.buckets
         )
         refreshes = registry.makeCounter(
-            name: "atoauth_gateway_refreshes_total",
-            help: "Sessions refreshed by this gateway (another process's refresh of a shared store is not counted)."
+            descriptor: Self.name(
+                "refreshes",
+                help: "Sessions refreshed by this gateway (another process's refresh of a shared store is not counted)."
+            )
         )
         sessionsEnded = registry.makeCounter(
-            name: "atoauth_gateway_sessions_ended_total",
-            help: "Sessions that ended while the gateway used them: refused on refresh, or signed out."
+            descriptor: Self.name(
+                "sessions_ended",
+                help: "Sessions that ended while the gateway used them: refused on refresh, or signed out."
+            )
         )
         nonceRetries = registry.makeCounter(
-            name: "atoauth_gateway_nonce_retries_total",
-            help: "Requests sent again after a use_dpop_nonce challenge (RFC 9449 §8), each a round trip."
+            descriptor: Self.name(
+                "nonce_retries",
+                help: "Requests sent again after a use_dpop_nonce challenge (RFC 9449 §8), each a round trip."
+            )
+        )
+    }
+
+    /// The descriptor of the metric `atoauth_gateway_<name>_<unit>` (`_total` for a counter; no suffix when `unit`
+    /// is empty).
+    private static func name(_ name: String, unit: String = "total", help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(
+            namespace: "atoauth",
+            subsystem: "gateway",
+            metricName: name,
+            unitName: unit,
+            helpText: help
         )
     }
 
@@ -76,9 +96,11 @@ struct GatewayMetrics: Sendable {
         var labels = [("method", ["GET", "POST"].contains(method) ? method : "other"), ("status", String(status))]
         if perAccount { labels.append(("account", account ?? "none")) }
         registry.makeCounter(
-            name: "atoauth_gateway_requests_total",
-            labels: labels,
-            help: "Requests answered, by method and status (and account DID, when enabled)."
+            descriptor: Self.name(
+                "requests",
+                help: "Requests answered, by method and status (and account DID, when enabled)."
+            ),
+            labels: labels
         ).increment()
         duration.record(elapsed)
     }
@@ -86,9 +108,11 @@ struct GatewayMetrics: Sendable {
     /// Counts a request the gateway refused itself, by the error name it answered with.
     func refused(_ reason: String) {
         registry.makeCounter(
-            name: "atoauth_gateway_refusals_total",
-            labels: [("reason", reason)],
-            help: "Requests the gateway answered with an error of its own, by error name."
+            descriptor: Self.name(
+                "refusals",
+                help: "Requests the gateway answered with an error of its own, by error name."
+            ),
+            labels: [("reason", reason)]
         ).increment()
     }
 

@@ -156,6 +156,8 @@ extension OAuthSessionManager {
     ///   - scope: the scope to request; must lie within the document's scope. `nil` asks for the document's.
     ///   - clientKeyID: for a confidential client, the `kid` of the store's client key to sign with; `nil` for the
     ///     key set's current key.
+    ///   - signInKey: for a confidential client, a key not in the store to sign with instead (an operator's key
+    ///     file): kept in memory, and added to the store's key set only when the sign-in succeeds.
     /// - Returns: the client.
     /// - Throws: ``OAuthError`` when the document is invalid or does not allow the redirect or scope, or a
     ///   confidential client's key is missing or unpublished; `FetchError` when it cannot be fetched.
@@ -163,7 +165,8 @@ extension OAuthSessionManager {
         clientID: URL,
         redirectURI: URL?,
         scope: String? = nil,
-        clientKeyID: String? = nil
+        clientKeyID: String? = nil,
+        signInKey: ClientKey? = nil
     ) async throws -> OAuthClient {
         let document = try await fetcher.get(clientID, expecting: .metadata)
         let development = fetcher.configuration.allowHTTPLoopback
@@ -180,7 +183,8 @@ extension OAuthSessionManager {
         }
         var clientKey: ClientKey?
         if metadata.isConfidential {
-            let key = try await signingKey(clientKeyID)
+            let key: ClientKey
+            if let signInKey { key = signInKey } else { key = try await signingKey(clientKeyID) }
             if let location = metadata.jwksURI, let url = URL(string: location) {
                 let keys = try await fetcher.get(url, expecting: .metadata).body
                 guard let set = try? JSONDecoder().decode(ClientJWKS.self, from: keys), key.isPublished(in: set) else {
@@ -189,13 +193,15 @@ extension OAuthSessionManager {
             }
             clientKey = key
         }
-        return try OAuthClient.hosted(
+        let client = try OAuthClient.hosted(
             metadata,
             redirectURI: redirectURI,
             scope: scope,
             allowHTTPLoopback: development,
             clientKey: clientKey
         )
+        if metadata.isConfidential, let signInKey { signInKeys[signInKey.keyID] = signInKey }
+        return client
     }
 
     private static func onlyRedirect(of metadata: ClientMetadata) -> URL? {

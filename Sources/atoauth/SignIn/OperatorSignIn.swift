@@ -1,6 +1,8 @@
 import AccountManager
 import Foundation
+import Keystore
 import OAuthSessionManager
+import WireFormat
 
 /// A confidential client's sign-in from a terminal (`accounts add --client-key`): the operator approves in a
 /// browser, which ends on the service's https redirect page, and pastes that page's address here.
@@ -22,13 +24,24 @@ struct OperatorSignIn {
         start: (OAuthClient) async throws -> AuthorizationRequest,
         complete: (URL) async throws -> AccountSignIn
     ) async throws -> AccountSignIn {
-        let keyID = try await storedKeyID(context)
-        let client = try await context.accounts.hostedClient(
-            clientID: clientID,
-            redirectURI: redirectURI,
-            scope: options.scope,
-            clientKeyID: keyID
-        )
+        let signingKey = try await signingKey(context)
+        let client: OAuthClient
+        switch signingKey {
+        case .stored(let keyID):
+            client = try await context.accounts.hostedClient(
+                clientID: clientID,
+                redirectURI: redirectURI,
+                scope: options.scope,
+                clientKeyID: keyID
+            )
+        case .file(let key):
+            client = try await context.accounts.hostedClient(
+                clientID: clientID,
+                redirectURI: redirectURI,
+                scope: options.scope,
+                signingWith: key
+            )
+        }
         let request = try await start(client)
         do {
             Output.message("Open this URL to sign in:\n\(request.url.absoluteString)")
@@ -43,47 +56,71 @@ struct OperatorSignIn {
                     + "from the address bar, paste it here\(hidden) and press Enter."
             )
             let callback = try await pastedRedirect(client.redirectURI, state: request.state)
-            return try await complete(callback)
+            let signedIn = try await complete(callback)
+            if case .file(let key) = signingKey { await Self.reportAdded(key, context) }
+            return signedIn
         } catch {
             try? await context.accounts.cancelAuthorization(state: request.state)
             throw error
         }
     }
 
-    /// The `kid` of the key to sign with: a file's key, added to the store's key set when it is not there yet (the
-    /// operator published it: the document must list it), or a `kid` already in the store.
+    /// The key a sign-in signs with: a key of the store's set, or a file's key the set does not hold yet.
+    private enum SigningKey {
+        case stored(keyID: String)
+        /// Added to the store's key set only when the sign-in succeeds.
+        case file(ClientKey)
+    }
+
+    /// The largest client key file read: a JWK or a PEM key is well under 1 KiB.
+    static let maximumKeyFileSize = 64 << 10
+
+    /// The key to sign with: a file's key (a file's key the store's set already holds signs as that stored key), or
+    /// a `kid` already in the store.
     ///
-    /// A file's key added beside other keys leaves their states as they were: this sign-in names its key, and the
-    /// set's current key goes on signing the others.
-    private func storedKeyID(_ context: CLIContext) async throws -> String {
+    /// A file's key that is new to the set joins it only once the sign-in succeeds (``reportAdded(_:_:)``), so a
+    /// refused or abandoned sign-in leaves the set as it was. A file readable by other users gets a warning, as ssh
+    /// gives (and ssh even refuses such a key).
+    private func signingKey(_ context: CLIContext) async throws -> SigningKey {
         let path = (clientKey as NSString).expandingTildeInPath
-        guard FileManager.default.fileExists(atPath: path) else { return clientKey }
-        let contents: Data
-        do {
-            contents = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw CLIFailure(status: CLIFailure.usage, message: "--client-key: \(path) cannot be read.")
+        guard FileManager.default.fileExists(atPath: path) else { return .stored(keyID: clientKey) }
+        let file = try UserFile.read(path, limit: Self.maximumKeyFileSize, what: "the client key file")
+        let shown = TerminalText.sanitized(path, limit: 200)
+        guard !file.exceedsLimit else {
+            throw CLIFailure(status: CLIFailure.usage, message: "--client-key: \(shown) is larger than 64 KiB.")
         }
-        let key = try ClientKey(contents: contents)
-        let known = try await context.accounts.clientKeys().first { $0.record.keyID == key.keyID }
-        if let known {
-            guard known.publicJWK == key.publicJWK else {
-                throw CLIFailure(
-                    status: CLIFailure.usage,
-                    message: "--client-key: the store already has another key named \(key.keyID); rename one (kid)."
-                )
-            }
-        } else {
-            // Never made current over another key: that would sign every new sign-in without the publish wait.
-            let record = try await context.accounts.addPublishedClientKey(key)
+        if file.mode & 0o077 != 0 {
             Output.message(
-                record.state == .current
-                    ? "Added the client key \(key.keyID) to the store's key set; sessions signed in with it use it."
-                    : "Added the client key \(key.keyID) to the store's key set as retiring: it signs for the "
-                        + "sessions signed in with it, and new sign-ins keep the current key (`atoauth client keys`)."
+                "Warning: the client key file \(shown) has mode \(UserFile.octal(file.mode)), so other users may read "
+                    + "or change it; run chmod 600 on it."
             )
         }
-        return key.keyID
+        let key = try ClientKey(contents: file.data)
+        let known = try await context.accounts.clientKeys().first { $0.record.keyID == key.keyID }
+        guard let known else { return .file(key) }
+        guard known.publicJWK == key.publicJWK else {
+            throw CLIFailure(
+                status: CLIFailure.usage,
+                message: "--client-key: the store already has another key named \(key.keyID); rename one (kid)."
+            )
+        }
+        return .stored(keyID: key.keyID)
+    }
+
+    /// Says that a successful sign-in added its file's key to the store's key set, and in which state.
+    ///
+    /// Beside other keys it is retiring, leaving their states as they were: this sign-in named its key, and the
+    /// set's current key goes on signing the others; in an empty set it is current.
+    private static func reportAdded(_ key: ClientKey, _ context: CLIContext) async {
+        let record = try? await context.accounts.clientKeys().first { $0.record.keyID == key.keyID }?.record
+        guard let record else { return }
+        Output.message(
+            record.state == .current
+                ? "Added the client key \(key.keyID) to the store's key set; sessions signed in with it use it, and as "
+                    + "the set's only key it is current: new sign-ins that name no key use it too."
+                : "Added the client key \(key.keyID) to the store's key set as retiring: it signs for the "
+                    + "sessions signed in with it, and new sign-ins keep the current key (`atoauth client keys`)."
+        )
     }
 
     /// Reads pasted lines until one is this sign-in's redirect.

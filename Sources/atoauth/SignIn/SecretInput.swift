@@ -20,7 +20,7 @@ actor SecretInput {
         defer {
             if terminal {
                 TerminalEcho.restore()
-                FileHandle.standardError.write(Data("\n".utf8))
+                StandardStream.error.write("\n")
             }
         }
         var iterator = lines ?? StandardInputLines.shared.makeAsyncIterator()

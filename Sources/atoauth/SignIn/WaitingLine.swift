@@ -120,6 +120,6 @@ final class WaitingLine: Sendable {
     }
 
     private static func write(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        StandardStream.error.write(text)
     }
 }

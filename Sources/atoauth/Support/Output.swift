@@ -5,21 +5,22 @@ import WireFormat
 ///
 /// On a pipe as on a terminal, text loses every control character but tabs and line feeds (and the bidi and
 /// line-separator characters), and JSON has them written as `\\uXXXX` escapes (RFC 8259 §7), the same value. Only
-/// ``bytes(_:)`` writes what it is given, for `xrpc --raw` and binary answers.
+/// ``bytes(_:)`` writes what it is given, for `xrpc --raw` and binary answers. Everything goes out through
+/// ``StandardStream``, so a reader that goes away (`| head`) ends the command quietly with status 141.
 enum Output {
     /// Writes a line (or lines) of text on stdout.
     static func line(_ text: String) {
-        FileHandle.standardOutput.write(Data((TerminalText.printable(text) + "\n").utf8))
+        StandardStream.output.write(TerminalText.printable(text) + "\n")
     }
 
     /// Writes JSON text and a line feed on stdout, with controls, bidi and line separators escaped.
     static func jsonLine(_ text: String) {
-        FileHandle.standardOutput.write(Data((TerminalText.escapedJSON(text) + "\n").utf8))
+        StandardStream.output.write(TerminalText.escapedJSON(text) + "\n")
     }
 
     /// Writes bytes to stdout exactly as given: no newline, no conversion.
     static func bytes(_ data: Data) {
-        FileHandle.standardOutput.write(data)
+        StandardStream.output.write(data)
     }
 
     /// Whether stdout is a terminal, where a person reads and control characters take effect.
@@ -27,12 +28,12 @@ enum Output {
 
     /// Writes a message (or its lines) on stderr.
     static func message(_ text: String) {
-        FileHandle.standardError.write(Data((TerminalText.printable(text) + "\n").utf8))
+        StandardStream.error.write(TerminalText.printable(text) + "\n")
     }
 
     /// Writes text on stderr without a line feed: a prompt.
     static func prompt(_ text: String) {
-        FileHandle.standardError.write(Data(TerminalText.printable(text).utf8))
+        StandardStream.error.write(TerminalText.printable(text))
     }
 
     /// Prints a value as JSON on one line with sorted keys: every `--json` output has this one style, so a script

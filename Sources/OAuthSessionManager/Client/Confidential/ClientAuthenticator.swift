@@ -25,12 +25,14 @@ struct ClientAuthenticator: Sendable {
 }
 
 extension OAuthSessionManager {
-    /// The authenticator of a confidential client's requests with the key `keyID`; `nil` for a public client.
+    /// The authenticator of a confidential client's requests with the key `keyID` (a sign-in's own key, else the
+    /// store's); `nil` for a public client.
     ///
     /// - Throws: ``OAuthError`` (sign-in needed) when the key is no longer in the store.
     func authenticator(keyID: String?, clientID: String, issuer: String) async throws -> ClientAuthenticator? {
         guard let keyID else { return nil }
-        guard let key = try await clientKeySet.key(keyID) else {
+        let stored = signInKeys[keyID] == nil ? try await clientKeySet.key(keyID) : nil
+        guard let key = signInKeys[keyID] ?? stored else {
             throw OAuthError.signInNeeded(
                 "the client key \(keyID) this session is bound to is no longer in the store, so the authorization "
                     + "server cannot be asked as this client"

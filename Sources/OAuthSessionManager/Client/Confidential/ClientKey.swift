@@ -48,8 +48,15 @@ public struct ClientKey: Sendable, CustomStringConvertible {
         try self.init(jwk: contents)
     }
 
-    /// Reads a private JWK: `kty` EC, `crv` P-256, `d`, `x`, `y` that match it, and a `kid`.
+    /// Reads a private JWK: `kty` EC, `crv` P-256, `d`, `x`, `y` that match it, and a `kid` that
+    /// ``isAcceptableKeyID(_:)``.
     public init(jwk: Data) throws {
+        try self.init(jwk: jwk, checkingKeyID: true)
+    }
+
+    /// Reads a private JWK; `checkingKeyID` false for a key already in the store, which was checked when it came in
+    /// (or before there was a rule: such a key stays usable).
+    init(jwk: Data, checkingKeyID: Bool) throws {
         guard let object = try? JSONSerialization.jsonObject(with: jwk) as? [String: Any] else {
             throw OAuthError.invalidInput("The client key is neither a JSON Web Key nor a PEM private key.")
         }
@@ -63,6 +70,9 @@ public struct ClientKey: Sendable, CustomStringConvertible {
             throw OAuthError.invalidInput("The client key must be an EC P-256 key (kty EC, crv P-256) for ES256.")
         }
         let keyID = try member("kid")
+        guard !checkingKeyID || Self.isAcceptableKeyID(keyID) else {
+            throw OAuthError.invalidInput(Self.keyIDRule)
+        }
         guard let scalar = Base64URL.decode(try member("d")), scalar.count == 32,
             let privateKey = try? P256.Signing.PrivateKey(rawRepresentation: scalar)
         else { throw OAuthError.invalidInput("The client key's “d” is not a P-256 private scalar.") }
@@ -72,6 +82,31 @@ public struct ClientKey: Sendable, CustomStringConvertible {
         }
         self.init(privateKey: privateKey, keyID: keyID)
     }
+
+    /// The longest `kid` taken.
+    public static let maximumKeyIDLength = 128
+
+    /// Whether `keyID` may name a client key: 1 to 128 characters of `A`–`Z`, `a`–`z`, `0`–`9` and `.` `_` `~` `:`
+    /// `+` `=` `-`.
+    ///
+    /// RFC 7517 §4.5 leaves a `kid`'s form to the application; this covers what key sets use in practice (RFC 7638
+    /// thumbprints in base64url, as `client keygen` makes, UUIDs, dates such as RFC 7517's `2011-04-29`, base64 with
+    /// `=` and `+`), while a `kid` atoauth prints, logs and stores can hold no control character, space, line break
+    /// or path separator.
+    public static func isAcceptableKeyID(_ keyID: String) -> Bool {
+        let allowed = Set(".-_~:+=".utf8)
+        return (1...maximumKeyIDLength).contains(keyID.utf8.count)
+            && keyID.utf8.allSatisfy { byte in
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                    || allowed.contains(byte)
+            }
+    }
+
+    /// The rule ``isAcceptableKeyID(_:)`` checks, as a refusal says it.
+    static let keyIDRule =
+        "The client key's “kid” must be 1 to \(maximumKeyIDLength) characters of A–Z, a–z, 0–9 and . _ ~ : + = - "
+        + "(no space, control character or line break); give the key another kid, in the file and in the published "
+        + "JWKS."
 
     /// The public key as a JWK with `kid`, `alg` ES256 and `use` sig, as a client metadata document publishes it.
     public var publicJWK: [String: String] {

@@ -119,7 +119,7 @@ package struct ClientKeySet: Sendable {
     /// The key with `keyID`, whatever its state; `nil` when the set has none.
     package func key(_ keyID: String) async throws -> ClientKey? {
         guard let data = try await keystore.load(Self.keyEntry(keyID)) else { return nil }
-        return try ClientKey(jwk: data)
+        return try ClientKey(jwk: data, checkingKeyID: false)
     }
 
     /// Removes a key and its record; the caller has checked the sessions that use it.

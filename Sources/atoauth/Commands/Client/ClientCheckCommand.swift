@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HTTPTransport
+import Keystore
 import OAuthSessionManager
 import WireFormat
 
@@ -96,29 +97,22 @@ struct ClientCheckCommand: AsyncParsableCommand, GlobalOptionUser {
         return (response.body, url.absoluteString)
     }
 
-    /// A file's bytes, up to ``maximumFileSize``.
+    /// A regular file's bytes, up to ``maximumFileSize`` (``UserFile``).
     private static func contents(ofFile path: String) throws -> Data {
-        let shown = TerminalText.sanitized(path, limit: 200)
-        guard let handle = FileHandle(forReadingAtPath: path) else {
+        let file = try UserFile.read(
+            path,
+            limit: maximumFileSize,
+            what: "the client metadata document",
+            missingAdvice: "Give a file or the document's https:// URL."
+        )
+        guard !file.exceedsLimit else {
             throw CLIFailure(
                 status: CLIFailure.usage,
-                message: "Cannot read \(shown): no such readable file. Give a file or the document's https:// URL."
+                message: "\(TerminalText.sanitized(path, limit: 200)) is larger than 1 MiB; a client metadata document "
+                    + "is at most 64 KiB."
             )
         }
-        defer { try? handle.close() }
-        let data: Data
-        do {
-            data = try handle.read(upToCount: maximumFileSize + 1) ?? Data()
-        } catch {
-            throw CLIFailure(status: CLIFailure.usage, message: "Cannot read \(shown): \(error.localizedDescription)")
-        }
-        guard data.count <= maximumFileSize else {
-            throw CLIFailure(
-                status: CLIFailure.usage,
-                message: "\(shown) is larger than 1 MiB; a client metadata document is at most 64 KiB."
-            )
-        }
-        return data
+        return file.data
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Keystore
 import OAuthSessionManager
 import WireFormat
 
@@ -108,18 +109,17 @@ struct ClientMetadataDocument {
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// The largest key set file read.
+    static let maximumKeySetSize = 1 << 20
+
     /// The public keys of a key set file, `{"keys": [...]}` (or one key); a private key is refused, never quoted.
     static func keySet(fromFile path: String) throws -> [Any] {
         let shown = TerminalText.sanitized(path, limit: 200)
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw CLIFailure(
-                status: CLIFailure.usage,
-                message: "Cannot read the key set \(shown): \(error.localizedDescription)"
-            )
+        let file = try UserFile.read(path, limit: maximumKeySetSize, what: "the key set")
+        guard !file.exceedsLimit else {
+            throw CLIFailure(status: CLIFailure.usage, message: "The key set \(shown) is larger than 1 MiB.")
         }
+        let data = file.data
         let object = try? JSONSerialization.jsonObject(with: data)
         let keys: [Any]
         if let set = (object as? [String: Any])?["keys"] as? [Any] {

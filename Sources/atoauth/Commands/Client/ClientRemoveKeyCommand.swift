@@ -30,12 +30,19 @@ struct ClientRemoveKeyCommand: AsyncParsableCommand, GlobalOptionUser {
     /// development servers on loopback.
     static let globalOptions = GlobalOption.store.union([.allowHTTPLoopback, .requestTimeout])
 
-    // A kid is a base64url thumbprint, which may begin with "-": taken as the argument, never as an option.
+    // A kid is a base64url thumbprint, which may begin with "-": taken as the argument, never as an option. One
+    // whose letters include an option's (`-xh…` holds -h) must follow `--`, which ends the options as everywhere.
     @Argument(
         parsing: .allUnrecognized,
-        help: ArgumentHelp("The key's kid, as `atoauth client keys` lists it (it may begin with -).", valueName: "kid")
+        help: ArgumentHelp(
+            "The key's kid, as `atoauth client keys` lists it; one that begins with - goes after --.",
+            valueName: "kid"
+        )
     )
-    var kids: [String] = []
+    var arguments: [String] = []
+
+    /// The kids given, after a `--` that ends the options.
+    var kids: [String] { arguments.first == "--" ? Array(arguments.dropFirst()) : arguments }
 
     /// The one kid given.
     var kid: String { kids.first ?? "" }

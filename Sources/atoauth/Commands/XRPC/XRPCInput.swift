@@ -1,4 +1,5 @@
 import Foundation
+import Keystore
 import WireFormat
 
 /// The body of a procedure from `xrpc --input`, and its content type.
@@ -43,19 +44,14 @@ struct XRPCInput {
         return XRPCInput(body: body, contentType: type)
     }
 
-    /// The bytes of a file, or a usage error that says why it cannot be read.
+    /// The bytes of a regular file, or a usage error that says why it cannot be read (``UserFile``).
     private static func contents(ofFile path: String) throws -> Data {
-        let shown = TerminalText.sanitized(path, limit: 200)
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw usage("Cannot read the input file \(shown): \(String(cString: strerror(errno))).")
+        let file = try UserFile.read(path, limit: maximumSize, what: "the input file")
+        guard !file.exceedsLimit else {
+            let shown = TerminalText.sanitized(path, limit: 200)
+            throw usage("Cannot send the input file \(shown): it is larger than \(maximumSize >> 30) GiB.")
         }
-        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-        var status = stat()
-        if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
-            throw usage("Cannot read the input file \(shown): it is a directory.")
-        }
-        return try readAll(handle, name: "the input file \(shown)")
+        return file.data
     }
 
     /// Everything `handle` holds, up to ``maximumSize``.
