@@ -26,8 +26,9 @@ extension PostgresStore {
         isolation: isolated (any Actor)? = #isolation,
         _ body: (PostgresStore) async throws -> T
     ) async throws -> T {
-        let settings = try ConnectionSettings(configuration)
-        let sealer = try await open(configuration, settings: settings, keySource: keySource, logger: logger)
+        let unpinned = try ConnectionSettings(configuration)
+        let (sealer, schema) = try await open(configuration, settings: unpinned, keySource: keySource, logger: logger)
+        let settings = unpinned.searching(schema)
         let client = PostgresClient(configuration: settings.pool, backgroundLogger: logger)
         let store = PostgresStore(
             configuration: configuration,
@@ -65,14 +66,14 @@ extension PostgresStore {
         }
     }
 
-    /// Connects once outside the pool, prepares the schema and unlocks the key, within the connect, lock and
-    /// operation timeouts together (creating the schema may wait for another process creating it).
+    /// Connects once outside the pool, finds the store's schema, prepares its tables and unlocks the key, within the
+    /// connect, lock and operation timeouts together (creating the tables may wait for another process creating them).
     private static func open(
         _ configuration: Configuration,
         settings: ConnectionSettings,
         keySource: EncryptedFileKeystore.KeySource,
         logger: Logger
-    ) async throws -> EntrySealer {
+    ) async throws -> (EntrySealer, schema: String) {
         let store = configuration.description
         let limit = configuration.connectTimeout + configuration.lockTimeout + configuration.operationTimeout
         do {
@@ -81,11 +82,12 @@ extension PostgresStore {
                 orThrow: PostgresStoreError.timedOut(store, after: limit, doing: "opening the store")
             ) {
                 let connection = try await PostgresConnection.connect(
-                    configuration: settings.dedicated,
+                    configuration: settings.searching(configuration.schema ?? "pg_catalog").dedicated,
                     id: 0,
                     logger: logger
                 )
                 do {
+                    let schema = try await Schema.locate(configuration.schema, on: connection, logger: logger)
                     try await Schema.prepare(connection, store: store, logger: logger)
                     let sealer = try await StoreKeyRow.unlock(
                         connection,
@@ -94,7 +96,7 @@ extension PostgresStore {
                         logger: logger
                     )
                     try? await connection.close()
-                    return sealer
+                    return (sealer, schema)
                 } catch {
                     try? await connection.close()
                     throw error

@@ -13,8 +13,11 @@ extension PostgresStore {
     /// other and are committed together when `body` returns or throws (as the file store keeps writes made before an
     /// error), or earlier at a ``checkpoint()``. Then the lock is released and the connection closed.
     ///
-    /// When the process dies or loses the connection, PostgreSQL rolls back what was not committed and releases
-    /// the lock, so the next process goes on at once (postgresql.org/docs/current/explicit-locking.html, 13.3.5).
+    /// A transaction that fails leaves nothing behind: when the connection is lost, the commit is refused, or one
+    /// of its statements failed (even one whose error `body` caught), none of the writes made since the section
+    /// began, or since its last checkpoint, are kept, and `withLock` (or ``checkpoint()``) throws. When the process
+    /// dies or loses the connection, PostgreSQL rolls back what was not committed and releases the lock, so the next
+    /// process goes on at once (postgresql.org/docs/current/explicit-locking.html, 13.3.5).
     ///
     /// A critical section inside another of the same store (with another name) takes its lock on the same
     /// connection and shares the transaction.
@@ -65,8 +68,22 @@ extension PostgresStore {
     /// critical section it does nothing, since every write is committed at once there.
     public func checkpoint() async throws {
         guard let section = CriticalSection.current, section.storeID == ObjectIdentifier(self) else { return }
-        try await execute("COMMIT", on: section.connection, doing: "committing")
+        try await commit(on: section.connection)
         try await execute("BEGIN", on: section.connection, doing: "starting a transaction")
+    }
+
+    /// Commits the section's transaction, or throws when it was not committed: PostgreSQL answers the `COMMIT` of
+    /// a transaction in which a statement failed by rolling it back, without an error.
+    private func commit(on connection: PostgresConnection) async throws {
+        let tag = try await execute("COMMIT", on: connection, doing: "committing")
+        guard tag != "ROLLBACK" else {
+            throw PostgresStoreError.serverError(
+                store,
+                message: "a statement of the critical section failed, so its transaction was rolled back and none "
+                    + "of its writes were kept",
+                sqlState: "25P02"
+            )
+        }
     }
 
     private func nested<T>(
@@ -82,7 +99,7 @@ extension PostgresStore {
         } catch {
             outcome = .failure(error)
         }
-        try? await execute(
+        _ = try? await execute(
             "SELECT pg_advisory_unlock(hashtextextended(\(name), \(LockKey.seed)))",
             on: section.connection,
             doing: "releasing the lock '\(name)'"
@@ -118,8 +135,8 @@ extension PostgresStore {
     private func finish(_ name: String, on connection: PostgresConnection) async -> (any Error)? {
         var failure: (any Error)?
         do {
-            try await execute("COMMIT", on: connection, doing: "committing")
-            try? await execute(
+            try await commit(on: connection)
+            _ = try? await execute(
                 "SELECT pg_advisory_unlock(hashtextextended(\(name), \(LockKey.seed)))",
                 on: connection,
                 doing: "releasing the lock '\(name)'"

@@ -36,20 +36,22 @@ extension PostgresStore {
     /// connection that has closed answers at once, and one that stopped answering at the limit.
     ///
     /// Failures become ``PostgresStoreError``s unless `mapErrors` is `false`, which leaves a `PSQLError` for the
-    /// caller to read.
+    /// caller to read. Returns the server's command tag, such as `ROLLBACK` for a `COMMIT` of a failed transaction.
+    @discardableResult
     func execute(
         _ statement: PostgresQuery,
         on connection: PostgresConnection,
         doing what: String,
         within limit: Duration? = nil,
         mapErrors: Bool = true
-    ) async throws {
+    ) async throws -> String {
         let (store, logger) = (store, logger)
         let limit = limit ?? configuration.operationTimeout
         do {
             guard !connection.isClosed else { throw PostgresStoreError.connectionLost(store, doing: what) }
-            try await Deadline.run(limit, orThrow: Self.timedOut(store, limit, what)) {
-                try await connection.run(statement, logger: logger)
+            // The future-based query reads every row, as `run` does, and keeps the command tag.
+            return try await Deadline.run(limit, orThrow: Self.timedOut(store, limit, what)) {
+                try await connection.query(statement, logger: logger).get().metadata.command
             }
         } catch let error as PostgresStoreError where error == .timedOut && connection.isClosed {
             throw PostgresStoreError.connectionLost(store, doing: what)  // Closed while the statement waited.

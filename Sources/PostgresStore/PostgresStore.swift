@@ -17,6 +17,12 @@ import Synchronization
 /// pool of connections. ``withLock(_:isolation:_:)`` excludes every process using the database with a PostgreSQL
 /// advisory lock, on a connection of its own whose transaction holds the critical section's writes (see there).
 ///
+/// The tables live in one schema (``Configuration/schema``: by default the one named after the user when the user
+/// owns it, else `public`), and every connection searches that schema alone, set when it starts: a `search_path`
+/// that the database or the role sets cannot send the store's reads and writes to another schema's tables, and
+/// PostgreSQL's own functions (`now()`, `pg_advisory_lock`, …) are always found in `pg_catalog` first
+/// (postgresql.org/docs/current/ddl-schemas.html, 5.10.6).
+///
 /// Open it with ``withStore(configuration:keySource:logger:isolation:_:)``, which also runs and shuts down the pool.
 public final class PostgresStore: Keystore {
     /// Where the database is and how it is reached.

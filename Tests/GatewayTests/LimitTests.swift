@@ -12,10 +12,11 @@ struct LimitTests {
         try await RunningGateway.withSignedIn(
             configure: { $0.maximumConcurrentRequests = 1 },
             body: { world, gateway in
-                world.server.updateConfiguration { $0.faults.slowResponses = 2 }
+                world.server.updateConfiguration { $0.faults.slowResponses = 8 }
                 let received = world.server.counters.xrpcRequestsReceived
                 let slow = Task { try await gateway.send("/xrpc/com.atproto.server.getSession") }
-                // The first request holds the only slot for two seconds once it reaches the PDS.
+                // The first request holds the only slot for eight seconds once it reaches the PDS: ample for the
+                // second to arrive meanwhile, even on a loaded machine.
                 try await Waiting.until("the first request to reach the PDS") {
                     world.server.counters.xrpcRequestsReceived > received
                 }

@@ -30,6 +30,12 @@ extension PostgresStore {
         public var passwordFile: String?
         /// The database holding the store's tables.
         public var database: String
+        /// The schema holding the store's tables, or `nil` for the schema named after the user when the user owns
+        /// one, else `public` (where PostgreSQL's default `search_path`, `"$user", public`, puts them).
+        ///
+        /// Every connection searches this schema alone, whatever `search_path` the database or the role sets, so
+        /// another schema put first cannot take the store's reads and writes; see ``PostgresStore``.
+        public var schema: String?
         /// Whether and how TLS protects a TCP connection; Unix sockets never use it.
         public var tls: TLSMode
         /// A PEM file of the certificate authorities to trust instead of the system's, for `verify-ca` and

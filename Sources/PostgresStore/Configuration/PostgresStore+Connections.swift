@@ -12,8 +12,8 @@ import Darwin
 
 /// The PostgresNIO settings for the pool and for the dedicated connections of critical sections.
 struct ConnectionSettings: Sendable {
-    let pool: PostgresClient.Configuration
-    let dedicated: PostgresConnection.Configuration
+    private(set) var pool: PostgresClient.Configuration
+    private(set) var dedicated: PostgresConnection.Configuration
 
     /// Builds both from `configuration`; reads the root certificate file once.
     ///
@@ -84,6 +84,17 @@ struct ConnectionSettings: Sendable {
             dedicated.options.additionalStartupParameters = parameters
             self.dedicated = dedicated
         }
+    }
+
+    /// The same settings with `search_path` set to `schema` alone when each connection starts, which overrides what
+    /// the database or the role sets: PostgreSQL then searches `pg_catalog` first for functions and operators, and
+    /// `schema` for tables, and creates tables in `schema` (postgresql.org/docs/current/ddl-schemas.html, 5.10.3).
+    func searching(_ schema: String) -> ConnectionSettings {
+        let parameter = ("search_path", Schema.searchPath(schema))
+        var settings = self
+        settings.pool.options.additionalStartupParameters.append(parameter)
+        settings.dedicated.options.additionalStartupParameters.append(parameter)
+        return settings
     }
 
     private static func finish(

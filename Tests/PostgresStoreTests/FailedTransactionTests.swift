@@ -1,0 +1,79 @@
+import Foundation
+import Keystore
+import PostgresStore
+import Testing
+
+@Suite("a critical section whose transaction fails leaves the tables as they were")
+struct FailedTransactionTests {
+    /// Every entry and its revision, which changes with every write.
+    static let snapshot = """
+        SELECT string_agg(entry || '@' || revision, ',' ORDER BY entry) FROM (
+            SELECT 'session/' || did AS entry, revision FROM atoauth_sessions
+            UNION ALL SELECT 'dpop-key/' || did, revision FROM atoauth_dpop_keys
+            UNION ALL SELECT name, revision FROM atoauth_entries
+        ) AS entries
+        """
+
+    /// Makes writing the entry `refused-now` fail at once, and writing `refused-at-commit` fail at the commit.
+    static func refuse(_ fixture: StoreFixture) async throws {
+        try await fixture.sql(
+            """
+            CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE 'refused'; END $$;
+            CREATE TRIGGER refuse_now BEFORE INSERT OR UPDATE ON atoauth_entries
+                FOR EACH ROW WHEN (NEW.name = 'refused-now') EXECUTE FUNCTION refuse();
+            CREATE CONSTRAINT TRIGGER refuse_at_commit AFTER INSERT OR UPDATE ON atoauth_entries
+                DEFERRABLE INITIALLY DEFERRED
+                FOR EACH ROW WHEN (NEW.name = 'refused-at-commit') EXECUTE FUNCTION refuse();
+            """
+        )
+    }
+
+    @Test("a refused commit: withLock throws, and no write of the section is kept")
+    func commitRefused() async throws {
+        let fixture = try await StoreFixture.make()
+        defer { fixture.cleanUp() }
+        try await fixture.withStore { store in
+            try await Self.refuse(fixture)
+            try await store.save(Data("old".utf8), as: "session/did:plc:aaa")
+            let before = try await fixture.sql(Self.snapshot)
+            await #expect(throws: PostgresStoreError.serverError) {
+                try await store.withLock("session/did:plc:aaa") {
+                    try await store.save(Data("new".utf8), as: "session/did:plc:aaa")
+                    try await store.save(Data("key".utf8), as: "dpop-key/did:plc:aaa")
+                    try await store.save(Data("x".utf8), as: "refused-at-commit")
+                }
+            }
+            #expect(try await fixture.sql(Self.snapshot) == before)
+            #expect(try await store.load("session/did:plc:aaa") == Data("old".utf8))
+        }
+    }
+
+    @Test("a failed statement whose error the body catches: withLock still throws, and nothing is kept")
+    func statementFailedInside() async throws {
+        let fixture = try await StoreFixture.make()
+        defer { fixture.cleanUp() }
+        try await fixture.withStore { store in
+            try await Self.refuse(fixture)
+            try await store.save(Data("old".utf8), as: "session/did:plc:aaa")
+            let before = try await fixture.sql(Self.snapshot)
+            await #expect(throws: PostgresStoreError.self) {
+                try await store.withLock("session/did:plc:aaa") {
+                    try await store.save(Data("new".utf8), as: "session/did:plc:aaa")
+                    await #expect(throws: PostgresStoreError.serverError) {
+                        try await store.save(Data("x".utf8), as: "refused-now")
+                    }
+                }
+            }
+            #expect(try await fixture.sql(Self.snapshot) == before)
+            // The same at a checkpoint, which must not report a commit that did not happen.
+            await #expect(throws: PostgresStoreError.self) {
+                try await store.withLock("session/did:plc:aaa") {
+                    try await store.save(Data("new".utf8), as: "session/did:plc:aaa")
+                    _ = try? await store.save(Data("x".utf8), as: "refused-now")
+                    try await store.checkpoint()
+                }
+            }
+            #expect(try await fixture.sql(Self.snapshot) == before)
+        }
+    }
+}
