@@ -166,8 +166,10 @@ public final class LoopbackCallbackListener: Sendable {
         gate.finish()
         self.page.fill(page)
         // Each connection that sent a whole request is answered now (the page, or a refusal) and closes once the
-        // answer is written; wait for that, up to two seconds, before the listener closes.
-        let deadline = ContinuousClock.now + .seconds(2)
+        // answer is written; wait for that before the listener closes. An answer is a few kilobytes, which the kernel
+        // takes whether or not the browser reads, so the ten seconds only bound a machine too loaded to write it
+        // (two were not enough: a loaded test run saw a page cut off).
+        let deadline = ContinuousClock.now + .seconds(10)
         while slots.occupancy.complete > 0, ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(10))
         }
