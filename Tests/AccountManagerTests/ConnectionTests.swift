@@ -49,7 +49,7 @@ struct ConnectionTests {
             // says so rather than going out with the connection made before.
             _ = try await world.accounts().switchTo(.did(bob.did))
             #expect(try await client.getSession().handle == "bob.test")
-            try await world.keystore.delete(Session.entryName(did: bob.did))
+            try world.keystore.delete(Session.entryName(did: bob.did))
             let error = await #expect(throws: AccountError.self) { try await client.getSession() }
             #expect(error?.hasSameCode(as: .activeAccountSignedOut("")) == true)
         }
