@@ -35,13 +35,5 @@ need_python_tools() {
     export PATH="$venv/bin:$PATH"
 }
 
-# The flags of every debug build the scripts make; the tests and the fuzz targets share them, so the fuzz build reuses
-# the dependencies the tests built. CI builds once from scratch and never reads the code index: it leaves the index
-# out and keeps line tables only for debugging, which make the build faster.
-build_flags=()
-if [ "${CI:-}" = true ]; then
-    build_flags=(--disable-index-store -Xswiftc -gline-tables-only)
-fi
-
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"

@@ -47,7 +47,7 @@ enum GatewayThroughput {
             var result = try await PlainServerProcess.with(gatewayArguments) { gateway in
                 try await AsyncHTTPClientTransport.withTransport { transport in
                     let accounts = try await BenchAccounts.manager(count: 1, pds: pds, transport: transport)
-                    let ways = try await Ways(
+                    let ways = try Ways(
                         client: accounts.client(),
                         gateway: gateway,
                         fullClient: transport,
