@@ -43,8 +43,11 @@ struct RealBrowserTests {
 
     /// The browser script's log once it contains `text`, or as it is after a minute.
     static func browserLog(_ file: URL, containing text: String) async -> String {
-        let log = { (try? String(contentsOf: file, encoding: .utf8)) ?? "(no browser log)" }
-        await Waiting.atMost(.seconds(60)) { log().contains(text) || log().contains("error:") }
-        return log()
+        var log = "(no browser log)"
+        await Waiting.atMost(.seconds(60)) {
+            log = (try? String(contentsOf: file, encoding: .utf8)) ?? "(no browser log)"
+            return log.contains(text) || log.contains("error:")
+        }
+        return log
     }
 }
