@@ -96,8 +96,8 @@ extension ATClient {
 extension ATClient {
     /// Refuses now what ``forward(_:as:otherwise:)`` would refuse before sending; nothing is sent.
     ///
-    /// That is: no account fits or none is signed in, a header is reserved, or the account's session clearly lacks a
-    /// permission the call needs.
+    /// That is: no account fits or none is signed in, a header is reserved, or the account's current session clearly
+    /// lacks a permission the call needs.
     ///
     /// A proxy calls it before it reads a body it will not look into (`request.body` and `inspectableBody` are not
     /// read), so that a client sending a large upload bound to fail hears so before sending it (RFC 9110 §10.1.1).
@@ -113,7 +113,10 @@ extension ATClient {
     ) async throws -> DID {
         let prepared = try await prepare(request, as: account, otherwise: fallback)
         let connection = prepared.connection
-        try Self.checkLocally(prepared.needed, request.nsid, connection.session, connection.displayName)
+        // The current session, read again when another process changed it (a new sign-in may grant more), as the
+        // forward's own check reads it.
+        let session = try await connection.currentSession()
+        try Self.checkLocally(prepared.needed, request.nsid, session, connection.displayName)
         return connection.did
     }
 

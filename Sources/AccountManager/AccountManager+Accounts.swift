@@ -20,6 +20,7 @@ extension AccountManager {
             .map { Account(session: $0, active: $0.did == active) }
             .sorted { $0.displayName < $1.displayName }
         directory.remember(accounts, names: try await keystore.names())
+        await handleIndex.record(accounts)
         return AccountListing(accounts: accounts, unreadable: stored.unreadable)
     }
 
@@ -62,12 +63,12 @@ extension AccountManager {
             let all = try await accounts()
             throw all.isEmpty ? AccountError.noAccounts : .noActiveAccount("\(all.count) accounts are signed in")
         }
-        let all = try await accounts()
-        guard let match = all.first(where: { $0.matches(identifier) }) else {
-            let ended = await keyRemovalError(identifier)
-            throw ended ?? AccountError.noSuchAccount(identifier.description)
+        // That account's session only, when the store has it (`signedInDID` reads it, `storedSession` keeps it).
+        if let did = try await signedInDID(identifier), let session = try await sessions.storedSession(for: did) {
+            return Account(session: session, active: try await activeDID() == did)
         }
-        return match
+        let ended = await keyRemovalError(identifier)
+        throw ended ?? AccountError.noSuchAccount(identifier.description)
     }
 
     /// Why the account `identifier` names has no session, when a forced client key removal ended it here: its
@@ -103,6 +104,7 @@ extension AccountManager {
         let result = try await sessions.signOut(did: account.did)
         connections[account.did] = nil
         directory.forget()
+        await handleIndex.remove(account.did)
         return (account, result, try await handOverActive(from: account.did))
     }
 

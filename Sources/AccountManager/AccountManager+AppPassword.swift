@@ -63,6 +63,7 @@ extension AccountManager {
         let session = completion.session
         connections[session.did] = nil
         directory.forget()
+        await handleIndex.add(session.handle, of: session.did)
         if activate { try await setActive(session.did) }
         var active = activate
         if !active { active = try await activeDID() == session.did }

@@ -41,12 +41,38 @@ extension AccountManager {
         return try await connection(for: try await account(nil).did)
     }
 
-    /// The DID of the signed-in account that `handleOrDID` names, or `nil`; reads the store only when its entries
-    /// changed since the last look.
+    /// The DID of the signed-in account that `identifier` names, or `nil`.
+    ///
+    /// Decrypts that account's session only (to tell a readable one): a DID names its session's entry, a handle is
+    /// looked up in the ``HandleIndex``. The store's entries are listed, and every session read, only when the index
+    /// does not know the handle or is wrong about it, or the session cannot be read, and the entries changed since the
+    /// last listing.
     func signedInDID(_ identifier: ATIdentifier) async throws -> DID? {
         if let did = directory.lookUp(identifier) { return did }
-        let names = try await keystore.names()
-        if directory.accounts?.names == names { return nil }
+        let candidate: DID? =
+            switch identifier {
+            case .did(let did): did
+            case .handle(let handle): await handleIndex.did(for: handle)
+            }
+        if let candidate {
+            do {
+                guard let session = try await sessions.storedSession(for: candidate) else {
+                    // No session under that DID: named by DID, it is not signed in here.
+                    if case .did = identifier { return nil }
+                    return try await listedDID(identifier)
+                }
+                if identifier.names(did: session.did, handle: session.handle) { return candidate }
+            } catch {
+                // Unreadable: the listing reports it.
+            }
+        }
+        return try await listedDID(identifier)
+    }
+
+    /// The DID the accounts' listing gives for `identifier`; lists them again only when the store's entries changed
+    /// since the last listing.
+    private func listedDID(_ identifier: ATIdentifier) async throws -> DID? {
+        if directory.accounts?.names == (try await keystore.names()) { return nil }
         _ = try await accounts()
         return directory.lookUp(identifier)
     }

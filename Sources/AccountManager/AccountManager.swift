@@ -55,6 +55,8 @@ public actor AccountManager {
     nonisolated let configuration: Configuration
     var connections: [DID: AccountConnection] = [:]
     var directory = AccountDirectory()
+    /// Which DID each signed-in handle belongs to, read from the store.
+    nonisolated let handleIndex: HandleIndex
 
     /// The keystore entry that names the active account's DID.
     static let activeEntry = "accounts/active"
@@ -67,6 +69,7 @@ public actor AccountManager {
             logger: configuration.logger
         )
         self.keystore = keystore
+        self.handleIndex = HandleIndex(keystore: keystore)
         self.transport = transport
         self.nonceCache = nonceCache
         self.configuration = configuration

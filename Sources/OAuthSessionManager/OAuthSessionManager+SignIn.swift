@@ -244,7 +244,8 @@ extension OAuthSessionManager {
                     revocationEndpoint: server.authorizationServer.revocationEndpoint ?? pending.revocationEndpoint,
                     clientKeyID: pending.clientKeyID
                 )
-            )
+            ),
+            identityServices: identityServices
         )
     }
 }

@@ -19,6 +19,12 @@ package actor OAuthSessionManager {
     /// ``SafeFetcher/pinnedTransport(for:)``, so its destination is checked first.
     let fetcher: SafeFetcher
     let identityResolver: IdentityResolver
+    /// What `identityResolver` was made with.
+    let identityConfiguration: IdentityResolver.Configuration
+    /// The services `identityResolver` uses that are not the defaults; what a sign-in records in its session.
+    let identityServices: IdentityServices?
+    /// Resolvers for sessions signed in with other identity services than this manager's, by those services.
+    private var sessionResolvers: [IdentityServices: IdentityResolver] = [:]
     let metadataResolver: MetadataResolver
     /// DPoP nonces per origin, shared with the XRPC client of the same process.
     let nonceCache: DPoPNonceCache
@@ -62,6 +68,8 @@ package actor OAuthSessionManager {
         self.store = SessionStore(keystore: keystore)
         self.fetcher = fetcher
         self.identityResolver = IdentityResolver(fetcher: fetcher, configuration: identity, now: now)
+        self.identityConfiguration = identity
+        self.identityServices = IdentityServices(identity)
         self.metadataResolver = MetadataResolver(fetcher: fetcher)
         self.nonceCache = nonceCache
         self.random = random
@@ -120,6 +128,23 @@ package actor OAuthSessionManager {
     /// account's writes to its PDS.
     package func pinnedTransport(for url: URL, over base: any HTTPTransport) async throws -> any HTTPTransport {
         try await fetcher.pinnedTransport(for: url, over: base)
+    }
+
+    /// The resolver for a signed-in account's identity.
+    ///
+    /// That is this manager's, unless this manager uses the defaults and the account was signed in with other
+    /// services (a sandbox's PLC directory, say), which are then used. A directory or resolver the manager is
+    /// configured with always wins.
+    func identityResolver(for session: Session) -> IdentityResolver {
+        guard identityServices == nil, let services = session.identityServices else { return identityResolver }
+        if let made = sessionResolvers[services] { return made }
+        let made = IdentityResolver(
+            fetcher: fetcher,
+            configuration: services.applied(to: identityConfiguration),
+            now: now
+        )
+        sessionResolvers[services] = made
+        return made
     }
 
     /// A DPoP executor for `key` over `transport` (for an authorization server, one pinned to the endpoint's checked

@@ -222,7 +222,7 @@ struct ConfidentialClientTests {
             #expect(revocation == .revoked, "the revocation made when the key was removed")
             let gone = await #expect(throws: AccountError.self) { try await accounts.account(.did(alice.did)) }
             #expect(gone?.hasSameCode(as: .noSuchAccount("")) == true)
-            #expect(try await world.keystore.names().allSatisfy { !$0.hasPrefix("ended-session/") })
+            #expect(try world.keystore.names().allSatisfy { !$0.hasPrefix("ended-session/") })
         }
     }
 

@@ -126,37 +126,3 @@ struct ConnectionTests {
         }
     }
 }
-
-/// Counts the keystore's decrypting loads.
-final class CountingKeystore: Keystore {
-    private let base: any Keystore
-    private let counter = Counter()
-
-    init(_ base: any Keystore) { self.base = base }
-
-    var loads: Int { counter.value }
-
-    func load(_ name: String) async throws -> Data? {
-        counter.increment()
-        return try await base.load(name)
-    }
-
-    func save(_ value: Data, as name: String) async throws { try await base.save(value, as: name) }
-    func delete(_ name: String) async throws { try await base.delete(name) }
-    func names() async throws -> [String] { try await base.names() }
-    func revision(of name: String) async throws -> EntryRevision? { try await base.revision(of: name) }
-
-    func withLock<T>(
-        _ name: String,
-        isolation: isolated (any Actor)?,
-        _ body: () async throws -> T
-    ) async throws -> T {
-        try await base.withLock(name, isolation: isolation, body)
-    }
-}
-
-final class Counter: Sendable {
-    private let storage = Mutex(0)
-    var value: Int { storage.withLock { $0 } }
-    func increment() { storage.withLock { $0 += 1 } }
-}

@@ -103,7 +103,8 @@ extension OAuthSessionManager {
                     refreshEndpoint: try Self.xrpcURL(identity.pds, "com.atproto.server.refreshSession"),
                     deleteEndpoint: try Self.xrpcURL(identity.pds, "com.atproto.server.deleteSession")
                 )
-            )
+            ),
+            identityServices: identityServices
         )
     }
 

@@ -12,7 +12,7 @@ extension Session: Codable {
     enum CodingKeys: String, CodingKey {
         case did, handle, pds, issuer, scope, accessToken, accessTokenExpiresAt, refreshToken, clientID
         case tokenEndpoint, revocationEndpoint, createdAt, updatedAt, requestedScope, kind, clientKeyID
-        case refreshTokenExpiresAt
+        case refreshTokenExpiresAt, plcDirectory, handleResolver
     }
 
     /// Reads the stored form.
@@ -64,7 +64,11 @@ extension Session: Codable {
             refreshTokenExpiresAt: try container.decodeIfPresent(Date.self, forKey: .refreshTokenExpiresAt),
             createdAt: try container.decode(Date.self, forKey: .createdAt),
             updatedAt: try container.decode(Date.self, forKey: .updatedAt),
-            credential: credential
+            credential: credential,
+            identityServices: IdentityServices(
+                plcDirectory: try container.decodeIfPresent(URL.self, forKey: .plcDirectory),
+                handleResolver: try container.decodeIfPresent(URL.self, forKey: .handleResolver)
+            )
         )
     }
 
@@ -84,6 +88,8 @@ extension Session: Codable {
         try container.encode(updatedAt, forKey: .updatedAt)
         try container.encode(kind, forKey: .kind)
         try container.encode(issuer, forKey: .issuer)
+        try container.encodeIfPresent(identityServices?.plcDirectory, forKey: .plcDirectory)
+        try container.encodeIfPresent(identityServices?.handleResolver, forKey: .handleResolver)
         switch credential {
         case .oauth(let grant):
             try container.encode(grant.clientID, forKey: .clientID)

@@ -35,6 +35,9 @@ public struct Session: Sendable, Hashable, CustomStringConvertible, CustomDebugS
     public var updatedAt: Date
     /// What the tokens belong to and where they are refreshed and revoked.
     public var credential: Credential
+    /// The PLC directory and handle resolver the account was signed in with, when they were not the defaults; its
+    /// refreshes resolve the DID there too, unless the manager is configured with other services.
+    public var identityServices: IdentityServices?
 
     /// Creates a session.
     public init(
@@ -49,7 +52,8 @@ public struct Session: Sendable, Hashable, CustomStringConvertible, CustomDebugS
         refreshTokenExpiresAt: Date? = nil,
         createdAt: Date,
         updatedAt: Date,
-        credential: Credential
+        credential: Credential,
+        identityServices: IdentityServices? = nil
     ) {
         self.did = did
         self.handle = handle
@@ -63,6 +67,7 @@ public struct Session: Sendable, Hashable, CustomStringConvertible, CustomDebugS
         self.createdAt = createdAt
         self.updatedAt = updatedAt
         self.credential = credential
+        self.identityServices = identityServices
     }
 
     /// How the session authenticates: OAuth with DPoP, or a legacy app password with Bearer JWTs.

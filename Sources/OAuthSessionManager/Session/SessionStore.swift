@@ -4,16 +4,29 @@ import Foundation
 import Keystore
 
 /// Reads and writes sessions, their DPoP keys and pending sign-ins in the keystore, as JSON inside its encryption.
+///
+/// A session or key read before is decrypted again only when its entry changed since (``DecodedEntries``).
 struct SessionStore: Sendable {
     let keystore: any Keystore
+    private let decoded = DecodedEntries()
+
+    init(keystore: any Keystore) {
+        self.keystore = keystore
+    }
 
     func session(_ did: DID) async throws -> Session? {
-        guard let data = try await keystore.load(Session.entryName(did: did)) else { return nil }
+        let name = Session.entryName(did: did)
+        let revision = try await keystore.revision(of: name)
+        if let kept = decoded.session(did, at: revision) { return kept }
+        guard let data = try await keystore.load(name) else { return nil }
+        let session: Session
         do {
-            return try Self.decoder.decode(Session.self, from: data)
+            session = try Self.decoder.decode(Session.self, from: data)
         } catch {
             throw OAuthError.storedSessionUnreadable("the stored session of \(did) cannot be decoded")
         }
+        decoded.keep(session, at: revision)
+        return session
     }
 
     func sessions() async throws -> [Session] {
@@ -43,17 +56,24 @@ struct SessionStore: Sendable {
     }
 
     func save(_ session: Session) async throws {
+        decoded.forget(session.did)
         try await keystore.save(try Self.encoder.encode(session), as: Session.entryName(did: session.did))
     }
 
     func key(for did: DID) async throws -> DPoPKey {
-        guard let data = try await keystore.load(Session.keyEntryName(did: did)) else {
+        let name = Session.keyEntryName(did: did)
+        let revision = try await keystore.revision(of: name)
+        if let kept = decoded.key(did, at: revision) { return kept }
+        guard let data = try await keystore.load(name) else {
             throw OAuthError.storedSessionUnreadable("the DPoP key of \(did) is missing")
         }
-        return try DPoPKey(persistedRepresentation: data)
+        let key = try DPoPKey(persistedRepresentation: data)
+        decoded.keep(key, of: did, at: revision)
+        return key
     }
 
     func saveKey(_ key: DPoPKey, for did: DID) async throws {
+        decoded.forget(did)
         try await keystore.save(key.persistedRepresentation, as: Session.keyEntryName(did: did))
     }
 
@@ -82,6 +102,7 @@ struct SessionStore: Sendable {
         }
         guard let key else {
             try await save(session)
+            decoded.forget(session.did)
             try? await keystore.delete(Session.keyEntryName(did: session.did))
             await RefreshJournal(keystore: keystore).end(session.did)
             await EndedSessionRecord.clear(session.did, in: keystore)
@@ -102,6 +123,7 @@ struct SessionStore: Sendable {
     /// Deletes the session, its key, any refresh note, the record of a failed refresh and that of an earlier
     /// session ended by a key removal.
     func delete(_ did: DID) async throws {
+        decoded.forget(did)
         try await keystore.delete(Session.entryName(did: did))
         try await keystore.delete(Session.keyEntryName(did: did))
         await RefreshJournal(keystore: keystore).end(did)

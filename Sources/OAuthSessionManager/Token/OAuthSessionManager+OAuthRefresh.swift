@@ -73,7 +73,7 @@ extension OAuthSessionManager {
     /// Re-resolves the DID afresh and checks that its PDS still names the session's issuer (atproto.com/specs/oauth,
     /// Tokens and Session Lifetime).
     private func confirmIssuer(of session: Session, grant: OAuthGrant) async throws -> ResolvedAuthorizationServer {
-        let identity = try await identityResolver.resolve(did: session.did, cachePolicy: .reload)
+        let identity = try await identityResolver(for: session).resolve(did: session.did, cachePolicy: .reload)
         let server = try await metadataResolver.resolve(pds: identity.pds)
         guard server.issuer == grant.issuer else {
             throw OAuthError.issuerNotConfirmed(

@@ -1,0 +1,76 @@
+import ATProtoSyntax
+import Foundation
+import Keystore
+import Synchronization
+
+/// Which DID each signed-in handle belongs to, kept encrypted in the store, so that naming an account by handle
+/// decrypts that account's session only, not every session.
+///
+/// A hint, never trusted alone: the session it points to must carry the handle, else the accounts are listed (which
+/// writes the index again). Written by every listing whose handles differ from it and by every sign-in; a failure to
+/// read or write it only costs a listing. Decrypted again only when its entry changed since the last read.
+final class HandleIndex: Sendable {
+    static let entry = "accounts/handles"
+    let keystore: any Keystore
+    private let lastRead = Mutex<(revision: EntryRevision, handles: [String: String])?>(nil)
+
+    init(keystore: any Keystore) {
+        self.keystore = keystore
+    }
+
+    /// The DID the index gives for `handle`, if any.
+    func did(for handle: Handle) async -> DID? {
+        guard let text = await read()[handle.rawValue] else { return nil }
+        return try? DID(validating: text)
+    }
+
+    /// Writes the handles of `accounts`, the whole list of readable sessions, unless the index already says so.
+    func record(_ accounts: [Account]) async {
+        var handles: [String: String] = [:]
+        for account in accounts {
+            if let handle = account.handle { handles[handle.rawValue] = account.did.rawValue }
+        }
+        if await read() != handles { await write(handles) }
+    }
+
+    /// Adds a newly signed-in account's handle, under the index's lock (another process may add one meanwhile).
+    func add(_ handle: Handle?, of did: DID) async {
+        guard let handle else { return }
+        try? await keystore.withLock(Self.entry) {
+            var handles = await read()
+            guard handles[handle.rawValue] != did.rawValue else { return }
+            handles[handle.rawValue] = did.rawValue
+            await write(handles)
+        }
+    }
+
+    /// Drops the handles of a removed account; the entry goes with the last one.
+    func remove(_ did: DID) async {
+        try? await keystore.withLock(Self.entry) {
+            var handles = await read()
+            guard handles.values.contains(did.rawValue) else { return }
+            handles = handles.filter { $0.value != did.rawValue }
+            if handles.isEmpty {
+                try? await keystore.delete(Self.entry)
+            } else {
+                await write(handles)
+            }
+        }
+    }
+
+    private func read() async -> [String: String] {
+        let revision = try? await keystore.revision(of: Self.entry)
+        if let revision, let kept = lastRead.withLock({ $0 }), kept.revision == revision { return kept.handles }
+        guard let data = try? await keystore.load(Self.entry) else { return [:] }
+        let handles = (try? JSONDecoder().decode([String: String].self, from: data)) ?? [:]
+        if let revision { lastRead.withLock { $0 = (revision, handles) } }
+        return handles
+    }
+
+    private func write(_ handles: [String: String]) async {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        guard let data = try? encoder.encode(handles) else { return }
+        try? await keystore.save(data, as: Self.entry)
+    }
+}
