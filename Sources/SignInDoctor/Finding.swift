@@ -89,15 +89,24 @@ public struct Diagnosis: Sendable, Hashable, Encodable {
     public var target: String
     /// The findings, one per check.
     public var checks: [Finding]
+    /// The checks the deadline left undone, in order; each is also among ``checks``, skipped as not done.
+    public var notDone: [String]
 
     /// Creates a diagnosis.
-    public init(target: String, checks: [Finding]) {
+    public init(target: String, checks: [Finding], notDone: [String] = []) {
         self.target = target
         self.checks = checks
+        self.notDone = notDone
     }
 
     /// Whether any check failed; warnings do not count.
     public var hasFailure: Bool { checks.contains { $0.status == .fail } }
+
+    /// Whether every check was done before the deadline.
+    public var isComplete: Bool { notDone.isEmpty }
+
+    /// The checks that failed, in order.
+    public var failures: [Finding] { checks.filter { $0.status == .fail } }
 
     /// The finding of a check, by name.
     public func finding(_ check: String) -> Finding? { checks.first { $0.check == check } }

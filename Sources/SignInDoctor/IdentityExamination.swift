@@ -28,17 +28,23 @@ struct IdentityExamination: Sendable {
     /// The checks of the DID document.
     static let documentChecks = ["did-document", "did-handle", "did-pds"]
 
+    /// Every check of the identity half, in order, with its rule.
+    static var checks: [(name: String, rule: String)] {
+        (handleChecks + documentChecks + ["pds-address"]).map { (name: $0, rule: rule(of: $0)) }
+    }
+
     /// The named checks, skipped for the same reason.
     static func skipped(_ checks: [String], _ why: String) -> [Finding] {
-        checks.map { check in
-            let rule =
-                switch check {
-                case "did-document": Rule.didDocument
-                case "did-handle": Rule.handleBothWays
-                case "did-pds": Rule.personalDataServer
-                default: Rule.handleResolution
-                }
-            return Finding.skip(check, why, rule: rule)
+        checks.map { Finding.skip($0, why, rule: rule(of: $0)) }
+    }
+
+    /// The rule a check of the identity half follows.
+    private static func rule(of check: String) -> String {
+        switch check {
+        case "did-document": Rule.didDocument
+        case "did-handle": Rule.handleBothWays
+        case "did-pds", "pds-address": Rule.personalDataServer
+        default: Rule.handleResolution
         }
     }
 }

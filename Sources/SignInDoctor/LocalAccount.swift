@@ -12,6 +12,18 @@ public struct LocalAccount: Sendable {
         case unanswered
     }
 
+    /// What the PDS answered when asked once with the stored access token (`com.atproto.server.getSession`, no
+    /// refresh).
+    public enum SessionAnswer: Sendable, Hashable {
+        /// The PDS accepts the token.
+        case accepted
+        /// The PDS refused the token (`invalid_token`, HTTP 401): the server revoked or ended the session. The
+        /// reason, as the PDS gave it, without the token.
+        case refused(String)
+        /// The PDS could not be asked, or answered otherwise; why.
+        case unanswered(String)
+    }
+
     /// Where the account is kept.
     public enum Store: Sendable, Hashable {
         /// The encrypted files under a home directory, and the key file when one is used.
@@ -28,24 +40,37 @@ public struct LocalAccount: Sendable {
     public var store: Store
     /// The last refresh that failed and kept the session (a server error, a network failure): when, and why.
     public var lastRefreshFailure: (at: Date, reason: String)?
+    /// What the PDS said of the stored access token; `nil` when it was not asked (see ``canAskPDS(at:)``).
+    public var sessionAnswer: SessionAnswer?
 
     /// Creates the local state of an account.
     public init(
         session: Session,
         unsettledRefresh: UnsettledRefresh?,
         store: Store,
-        lastRefreshFailure: (at: Date, reason: String)? = nil
+        lastRefreshFailure: (at: Date, reason: String)? = nil,
+        sessionAnswer: SessionAnswer? = nil
     ) {
         self.session = session
         self.unsettledRefresh = unsettledRefresh
         self.store = store
         self.lastRefreshFailure = lastRefreshFailure
+        self.sessionAnswer = sessionAnswer
+    }
+
+    /// Whether the PDS can be asked about the session without a refresh.
+    ///
+    /// It can while the stored access token has not expired and the session has not ended; the doctor never
+    /// refreshes, so otherwise it does not ask.
+    public func canAskPDS(at now: Date) -> Bool {
+        session.endsAtLatest > now && (session.accessTokenExpiresAt.map { $0 > now } ?? true)
     }
 
     /// The checks of the local side, in order.
     static let checks: [(name: String, rule: String)] = [
         ("store-files", Rule.storeFiles), ("session-expiry", Rule.sessionLifetime),
         ("last-refresh", Rule.sessionLifetime), ("account-moved", Rule.identityMoved),
+        ("session-live", Rule.liveSession),
     ]
 
     /// Every local check, skipped for the same reason.
@@ -60,6 +85,7 @@ public struct LocalAccount: Sendable {
             expiryFinding(now: now),
             refreshFinding(now: now),
             movedFinding(identity: identity, server: server),
+            liveFinding(now: now),
         ]
     }
 
@@ -167,6 +193,45 @@ public struct LocalAccount: Sendable {
             default: ""
             }
         return .pass("account-moved", "still at the PDS \(pds.absoluteString)\(issuer)", rule: Rule.identityMoved)
+    }
+
+    private func liveFinding(now: Date) -> Finding {
+        let asked = "com.atproto.server.getSession with the stored access token, once, nothing refreshed"
+        switch sessionAnswer {
+        case .accepted?:
+            return .pass("session-live", "the PDS accepts the session (\(asked))", rule: Rule.liveSession)
+        case .refused(let reason)?:
+            let valid = session.accessTokenExpiresAt.map { ", which is valid until \(Self.timestamp($0))," } ?? ""
+            return .fail(
+                "session-live",
+                "the PDS refused the access token\(valid) so the server revoked or ended the session: \(reason) "
+                    + "(\(asked))",
+                rule: Rule.liveSession,
+                fix: "Sign in again: \(signInAgain). (The doctor changes nothing here; the next command that uses the "
+                    + "account deletes the ended session.)",
+                who: .user
+            )
+        case .unanswered(let reason)?:
+            return .fail(
+                "session-live",
+                "the PDS could not say whether it accepts the session: \(reason) (\(asked))",
+                rule: Rule.liveSession,
+                fix: "Check the network and the PDS (the checks above), then run the doctor again; `atoauth accounts "
+                    + "status --check` asks too.",
+                who: .server
+            )
+        case nil:
+            let why =
+                if session.endsAtLatest <= now {
+                    "the session has ended (session-expiry)"
+                } else if let expiry = session.accessTokenExpiresAt, expiry <= now {
+                    "the access token expired at \(Self.timestamp(expiry)); asking with it would take a refresh, "
+                        + "which the doctor never does (`atoauth accounts status --check` refreshes and asks)"
+                } else {
+                    "the PDS was not asked"
+                }
+            return .skip("session-live", why, rule: Rule.liveSession)
+        }
     }
 
     private static func timestamp(_ date: Date) -> String {

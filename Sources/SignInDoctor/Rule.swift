@@ -27,4 +27,5 @@ enum Rule {
     static let storeFiles = "atoauth's store: directories 0700, files 0600, owned by the user"
     static let sessionLifetime = "atproto.com/specs/oauth, Tokens and Session Lifetime"
     static let identityMoved = "atproto.com/specs/oauth, Identity Authentication"
+    static let liveSession = "RFC 6750 §3.1 (invalid_token); atproto.com/specs/oauth, Tokens and Session Lifetime"
 }

@@ -66,40 +66,65 @@ public struct SignInDoctor: Sendable {
         )
     }
 
+    /// Checks what would be diagnosed, as ``diagnose(_:deadline:localAccount:)`` does first, without sending
+    /// anything: whether `target` names an account (a handle or a DID) rather than a server.
+    ///
+    /// - Throws: ``DoctorInputError`` when `target` is none of a handle, a DID or a usable server URL, or the scope
+    ///   cannot be asked for.
+    public func namesAccount(_ target: String) throws -> Bool {
+        switch try parse(target) {
+        case .handle, .did: true
+        case .server: false
+        }
+    }
+
     /// Diagnoses a handle, a DID or a PDS URL.
     ///
     /// - Parameters:
     ///   - target: what a user would type to sign in.
+    ///   - deadline: when to stop: the checks not done by then are reported as skipped and listed in
+    ///     ``Diagnosis/notDone``; `nil` for none.
     ///   - localAccount: the account signed in here under a DID (or, when the handle did not resolve, a handle), if
     ///     any, for the checks of the local side. It must only read; an error it throws skips those checks, saying
     ///     why.
     /// - Returns: every finding, in the order of the chain.
-    /// - Throws: ``DoctorInputError`` when `target` is none of a handle, a DID or a usable server URL.
+    /// - Throws: ``DoctorInputError`` when `target` is none of a handle, a DID or a usable server URL;
+    ///   `CancellationError` when the caller is cancelled.
     public func diagnose(
         _ target: String,
-        localAccount: (ATIdentifier) async throws -> LocalAccount? = { _ in nil }
+        deadline: ContinuousClock.Instant? = nil,
+        localAccount: @escaping @Sendable (ATIdentifier) async throws -> LocalAccount? = { _ in nil }
     ) async throws -> Diagnosis {
-        let parsedTarget = try DoctorTarget(target, allowHTTPLoopback: allowHTTPLoopback)
-        do {
-            _ = try OAuthClient.loopback(redirectURI: Self.probeRedirectURI, scope: configuration.scope)
-        } catch {
-            throw DoctorInputError("The scope cannot be asked for: \(Self.reason(of: error))")
-        }
+        let parsedTarget = try parse(target)
         var findings: [Finding] = []
-        let identity = await examineIdentity(parsedTarget)
+        func cutOff() throws -> Diagnosis {
+            try Task.checkCancellation()
+            return Self.cutOff(target, findings)
+        }
+        guard let identity = await DeadlineRace.value(before: deadline, { await examineIdentity(parsedTarget) })
+        else { return try cutOff() }
         findings += identity.findings
         var server: ServerExamination?
         if let pds = identity.pds {
-            let examined = await examineServers(pds: pds)
+            guard let examined = await DeadlineRace.value(before: deadline, { await examineServers(pds: pds) })
+            else { return try cutOff() }
             findings += examined.findings
             server = examined
         } else {
             findings += ServerExamination.skippedChecks(because: "the PDS is not known: the identity did not resolve")
         }
-        let client = await examineClient()
+        guard let client = await DeadlineRace.value(before: deadline, { await examineClient() })
+        else { return try cutOff() }
         findings.append(client.finding)
         if let endpoint = server?.pushedRequestEndpoint, let issuer = server?.issuer, let probeClient = client.client {
-            findings += await probe(endpoint, issuer: issuer, client: probeClient, loginHint: identity.loginHint)
+            let loginHint = identity.loginHint
+            guard
+                let probed = await DeadlineRace.value(
+                    before: deadline,
+                    { await probe(endpoint, issuer: issuer, client: probeClient, loginHint: loginHint) }
+                )
+            else { return try cutOff() }
+            findings += probed
         } else {
             let why =
                 client.client == nil
@@ -107,22 +132,61 @@ public struct SignInDoctor: Sendable {
                 : "the authorization server's pushed authorization request endpoint is not known"
             findings += Probe.skippedChecks(because: why)
         }
-        if let account = identity.account {
-            do {
-                if let local = try await localAccount(account) {
-                    findings += local.findings(now: configuration.now(), identity: identity, server: server)
-                } else {
-                    findings += LocalAccount.skippedChecks(because: "\(account) is not signed in here")
-                }
-            } catch {
-                findings += LocalAccount.skippedChecks(
-                    because: "this machine's store could not be read: \(Self.reason(of: error))"
-                )
-            }
-        } else {
+        guard let account = identity.account else {
             findings += LocalAccount.skippedChecks(because: "no account was named: a server URL was given")
+            return Diagnosis(target: target, checks: findings)
+        }
+        let read = await DeadlineRace.value(before: deadline) { () async -> Result<LocalAccount?, any Error> in
+            do {
+                return Result<LocalAccount?, any Error>.success(try await localAccount(account))
+            } catch {
+                return .failure(error)
+            }
+        }
+        switch read {
+        case nil:
+            return try cutOff()
+        case .success(let local?)?:
+            findings += local.findings(now: configuration.now(), identity: identity, server: server)
+        case .success(nil)?:
+            findings += LocalAccount.skippedChecks(because: "\(account) is not signed in here")
+        case .failure(let error)?:
+            findings += LocalAccount.skippedChecks(
+                because: "this machine's store could not be read: \(Self.reason(of: error))"
+            )
         }
         return Diagnosis(target: target, checks: findings)
+    }
+
+    /// Reads the target and checks the scope.
+    private func parse(_ target: String) throws -> DoctorTarget {
+        let parsedTarget = try DoctorTarget(target, allowHTTPLoopback: allowHTTPLoopback)
+        do {
+            _ = try OAuthClient.loopback(redirectURI: Self.probeRedirectURI, scope: configuration.scope)
+        } catch {
+            throw DoctorInputError("The scope cannot be asked for: \(Self.reason(of: error))")
+        }
+        return parsedTarget
+    }
+
+    /// Every check a diagnosis reports, in order, with its rule.
+    static var allChecks: [(name: String, rule: String)] {
+        var checks = IdentityExamination.checks
+        checks += ServerExamination.checks
+        checks.append((name: "client-metadata", rule: Rule.clientMetadata))
+        checks += Probe.checks
+        checks += LocalAccount.checks
+        return checks
+    }
+
+    /// The diagnosis when the deadline passed: what was found, then each check not done, skipped as such.
+    private static func cutOff(_ target: String, _ findings: [Finding]) -> Diagnosis {
+        let done = Set(findings.map(\.check))
+        let missing = allChecks.filter { !done.contains($0.name) }
+        let skipped = missing.map {
+            Finding.skip($0.name, "not done: the deadline passed before this check was done", rule: $0.rule)
+        }
+        return Diagnosis(target: target, checks: findings + skipped, notDone: missing.map(\.name))
     }
 
     var allowHTTPLoopback: Bool { configuration.allowHTTPLoopback }

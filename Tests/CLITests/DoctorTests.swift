@@ -60,7 +60,7 @@ struct DoctorTests {
             try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any],
             "stdout: \(result.stdout) stderr: \(result.stderr)"
         )
-        #expect(Set(object.keys) == ["target", "checks"], "\(object.keys)")
+        #expect(Set(object.keys) == ["target", "checks", "notDone"], "\(object.keys)")
         let expected = try #require(target ?? arguments.first, "the target to expect")
         #expect(object["target"] as? String == expected, "target: \(object["target"] ?? "missing")")
         let checks = try #require(object["checks"] as? [[String: Any]])
@@ -126,7 +126,7 @@ struct DoctorTests {
             // Without an argument, the active account is diagnosed, named by its handle.
             let (status, checks, result) = try await Self.diagnose(world, [], target: "alice.test")
             #expect(status == 0, "\(result.stdout)")
-            for name in ["store-files", "session-expiry", "last-refresh", "account-moved"] {
+            for name in ["store-files", "session-expiry", "last-refresh", "account-moved", "session-live"] {
                 #expect(checks[name]?["status"] as? String == "pass", "\(name): \(checks[name]?["seen"] ?? "missing")")
             }
             let text = try await world.atoauth("doctor", "alice.test")

@@ -14,7 +14,7 @@ struct IdentityCheckTests {
         for check in diagnosis.checks
         where ![
             "client-metadata", "store-files", "session-expiry", "last-refresh",
-            "account-moved",
+            "account-moved", "session-live",
         ].contains(check.check) {
             #expect(check.status == .pass, "\(check.check): \(check.seen)")
         }

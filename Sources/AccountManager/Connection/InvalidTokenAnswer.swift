@@ -1,6 +1,6 @@
 import DPoPRequestExecutor
-import HTTPTransport
-import OAuthSessionManager
+package import HTTPTransport
+package import OAuthSessionManager
 import WireFormat
 
 /// Whether a PDS refused the access token: `401` with `WWW-Authenticate: DPoP error="invalid_token"`
@@ -8,8 +8,8 @@ import WireFormat
 ///
 /// A legacy Bearer session also counts `400` with `ExpiredToken` or `InvalidToken`, as the reference PDS answers an
 /// expired or unknown access JWT.
-enum InvalidTokenAnswer {
-    static func matches(_ response: HTTPResponse, kind: SessionKind = .oauth) -> Bool {
+package enum InvalidTokenAnswer {
+    package static func matches(_ response: HTTPResponse, kind: SessionKind = .oauth) -> Bool {
         if kind == .appPassword, response.status == 400 {
             return ["InvalidToken", "ExpiredToken"].contains(ServerErrorBody(response.body).error ?? "")
         }

@@ -24,15 +24,22 @@ struct DoctorCommand: AsyncParsableCommand, GlobalOptionUser {
             stored, no browser opens): whether the server accepts the request and the scope, how it issues DPoP \
             nonces, and whether its clock agrees with this machine's;
               for an account signed in here, the local side: the store's file modes, the session's expiry, the \
-            last refresh (one that failed and kept the session, or one cut off before its answer was saved), and \
-            whether the account moved to another PDS or authorization server since sign-in.
+            last refresh (one that failed and kept the session, or one cut off before its answer was saved), \
+            whether the account moved to another PDS or authorization server since sign-in, and whether the PDS \
+            still accepts the session: com.atproto.server.getSession sent once with the stored access token, never \
+            refreshed (a revoked or ended session fails, naming the command that signs in again).
 
-            Without an argument, diagnoses the active account (or the one --account names). It never refreshes, \
-            writes, or changes the store, and no token, key or password appears in its output, which is safe to \
-            paste into a public issue. With --json, one object: {"target", "checks": [{"check", "status", "seen", \
-            "rule", "fix", "who"}]}; check names are stable.
+            Without an argument, diagnoses the active account (or the one --account names). The store is opened \
+            once, before the checks (its passphrase asked at most once). It never refreshes, writes, or changes the \
+            store, and no token, key or password appears in its output, nor a path of this machine but under ~ \
+            (or as <store>), so it is safe to paste into a public issue. Under the summary, the failed checks are \
+            repeated with their fixes; --problems shows only those. The checks stop at --deadline (default \
+            \(Self.defaultDeadline) s, counted from when they start): the checks not done by then are reported as \
+            skipped, "not done", and listed. With --json, one object: {"target", "checks": [{"check", "status", \
+            "seen", "rule", "fix", "who"}], "notDone": [names]}; check names are stable.
 
-            Exit status: 0 when no check failed (warnings do not fail), 1 when any did, 2 for a usage error.
+            Exit status: 0 when no check failed (warnings do not fail) and every check was done, 1 when any \
+            failed or the deadline left any not done, 2 for a usage error.
 
             Examples:
               atoauth doctor alice.bsky.social
@@ -41,8 +48,12 @@ struct DoctorCommand: AsyncParsableCommand, GlobalOptionUser {
                 --scope "atproto repo:app.bsky.feed.post"
               atoauth doctor alice.bsky.social \\
                 --client-id https://app.example.com/client-metadata.json
+              atoauth doctor --problems --deadline 30
             """
     )
+
+    /// How long the checks may take in all, in seconds, unless `--deadline` says otherwise.
+    static let defaultDeadline = 120
 
     static let globalOptions = GlobalOption.signedInRequests.union([.clientID])
 
@@ -64,11 +75,27 @@ struct DoctorCommand: AsyncParsableCommand, GlobalOptionUser {
     )
     var scope: String = SignInDoctor.defaultScope
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "How long the checks may take in all, from 1 to 3600 (default \(Self.defaultDeadline)); the checks not "
+                + "done by then are reported as not done, and the exit status is 1.",
+            valueName: "seconds"
+        )
+    )
+    var deadline: Int = Self.defaultDeadline
+
+    @Flag(name: .long, help: "Show only the failed checks and their fixes, under the summary.")
+    var problems = false
+
     @OptionGroup var global: GlobalOptions<Self>
 
     func validate() throws {
         if target != nil, global.account != nil {
             throw ValidationError("Name the account once: as the argument or with --account, not both.")
+        }
+        guard (1...3600).contains(deadline) else {
+            throw ValidationError("--deadline must be from 1 to 3600 seconds, not \(deadline).")
         }
     }
 
@@ -86,27 +113,39 @@ struct DoctorCommand: AsyncParsableCommand, GlobalOptionUser {
             configuration.clientID = try CLIContext.url(clientID, option: "--client-id")
         }
         let diagnosis = try await CLIContext.withTransport(settings, logger: logger) { transport in
-            let local = DoctorLocalSide(
+            let doctor = SignInDoctor(transport: transport, configuration: configuration)
+            // The input is checked before the store is opened, so a typo never asks for a passphrase.
+            let needsStore = try self.target.map { try doctor.namesAccount($0) } ?? true
+            return try await DoctorLocalSide.withStore(
                 settings: settings,
                 environment: environment,
                 home: home,
                 logger: logger,
-                transport: transport
-            )
-            let target: String
-            if let given = self.target {
-                target = given
-            } else {
-                target = try await local.defaultTarget()
+                transport: transport,
+                opening: needsStore
+            ) { local in
+                let target: String
+                if let given = self.target {
+                    target = given
+                } else {
+                    target = try await local.defaultTarget()
+                }
+                let deadline = ContinuousClock.now + .seconds(self.deadline)
+                return try await doctor.diagnose(target, deadline: deadline) { try await local.account($0) }
             }
-            return try await SignInDoctor(transport: transport, configuration: configuration)
-                .diagnose(target) { try await local.account($0) }
         }
+        let paths = DoctorPaths(
+            userHome: environment["HOME"],
+            storeHome: home,
+            keyFile: try? StoreEnvironment.defaultKeyFile(environment: environment)
+        )
+        var shown = paths.shown(diagnosis)
         if settings.json {
-            try Output.json(diagnosis)
+            if problems { shown.checks = shown.failures }
+            try Output.json(shown)
         } else {
-            Output.line(DoctorReport.text(diagnosis))
+            Output.line(DoctorReport.text(shown, deadline: deadline, problemsOnly: problems))
         }
-        if diagnosis.hasFailure { throw ExitCode(CLIFailure.failed) }
+        if diagnosis.hasFailure || !diagnosis.isComplete { throw ExitCode(CLIFailure.failed) }
     }
 }

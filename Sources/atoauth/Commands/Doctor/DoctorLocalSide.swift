@@ -9,73 +9,134 @@ import SignInDoctor
 import WireFormat
 
 /// What `atoauth doctor` reads of this machine's store, without creating, refreshing or changing anything.
-struct DoctorLocalSide {
+///
+/// The store is opened once per command (its passphrase asked at most once, on a terminal), before the checks
+/// start, and only when the diagnosis may need it: a store that exists, and a target that names an account or none.
+struct DoctorLocalSide: Sendable {
+    /// The store as opened for this command.
+    enum Reading: Sendable {
+        /// No store to read: none exists yet, or the target is a server.
+        case none
+        /// The store, and an account manager that only reads it: no nonce file, nothing sent but the live check.
+        case open(AccountManager)
+        /// The store exists but could not be opened (a wrong passphrase, a database down).
+        case unreadable(any Error)
+    }
+
     let settings: GlobalSettings
     let environment: [String: String]
     let home: URL
-    let logger: Logger
-    let transport: any HTTPTransport
+    let reading: Reading
 
     /// Whether there is a store to read: a database, or a file store already made under the home.
-    private var storeExists: Bool {
+    static func storeExists(_ settings: GlobalSettings, home: URL) -> Bool {
         settings.store != nil
             || FileManager.default.fileExists(atPath: home.appendingPathComponent("keystore.json").path)
     }
 
+    /// Opens the store once when `opening` and it exists (asking for its passphrase on a terminal, as every command
+    /// does), runs `body` with what was read, and closes the store on every path.
+    static func withStore<T>(
+        settings: GlobalSettings,
+        environment: [String: String],
+        home: URL,
+        logger: Logger,
+        transport: any HTTPTransport,
+        opening: Bool,
+        _ body: (DoctorLocalSide) async throws -> T
+    ) async throws -> T {
+        func side(_ reading: Reading) -> DoctorLocalSide {
+            DoctorLocalSide(settings: settings, environment: environment, home: home, reading: reading)
+        }
+        guard opening, storeExists(settings, home: home) else { return try await body(side(.none)) }
+        var opened = false
+        do {
+            return try await StoreSelection.withKeystore(
+                settings,
+                home: home,
+                environment: environment,
+                logger: logger
+            ) { keystore in
+                opened = true
+                let configuration = try CLIContext.accountConfiguration(settings, logger: logger)
+                let accounts = AccountManager(keystore: keystore, transport: transport, configuration: configuration)
+                return try await body(side(.open(accounts)))
+            }
+        } catch  where !opened && !(error is CancellationError) {
+            return try await body(side(.unreadable(error)))
+        }
+    }
+
     /// The account to diagnose when none is named: `--account`, else the active one.
     func defaultTarget() async throws -> String {
-        let none = CLIFailure(
-            status: CLIFailure.usage,
-            message: "No account is signed in here: name a handle, a DID or a server's https:// URL to diagnose, "
-                + "for example `atoauth doctor alice.bsky.social`."
-        )
-        guard storeExists else { throw none }
-        do {
-            let account = try await withAccounts { accounts, _ in
-                try await accounts.account(try AccountName.identifier(settings.account))
-            }
-            return account.handle?.description ?? account.did.rawValue
-        } catch {
-            // The doctor reports and signs nothing in: a store it cannot read, or no such account, is a usage error
-            // here (name what to diagnose), never "sign in again" (exit 3).
-            throw CLIFailure(
+        // The doctor reports and signs nothing in: a store it cannot read, or no such account, is a usage error
+        // here (name what to diagnose), never "sign in again" (exit 3).
+        func usage(_ error: any Error) -> CLIFailure {
+            CLIFailure(
                 status: CLIFailure.usage,
                 message: CLIFailure(error).message + " Or name a handle, a DID or a server's https:// URL to diagnose."
             )
         }
+        switch reading {
+        case .none:
+            throw CLIFailure(
+                status: CLIFailure.usage,
+                message: "No account is signed in here: name a handle, a DID or a server's https:// URL to diagnose, "
+                    + "for example `atoauth doctor alice.bsky.social`."
+            )
+        case .unreadable(let error):
+            throw usage(error)
+        case .open(let accounts):
+            do {
+                let account = try await accounts.account(try AccountName.identifier(settings.account))
+                return account.handle?.description ?? account.did.rawValue
+            } catch {
+                throw usage(error)
+            }
+        }
     }
 
-    /// The local state of `identifier` when it is signed in here, `nil` when it is not.
+    /// The local state of `identifier` when it is signed in here, `nil` when it is not; with the PDS's answer to
+    /// the stored access token when it can be asked without a refresh.
     func account(_ identifier: ATIdentifier) async throws -> LocalAccount? {
-        guard storeExists else { return nil }
-        return try await withAccounts { accounts, keystore in
-            let account: Account
-            do {
-                account = try await accounts.account(identifier)
-            } catch let error as AccountError
-                where error.hasSameCode(as: .noSuchAccount(""))
-                || error.hasSameCode(as: .sessionEnded("", requestedScope: nil, reason: ""))
-            {
-                // An account whose session ended (a forced key removal) is no longer signed in here.
-                return nil
-            }
-            let session = try await accounts.restore(.did(account.did)).session
-            var unsettled: LocalAccount.UnsettledRefresh?
-            if let refreshToken = session.refreshToken {
-                switch await RefreshJournal(keystore: keystore).interruption(session.did, refreshToken: refreshToken) {
-                case .cutOff: unsettled = .cutOff
-                case .unanswered: unsettled = .unanswered
-                case nil: unsettled = nil
-                }
-            }
-            let failure = await RefreshFailureRecord.load(session.did, from: keystore)
-            return LocalAccount(
-                session: session,
-                unsettledRefresh: unsettled,
-                store: store,
-                lastRefreshFailure: failure.map { ($0.at, $0.reason) }
-            )
+        let accounts: AccountManager
+        switch reading {
+        case .none: return nil
+        case .unreadable(let error): throw error
+        case .open(let opened): accounts = opened
         }
+        let account: Account
+        do {
+            account = try await accounts.account(identifier)
+        } catch let error as AccountError
+            where error.hasSameCode(as: .noSuchAccount(""))
+            || error.hasSameCode(as: .sessionEnded("", requestedScope: nil, reason: ""))
+        {
+            // An account whose session ended (a forced key removal) is no longer signed in here.
+            return nil
+        }
+        let connection = try await accounts.restore(.did(account.did))
+        let session = connection.session
+        let keystore = accounts.keystore
+        var unsettled: LocalAccount.UnsettledRefresh?
+        if let refreshToken = session.refreshToken {
+            switch await RefreshJournal(keystore: keystore).interruption(session.did, refreshToken: refreshToken) {
+            case .cutOff: unsettled = .cutOff
+            case .unanswered: unsettled = .unanswered
+            case nil: unsettled = nil
+            }
+        }
+        let failure = await RefreshFailureRecord.load(session.did, from: keystore)
+        var local = LocalAccount(
+            session: session,
+            unsettledRefresh: unsettled,
+            store: store,
+            lastRefreshFailure: failure.map { ($0.at, $0.reason) }
+        )
+        if local.canAskPDS(at: Date()) {
+            local.sessionAnswer = await SessionCheck.asStored(connection)
+        }
+        return local
     }
 
     private var store: LocalAccount.Store {
@@ -92,24 +153,5 @@ struct DoctorLocalSide {
         let host = components?.host ?? "?"
         let database = components?.path.split(separator: "/").first.map(String.init) ?? ""
         return .database(description: TerminalText.sanitized("\(host)/\(database)", limit: 200), home: home)
-    }
-
-    /// Opens the store (asking for its passphrase on a terminal, as every command does) and an account manager that
-    /// only reads it: no nonce file, nothing sent.
-    private func withAccounts<T>(
-        _ body: (AccountManager, any Keystore) async throws -> T
-    ) async throws -> T {
-        try await StoreSelection.withKeystore(
-            url: settings.store,
-            fromCommandLine: settings.storeFromCommandLine,
-            home: home,
-            environment: environment,
-            logger: logger,
-            asking: settings.mayAsk
-        ) { keystore in
-            let configuration = try CLIContext.accountConfiguration(settings, logger: logger)
-            let accounts = AccountManager(keystore: keystore, transport: transport, configuration: configuration)
-            return try await body(accounts, keystore)
-        }
     }
 }
