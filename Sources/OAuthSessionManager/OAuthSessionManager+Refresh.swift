@@ -44,6 +44,7 @@ extension OAuthSessionManager {
         do {
             response = try await exchange.send(refreshToken)
         } catch {
+            let error = OAuthError.refreshing(error, account: current.displayName)
             try await settleUnanswered(current, refreshToken: refreshToken, after: error, journal: journal)
         }
         switch exchange.classify(response) {
@@ -55,7 +56,7 @@ extension OAuthSessionManager {
         case .transient(let status, let code, let description):
             await journal.end(current.did)
             let failure = OAuthError.requestFailed(
-                "the \(exchange.name)",
+                "the \(exchange.name) of \(current.displayName)",
                 status: status,
                 serverError: code,
                 description: description

@@ -183,6 +183,42 @@ struct ConfidentialSignInTests {
         }
     }
 
+    @Test(
+        "On a terminal the pasted address is read as the loopback sign-in reads it: not echoed, counted, a waiting line"
+    )
+    func terminalPaste() async throws {
+        let key = ClientKey()
+        try await Self.withClientDocument(publishing: PublishedKeys([key])) { clientID in
+            try await CLIWorld.with { world in
+                let keyFile = world.directory.appendingPathComponent("client-key.jwk")
+                try key.privateJWK.write(to: keyFile)
+                try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: keyFile.path)
+                let terminal = try TerminalProcess(
+                    [
+                        "accounts", "add", "alice.test", "--client-id", clientID.absoluteString, "--client-key",
+                        keyFile.path, "--no-browser", "--timeout", "600",
+                    ],
+                    environment: world.environment
+                )
+                let screen = try await terminal.waitFor("left)…")
+                #expect(screen.contains("paste it here (it is not shown) and press Enter"), "\(screen)")
+                #expect(screen.contains("\r\u{1B}[KWaiting for the redirect until "), "\(screen)")
+                #expect(try !terminal.echoes(), "echo is off while the address is read")
+                let redirect = try await world.redirectAddress(approving: try CLIWorld.authorizationURL(in: screen))
+                terminal.type("not an address\n")
+                try await terminal.waitFor("That is not a web address.")
+                terminal.type(redirect.absoluteString + "\n")
+                let (status, output) = try await terminal.finish()
+                #expect(status == 0, "\(output)")
+                #expect(output.contains("Got \(redirect.absoluteString.count) characters; checking…"), "\(output)")
+                #expect(!output.contains(try CLIWorld.code(in: redirect)), "the pasted address is not echoed")
+                #expect(output.contains("\r\u{1B}[KAdded the client key"), "the line is cleared before the result")
+                #expect(output.contains("Signed in as alice.test ("), "\(output)")
+                #expect(try terminal.echoes(), "echo is back after the sign-in")
+            }
+        }
+    }
+
     @Test("--client-key without a confidential --client-id, or with --callback-port, is a usage error")
     func usage() async throws {
         try await ScratchHome.with { scratch in

@@ -11,6 +11,15 @@ extension OAuthError {
         )
     }
 
+    /// `error`, a network failure of the refresh of `account`'s session, saying whose session it was refreshing.
+    static func refreshing(_ error: any Error, account: String) -> any Error {
+        guard let failure = error as? OAuthError, failure.code == .networkFailure else { return error }
+        return networkFailure(
+            "While refreshing the session of \(account), \(Sentence.clause(failure.reason))",
+            outcomeUnknown: failure.outcomeUnknown
+        )
+    }
+
     /// The request could not be sent or its answer not read; `outcomeUnknown` when it may have reached the server.
     static func networkFailure(_ reason: String, outcomeUnknown: Bool) -> OAuthError {
         OAuthError(.networkFailure, .failed, reason, outcomeUnknown: outcomeUnknown)

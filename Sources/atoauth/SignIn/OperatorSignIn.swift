@@ -45,18 +45,19 @@ struct OperatorSignIn {
         let request = try await start(client)
         do {
             Output.message("Open this URL to sign in:\n\(request.url.absoluteString)")
-            if !options.noBrowser,
-                case .failed(let reason) = BrowserOpener.open(request.url, environment: context.environment)
-            {
-                Output.message("Could not open a browser: \(reason). Open the URL above yourself.")
-            }
-            let hidden = isatty(STDIN_FILENO) == 1 ? " (it is not shown)" : ""
-            Output.message(
-                "After you approve, the browser shows \(client.redirectURI.absoluteString)?…: copy its full address "
-                    + "from the address bar, paste it here\(hidden) and press Enter."
+            let wait = RedirectWait(
+                destination: .page(RedirectPage(redirectURI: client.redirectURI, state: request.state)),
+                state: request.state,
+                timeout: options.timeout,
+                launch: options.noBrowser ? nil : BrowserOpener.open(request.url, environment: context.environment)
             )
-            let callback = try await pastedRedirect(client.redirectURI, state: request.state)
-            let signedIn = try await complete(callback)
+            let callback = try await wait.callback()
+            let signedIn: AccountSignIn
+            do {
+                signedIn = try await complete(callback)
+            } catch {
+                throw BrowserSignIn.cutOff(error)
+            }
             if case .file(let key) = signingKey { await Self.reportAdded(key, context) }
             return signedIn
         } catch {
@@ -121,57 +122,5 @@ struct OperatorSignIn {
                 : "Added the client key \(key.keyID) to the store's key set as retiring: it signs for the "
                     + "sessions signed in with it, and new sign-ins keep the current key (`atoauth client keys`)."
         )
-    }
-
-    /// Reads pasted lines until one is this sign-in's redirect.
-    ///
-    /// That is the redirect URI (scheme, host, port and path) with its `state`; another sign-in's `state` ends the
-    /// sign-in as a failed security check.
-    private func pastedRedirect(_ redirectURI: URL, state: String) async throws -> URL {
-        let expected = URLComponents(url: redirectURI, resolvingAgainstBaseURL: false)
-        let deadline = ContinuousClock.now + .seconds(options.timeout)
-        return try await withThrowingTaskGroup(of: URL?.self) { group in
-            group.addTask {
-                for await line in StandardInputLines.shared {
-                    let text = line.trimmingCharacters(in: .whitespacesAndNewlines)
-                    guard !text.isEmpty else { continue }
-                    guard let pasted = URLComponents(string: text), pasted.scheme != nil, pasted.host != nil else {
-                        Output.message("That is not a web address; paste the full address the browser shows.")
-                        continue
-                    }
-                    guard pasted.scheme?.lowercased() == expected?.scheme?.lowercased(),
-                        pasted.host?.lowercased() == expected?.host?.lowercased(), pasted.port == expected?.port,
-                        pasted.percentEncodedPath == expected?.percentEncodedPath
-                    else {
-                        Output.message(
-                            "That address is not this sign-in's redirect, which starts with "
-                                + "\(redirectURI.absoluteString)?. Paste it again, or press Ctrl-C to cancel."
-                        )
-                        continue
-                    }
-                    let states = (pasted.queryItems ?? []).filter { $0.name == "state" }.map(\.value)
-                    guard states == [state] else {
-                        throw OAuthError.invalidCallback(
-                            "the pasted address belongs to another sign-in (its state is not this one's)"
-                        )
-                    }
-                    return pasted.url
-                }
-                throw OAuthError.invalidCallback("standard input ended before the redirect's address was pasted")
-            }
-            group.addTask {
-                try await Task.sleep(until: deadline)
-                throw CLIFailure(
-                    status: CLIFailure.failed,
-                    message: "Sign-in timed out: no address was pasted within \(options.timeout) seconds. Start it "
-                        + "again and approve in the browser."
-                )
-            }
-            defer { group.cancelAll() }
-            while let next = try await group.next() {
-                if let url = next { return url }
-            }
-            throw CancellationError()
-        }
     }
 }

@@ -41,7 +41,9 @@ struct CLIFailure: Error {
             let advice = RemedyText.text(for: error.remedy)
             self.init(
                 status: Self.status(for: error.category),
-                message: advice.isEmpty ? error.description : error.description + " " + advice
+                message: RemedyText.withRequestTimeoutAdvice(
+                    advice.isEmpty ? error.description : error.description + " " + advice
+                )
             )
             if let answer = error as? XRPCError {
                 httpStatus = answer.status

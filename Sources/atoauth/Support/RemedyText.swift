@@ -4,6 +4,16 @@ import Failures
 ///
 /// The sentences name the commands and variables that apply the remedy. Every error reaches the user through ``CLIFailure``, which adds this after the error's own message.
 enum RemedyText {
+    /// `message` followed by the advice for a request that ran out of time, when it tells of one (the transport's
+    /// own words, kept by the errors that wrap it, such as a handle or DID document that could not be fetched during
+    /// a sign-in) without that advice; otherwise `message` unchanged.
+    static func withRequestTimeoutAdvice(_ message: String) -> String {
+        guard message.contains("the server is slow or unreachable"), !message.contains("--request-timeout") else {
+            return message
+        }
+        return message + " " + text(for: .allowMoreTime)
+    }
+
     /// The sentence for `remedy`; empty for ``Remedy/none``.
     static func text(for remedy: Remedy) -> String {
         switch remedy {

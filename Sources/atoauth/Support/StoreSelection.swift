@@ -11,10 +11,34 @@ enum StoreSelection {
     /// The environment variable naming the store.
     static let variable = "ATOAUTH_STORE"
 
+    /// The store the global settings select (`--store`, its variable, or the files under `home`), for `body`.
+    static func withKeystore<T>(
+        _ settings: GlobalSettings,
+        home: URL,
+        environment: [String: String],
+        logger: Logger,
+        creating: Bool = false,
+        _ body: (any Keystore) async throws -> T
+    ) async throws -> T {
+        try await withKeystore(
+            url: settings.store,
+            fromCommandLine: settings.storeFromCommandLine,
+            home: home,
+            environment: environment,
+            logger: logger,
+            asking: settings.mayAsk,
+            creating: creating,
+            body
+        )
+    }
+
     /// Opens the selected store, runs `body` with it, and closes it on every path; on a terminal, asks for what the
     /// file store's key needs unless `asking` is off (shell completion, which must never wait for input).
     ///
-    /// With a database, `home` still keeps this machine's DPoP nonce cache, so it is created (`0700`) when missing.
+    /// Only a command `creating` what it stores (a sign-in) makes a new file store, asking first on a terminal how
+    /// its key is kept (``FirstUseKey``). Before any file store exists, any other command gets an empty one that
+    /// creates nothing (``UncreatedFileStore``). With a database, `home` still keeps this machine's DPoP nonce cache,
+    /// so it is created (`0700`) when missing.
     static func withKeystore<T>(
         url: String?,
         fromCommandLine: Bool = false,
@@ -22,9 +46,13 @@ enum StoreSelection {
         environment: [String: String],
         logger: Logger,
         asking: Bool = true,
+        creating: Bool = false,
         _ body: (any Keystore) async throws -> T
     ) async throws -> T {
         guard let url else {
+            guard creating || UncreatedFileStore.exists(in: home) else {
+                return try await body(UncreatedFileStore(directory: home, environment: environment, logger: logger))
+            }
             let store =
                 asking
                 ? try await StoreEnvironment.openAsking(directory: home, environment: environment, logger: logger)

@@ -1,0 +1,72 @@
+import Foundation
+import Keystore
+import Logging
+import Synchronization
+
+/// The file store as a command that stores nothing sees it before any store exists: empty, and never created.
+///
+/// `accounts list`, `whoami` and the other commands that only read get it in place of a new store, so they neither
+/// create files nor ask how a new store's key is kept (``FirstUseKey``): that is asked once something is to be
+/// stored. Once another process has created the store (a sign-in while a gateway runs), it is opened with the key
+/// the environment gives and used from then on. A write, which such a command makes only in a store that exists,
+/// would create the store with that key, without asking.
+final class UncreatedFileStore: Keystore {
+    private let directory: URL
+    private let environment: [String: String]
+    private let logger: Logger
+    private let opened = Mutex<EncryptedFileKeystore?>(nil)
+
+    init(directory: URL, environment: [String: String], logger: Logger) {
+        self.directory = directory
+        self.environment = environment
+        self.logger = logger
+    }
+
+    /// Whether `directory` holds a file store (its `keystore.json`, written when the store is created).
+    static func exists(in directory: URL) -> Bool {
+        FileManager.default.fileExists(atPath: directory.appendingPathComponent("keystore.json").path)
+    }
+
+    func load(_ name: String) async throws -> Data? {
+        try store(creating: false)?.load(name)
+    }
+
+    func save(_ value: Data, as name: String) async throws {
+        try store(creating: true)?.save(value, as: name)
+    }
+
+    func delete(_ name: String) async throws {
+        try store(creating: false)?.delete(name)
+    }
+
+    func names() async throws -> [String] {
+        try store(creating: false)?.names() ?? []
+    }
+
+    func revision(of name: String) async throws -> EntryRevision? {
+        guard let store = try store(creating: false) else { return .absent }
+        return try store.revision(of: name)
+    }
+
+    /// Locks the entry in the store once it exists; before, there is nothing another process could change under
+    /// `body` but by creating the store, so `body` runs at once.
+    func withLock<T>(
+        _ name: String,
+        isolation: isolated (any Actor)?,
+        _ body: () async throws -> T
+    ) async throws -> T {
+        guard let store = try store(creating: false) else { return try await body() }
+        return try await store.withLock(name, isolation: isolation, body)
+    }
+
+    /// The store once it exists (or, `creating`, made now), else `nil`.
+    private func store(creating: Bool) throws -> EncryptedFileKeystore? {
+        try opened.withLock { opened in
+            if let opened { return opened }
+            guard creating || Self.exists(in: directory) else { return nil }
+            let store = try StoreEnvironment.open(directory: directory, environment: environment, logger: logger)
+            opened = store
+            return store
+        }
+    }
+}
