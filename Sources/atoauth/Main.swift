@@ -2,6 +2,7 @@ import ArgumentParser
 import CProcessGuard
 import Dispatch
 import Foundation
+import Logging
 
 /// Runs the command line, maps every error to the contract's exit status, and cancels cleanly on Ctrl-C.
 @main
@@ -42,7 +43,7 @@ enum Main {
                 try command.run()
             }
         }
-        let interrupt = cancelOnInterrupt(task)
+        let interrupt = cancelOnInterrupt(task, json: json)
         let result = await task.result
         interrupt.cancel()
         if task.isCancelled, case .failure = result {
@@ -82,10 +83,7 @@ enum Main {
     private static func exitForParseError(_ error: any Error, suggestion: String? = nil, json: Bool) -> Never {
         if let suggestion {
             // The usage of whatever command the mistyped word was read under would only mislead.
-            report(
-                CLIFailure(status: CLIFailure.usage, message: "No such command. Did you mean `\(suggestion)`?"),
-                json: json
-            )
+            report(CLIFailure(status: CLIFailure.usage, message: suggestion), json: json)
         }
         let code = ATOAuthCommand.exitCode(for: error)
         let width = HelpLayout.width()
@@ -101,14 +99,17 @@ enum Main {
         exit(CLIFailure.usage)
     }
 
-    /// The first Ctrl-C cancels the running command (which cleans up); a second one exits at once.
-    private static func cancelOnInterrupt(_ task: Task<Void, any Error>) -> any DispatchSourceSignal {
+    /// The first Ctrl-C cancels the running command (which cleans up) and says so, as a JSON log line with `--json`;
+    /// a second one exits at once.
+    private static func cancelOnInterrupt(_ task: Task<Void, any Error>, json: Bool) -> any DispatchSourceSignal {
         signal(SIGINT, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .main)
         let count = InterruptCount()
         source.setEventHandler {
             if count.next() > 1 { exit(CLIFailure.cancelled) }
-            Output.message("\nCancelling…")
+            Output.message(
+                json ? LineLogHandler.line(level: .notice, message: "Cancelling…", json: true) : "\nCancelling…"
+            )
             task.cancel()
         }
         source.resume()
@@ -119,7 +120,8 @@ enum Main {
 /// An error from parsing the command line, told apart from the command's own errors.
 private struct ParseFailure: Error {
     var underlying: any Error
-    /// The subcommand the user probably meant, when a word was mistyped.
+    /// What to say instead of the parser's error: the subcommand the user probably meant, when a word was mistyped or
+    /// came from another tool (``CommandSuggestion``).
     var suggestion: String?
 }
 

@@ -34,14 +34,16 @@ struct AccountLifecycleTests {
             #expect(object["did"] as? String == carol)
             #expect(object["revocation"] as? String == "revoked")
             #expect(object["activeChanged"] as? Bool == false)
-            #expect((object["active"] as? [String: Any])?["did"] as? String == bob)
+            #expect(object["active"] as? Bool == false, "carol was not the active account")
+            #expect((object["activeAccount"] as? [String: Any])?["did"] as? String == bob)
 
             let last = try await world.atoauth("accounts", "remove", "bob.test", "--json")
             let lastObject = try #require(
                 try JSONSerialization.jsonObject(with: Data(last.stdout.utf8)) as? [String: Any]
             )
             #expect(lastObject["activeChanged"] as? Bool == true)
-            #expect(lastObject["active"] is NSNull)
+            #expect(lastObject["active"] as? Bool == true, "bob was the active account")
+            #expect(lastObject["activeAccount"] is NSNull)
             #expect(try world.storedNames().allSatisfy { !$0.hasPrefix("accounts/active") })
             #expect(try await world.atoauth("whoami").status == 3)
         }

@@ -31,7 +31,14 @@ final class GatewayProcess: Sendable {
         address = try await process.awaitStart(
             "the gateway's “listening on” line",
             failure: GatewayStartFailure(output: stdout.text + stderr.text)
-        ) { stdout.line(after: "listening on ") }
+        ) { stdout.line(after: "listening on ") ?? Self.listening(inJSON: stdout.text) }
+    }
+
+    /// The address in a `--json` gateway's `{"listening": …}` line, when it has printed it.
+    private static func listening(inJSON text: String) -> String? {
+        let line = text.split(separator: "\n").first { $0.hasPrefix("{") }
+        let object = line.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        return object?["listening"] as? String
     }
 
     /// A test that failed before it stopped the gateway does not leave it running.
@@ -46,6 +53,9 @@ final class GatewayProcess: Sendable {
 
     /// The port the gateway listens on, for a TCP gateway.
     var port: Int? { address.split(separator: ":").last.flatMap { Int($0) } }
+
+    /// What the gateway wrote on standard error so far.
+    var errors: String { stderr.text }
 
     /// Everything the gateway wrote on standard output and standard error so far.
     var output: String {

@@ -20,6 +20,8 @@ struct HabitTests {
         arguments: [
             (["login"], "atoauth accounts add"), (["login", "alice.test"], "atoauth accounts add"),
             (["logout"], "atoauth accounts remove"), (["auth", "login"], "atoauth accounts add"),
+            (["auth", "status"], "atoauth accounts status"), (["auth", "logout"], "atoauth accounts remove"),
+            (["accounts", "login"], "atoauth accounts add"),
         ]
     )
     func otherToolsWords(arguments: [String], suggestion: String) async throws {
@@ -30,6 +32,83 @@ struct HabitTests {
             let json = try await scratch.atoauth(arguments + ["--json"])
             let object = try JSONSerialization.jsonObject(with: Data(json.stderr.utf8)) as? [String: Any]
             #expect(object?["message"] as? String == "No such command. Did you mean `\(suggestion)`?")
+        }
+    }
+
+    @Test("gh's ls, rm and logout run accounts list and accounts remove")
+    func accountAliases() async throws {
+        try await CLIWorld.with { world in
+            try await world.signIn("alice.test")
+            try await world.signIn("bob.test")
+            let list = try await world.atoauth("accounts", "list")
+            let ls = try await world.atoauth("accounts", "ls")
+            #expect(ls.status == 0 && ls.stdout == list.stdout && ls.stderr == list.stderr, "\(ls.stderr)")
+            #expect(ls.stdout.contains("alice.test") && ls.stdout.contains("bob.test"))
+
+            let rm = try await world.atoauth("accounts", "rm", "alice.test")
+            #expect(rm.status == 0, "\(rm.stderr)")
+            #expect(rm.stdout.hasPrefix("Removed alice.test ("), "\(rm.stdout)")
+            let logout = try await world.atoauth("accounts", "logout", "bob.test")
+            #expect(logout.status == 0, "\(logout.stderr)")
+            #expect(logout.stdout.hasPrefix("Removed bob.test ("), "\(logout.stdout)")
+            #expect(try await world.atoauth("accounts", "ls", "--json").stdout == "[]\n")
+            // The alias is the command: its help, its errors and its unknown options are remove's.
+            let missing = try await world.atoauth("accounts", "rm", "--bogus")
+            #expect(missing.status == 2)
+            #expect(missing.stderr.contains("Unknown option '--bogus'"), "\(missing.stderr)")
+            #expect(missing.stderr.contains("atoauth accounts remove"), "\(missing.stderr)")
+        }
+    }
+
+    @Test(
+        "a command atoauth has no need of gets a one-line pointer to what does the job, not another command's usage",
+        arguments: [
+            (["accounts", "token"], "`atoauth gateway`"), (["auth", "token"], "`atoauth gateway`"),
+            (["accounts", "refresh"], "`atoauth accounts add <handle> --scope …`"),
+            (["auth", "refresh"], "sessions refresh themselves"),
+        ]
+    )
+    func pointers(arguments: [String], pointer: String) async throws {
+        try await ScratchHome.with { scratch in
+            let result = try await scratch.atoauth(arguments)
+            #expect(result.status == 2)
+            #expect(result.stderr.hasPrefix("No such command: "), "\(result.stderr)")
+            #expect(result.stderr.contains(pointer), "\(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)")
+            #expect(!result.stderr.contains("Usage:"), "\(result.stderr)")
+            let json = try await scratch.atoauth(arguments + ["--json"])
+            let object = try JSONSerialization.jsonObject(with: Data(json.stderr.utf8)) as? [String: Any]
+            #expect(object?["error"] as? String == "usage")
+            #expect((object?["message"] as? String)?.contains(pointer) == true, "\(json.stderr)")
+        }
+    }
+
+    @Test(
+        "curl's -X and -d given to xrpc are named as unknown, with atoauth's spelling, and their values never shown",
+        arguments: [
+            (["-X", "POST"], "-X", "--post"), (["-XPOST"], "-X", "--post"),
+            (["--request", "PUT"], "--request", "--input"),
+            (["-d", #"{"password":"hunter2"}"#], "-d", "--input"), (["--data", "@body.json"], "--data", "@FILE"),
+            (["--data-raw=hunter2"], "--data-raw", "--input"), (["-d@secret.json"], "-d", "--input"),
+        ]
+    )
+    func curlOptions(options: [String], named: String, spelling: String) async throws {
+        try await ScratchHome.with { scratch in
+            for arguments in [
+                ["xrpc", "com.example.thing.do"] + options, ["xrpc"] + options + ["com.example.thing.do"],
+            ] {
+                let result = try await scratch.atoauth(arguments)
+                #expect(result.status == 2)
+                #expect(result.stderr.hasPrefix("Error: Unknown option '\(named)'. "), "\(arguments): \(result.stderr)")
+                #expect(result.stderr.contains(spelling), "\(arguments): \(result.stderr)")
+                #expect(!result.stderr.contains("Query parameters"), "\(arguments): \(result.stderr)")
+                #expect(!result.stderr.contains("is not an NSID"), "\(arguments): \(result.stderr)")
+                #expect(!result.stderr.contains("hunter2") && !result.stderr.contains("secret"), "\(result.stderr)")
+                let json = try await scratch.atoauth(arguments + ["--json"])
+                let object = try JSONSerialization.jsonObject(with: Data(json.stderr.utf8)) as? [String: Any]
+                let message = try #require(object?["message"] as? String, "\(json.stderr)")
+                #expect(message.hasPrefix("Unknown option '\(named)'. ") && message.contains(spelling), "\(message)")
+            }
         }
     }
 

@@ -182,10 +182,10 @@ struct HelpText {
         }
     }
 
-    /// The subcommand names, in the order shown.
+    /// The subcommand names, in the order shown (without their aliases: `list, ls`).
     var subcommands: [String] {
         section("SUBCOMMANDS").filter { $0.hasPrefix("  ") && !$0.hasPrefix("   ") }.compactMap { line in
-            line.split(separator: " ").first.map(String.init)
+            line.split(separator: " ").first.map { $0.trimmingCharacters(in: [","]) }
         }
     }
 }

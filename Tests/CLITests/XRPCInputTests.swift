@@ -123,6 +123,38 @@ struct XRPCInputTests {
         }
     }
 
+    @Test(
+        "invalid JSON in --input says the line and column where it goes wrong, inline and from a .json file",
+        arguments: [
+            ("{\"text\": \"hi\",\n  \"n\": 1,\n  \"x\": tru}", "line 3, column 11: expected `true`, found `}`"),
+            ("[1, 2,, 3]", "line 1, column 7: expected a value, found `,`"),
+            ("{\"a\": 1\n", "line 2, column 1: expected `,` or `}`, found the end of the text"),
+            ("{\"é\": \"ü\" \"b\": 2}", "line 1, column 11: expected `,` or `}`, found `\"`"),
+            ("{\"password\": \"hunter2\tsecret\"}", "line 1, column 22: expected the rest of the string"),
+            ("{\"a\": 1} x", "line 1, column 10: expected the end of the text after the JSON value, found `x`"),
+        ]
+    )
+    func invalidJSONLocation(text: String, location: String) async throws {
+        try await ScratchHome.with { scratch in
+            let file = scratch.directory.appendingPathComponent("body.json")
+            try Data(text.utf8).write(to: file)
+            let method = ["xrpc", "com.example.thing.do", "--input"]
+            let runs = [
+                try await scratch.atoauth(method + [text]),
+                try await scratch.atoauth(method + ["@\(file.path)"]),
+            ]
+            for result in runs {
+                #expect(result.status == 2, "\(result.stderr)")
+                #expect(
+                    result.stderr.hasPrefix("--input is not valid JSON, but would be sent as application/json: "),
+                    "\(result.stderr)"
+                )
+                #expect(result.stderr.contains(location), "\(result.stderr)")
+                #expect(!result.stderr.contains("hunter2"), "no part of a string is shown: \(result.stderr)")
+            }
+        }
+    }
+
     /// The `blob` object of an uploadBlob answer.
     static func blob(_ result: CLIProcess.Result) throws -> [String: Any] {
         #expect(result.status == 0, "\(result.stderr)")

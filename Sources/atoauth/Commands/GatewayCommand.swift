@@ -159,9 +159,12 @@ struct GatewayCommand: AsyncParsableCommand, GlobalOptionUser {
         // Every call admitted gets a connection to its PDS at once: one waiting behind long uploads for a free
         // connection would fail after the connect timeout.
         settings.connectionsPerHost = admitted
-        Self.raiseOpenFileLimit(for: admitted)
+        // With --json, stderr is the gateway's log: the store's warnings and -v's exchanges are records too.
+        settings.logsJSONLines = global.json
+        let logger = Self.logger(verbose: settings.verbose, json: global.json)
+        Self.raiseOpenFileLimit(for: admitted, json: global.json, log: logger)
         try await CLIContext.run(settings) { context in
-            let fallback = try await fallbackAccount(context)
+            let fallback = try await fallbackAccount(context, log: logger)
             let tokenURL =
                 tokenFile.map { URL(fileURLWithPath: $0) } ?? context.home.appendingPathComponent("gateway-token")
             let token = GatewayToken.generate()
@@ -176,7 +179,6 @@ struct GatewayCommand: AsyncParsableCommand, GlobalOptionUser {
                 metricsPerAccount: metricsPerAccount
             )
             if let shutdownGrace { configuration.shutdownGrace = .milliseconds(Int(shutdownGrace * 1000)) }
-            let logger = Self.logger(verbose: context.settings.verbose, json: global.json)
             let server = try GatewayServer(configuration: configuration, accounts: context.accounts, logger: logger)
             do {
                 try await Self.serve(server, tokenFile: tokenURL, json: global.json, logger: logger)
@@ -216,9 +218,11 @@ struct GatewayCommand: AsyncParsableCommand, GlobalOptionUser {
             } else {
                 Output.line("listening on \(address)")
             }
-            Output.message(
+            note(
                 "The gateway token is in \(tokenFile.path) (mode 0600, new at each start): send it as "
-                    + "Authorization: Bearer <token>."
+                    + "Authorization: Bearer <token>.",
+                json: json,
+                log: logger
             )
             try await running.value
         } onCancel: {
@@ -240,24 +244,35 @@ struct GatewayCommand: AsyncParsableCommand, GlobalOptionUser {
     /// Raises the limit on open files to what `admitted` calls in flight may use; says so when the hard limit is lower.
     ///
     /// Each call holds its client's connection, one to the PDS and, for a large body, a spool file.
-    private static func raiseOpenFileLimit(for admitted: Int) {
+    private static func raiseOpenFileLimit(for admitted: Int, json: Bool, log: Logger) {
         let needed = 3 * admitted + 256
         let limit = cprocessguard_raise_open_files(needed)
         guard limit >= 0, limit < needed else { return }
-        Output.message(
+        note(
             "Note: this process may open \(limit) files, fewer than the \(needed) that --max-concurrent \(admitted) "
-                + "can need; raise the hard limit (ulimit -Hn, LimitNOFILE= in a systemd unit) or lower --max-concurrent."
+                + "can need; raise the hard limit (ulimit -Hn, LimitNOFILE= in a systemd unit) or lower --max-concurrent.",
+            json: json,
+            log: log
         )
+    }
+
+    /// A note for the person running the gateway: a sentence on stderr, or with `--json` a `notice` record of the
+    /// log, like every other line there (without the `Note: ` the sentence starts with).
+    private static func note(_ text: String, json: Bool, log: Logger) {
+        guard json else { return Output.message(text) }
+        log.notice("\(text.hasPrefix("Note: ") ? String(text.dropFirst("Note: ".count)) : text)")
     }
 
     /// The account for requests that name none: `--account` (or `ATOAUTH_ACCOUNT`), which must be signed in, by its
     /// DID; else `nil`, the active account at the time of each request.
-    private func fallbackAccount(_ context: CLIContext) async throws -> ATIdentifier? {
+    private func fallbackAccount(_ context: CLIContext, log: Logger) async throws -> ATIdentifier? {
         guard let name = context.selectedAccount else {
             if try await context.accounts.accounts().isEmpty {
-                Output.message(
+                Self.note(
                     "Note: no account is signed in here yet; calls are refused with AccountNotSignedIn until one is "
-                        + "(atoauth accounts add <handle>)."
+                        + "(atoauth accounts add <handle>).",
+                    json: global.json,
+                    log: log
                 )
             }
             return nil
@@ -307,44 +322,6 @@ struct GatewayCommand: AsyncParsableCommand, GlobalOptionUser {
     /// The gateway's log on stderr: one line per record, as text or (with `--json`) as JSON; debug records with
     /// `-v` (the account's DID on each request line).
     static func logger(verbose: Bool, json: Bool) -> Logger {
-        var logger = Logger(label: "atoauth.gateway") { _ in GatewayLogHandler(json: json) }
-        logger.logLevel = verbose ? .debug : .info
-        return logger
-    }
-}
-
-/// Writes each log record as one line on stderr through ``Output``: `time level message key=value …` (keys
-/// sorted), or one JSON object with `time`, `level`, `message` and the metadata.
-private struct GatewayLogHandler: LogHandler {
-    var json: Bool
-    var logLevel: Logger.Level = .info
-    var metadata: Logger.Metadata = [:]
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        var fields = metadata.mapValues { "\($0)" }
-        for (key, value) in event.metadata ?? [:] { fields[key] = "\(value)" }
-        let time = Date().formatted(.iso8601)
-        if json {
-            fields["time"] = time
-            fields["level"] = event.level.rawValue
-            fields["message"] = "\(event.message)"
-            let options: JSONSerialization.WritingOptions = [.sortedKeys, .withoutEscapingSlashes]
-            guard let data = try? JSONSerialization.data(withJSONObject: fields, options: options) else { return }
-            Output.message(String(decoding: data, as: UTF8.self))
-        } else {
-            let pairs = fields.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.quoted($0.value))" }
-            Output.message(([time, event.level.rawValue, "\(event.message)"] + pairs).joined(separator: " "))
-        }
-    }
-
-    /// A value as it reads in a `key=value` line: in double quotes (inner ones escaped) when it has a space.
-    private static func quoted(_ value: String) -> String {
-        guard value.contains(" ") || value.contains("\"") || value.isEmpty else { return value }
-        return "\"" + value.replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        LineLogHandler.logger(label: "atoauth.gateway", json: json, level: verbose ? .debug : .info)
     }
 }

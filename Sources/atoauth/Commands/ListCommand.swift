@@ -16,11 +16,14 @@ struct ListCommand: AsyncParsableCommand, GlobalOptionUser {
             A stored session that cannot be read is named on stderr as `! <did> (…)` (with --json, as an object \
             with did, unreadable: true and reason); remove it with `atoauth accounts remove <did>`.
 
+            Also `atoauth accounts ls`, and plain `atoauth accounts`.
+
             Examples:
               atoauth accounts list
               atoauth accounts list --json \\
                 | jq -r '.[] | select(.active) | .did'
-            """
+            """,
+        aliases: ["ls"]
     )
 
     /// Listing reads the store only.

@@ -17,12 +17,16 @@ struct RemoveCommand: AsyncParsableCommand, GlobalOptionUser {
 
             Removing the active account makes the remaining account you signed in to most recently the active \
             one (on a tie, the first by handle), and says which; when no account remains, none is active. With \
-            --json the answer has `did`, `handle`, `revocation`, `active` (the active account afterwards, or \
-            null) and `activeChanged`.
+            --json the answer has `did`, `handle`, `revocation`, `active` (whether the removed account was the \
+            active one, as in `accounts list --json`), `activeAccount` (the active account afterwards, or null) \
+            and `activeChanged`.
+
+            Also `atoauth accounts rm` and `atoauth accounts logout`.
 
             Example:
               atoauth accounts remove alice.bsky.social
-            """
+            """,
+        aliases: ["rm", "logout"]
     )
 
     /// Revocation goes to the stored revocation endpoint, which may be a development server on loopback.
@@ -76,6 +80,7 @@ struct RemoveCommand: AsyncParsableCommand, GlobalOptionUser {
             }
         }
         json.activeChanged = removal.active != .unchanged
+        json.active = json.activeChanged
         if global.json {
             try Output.json(json)
             return
@@ -91,8 +96,12 @@ struct RemoveCommand: AsyncParsableCommand, GlobalOptionUser {
 }
 
 /// The JSON answer of `accounts remove`: the removed account, the revocation, and the active account afterwards.
+///
+/// `active` means what it means in every account object (`accounts list --json`): whether this object's account,
+/// the removed one, was the active account. It used to hold the active account afterwards, which `activeAccount`
+/// holds now (docs/cli.md, `accounts remove`).
 struct RemovalJSON: Encodable {
-    /// An account as `active` shows it.
+    /// An account as `activeAccount` shows it.
     struct ActiveJSON: Encodable {
         var did: String
         var handle: String?
@@ -102,8 +111,10 @@ struct RemovalJSON: Encodable {
     var handle: String?
     /// `revoked`, `not supported by the server`, `failed`, or `not possible` for an unreadable session.
     var revocation: String
+    /// Whether the removed account was the active one.
+    var active = false
     /// The active account after the removal; `null` when none is.
-    var active: ActiveJSON?
+    var activeAccount: ActiveJSON?
     /// Whether the removal changed the active account.
     var activeChanged = false
 
@@ -111,13 +122,13 @@ struct RemovalJSON: Encodable {
         did = removed.did.rawValue
         handle = removed.handle?.description
         self.revocation = revocation
-        self.active = active.map { ActiveJSON(did: $0.did.rawValue, handle: $0.handle?.description) }
+        activeAccount = active.map { ActiveJSON(did: $0.did.rawValue, handle: $0.handle?.description) }
     }
 
     init(_ session: UnreadableSession, active: Account?) {
         did = session.did.rawValue
         revocation = "not possible"
-        self.active = active.map { ActiveJSON(did: $0.did.rawValue, handle: $0.handle?.description) }
+        activeAccount = active.map { ActiveJSON(did: $0.did.rawValue, handle: $0.handle?.description) }
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -126,11 +137,12 @@ struct RemovalJSON: Encodable {
         try container.encode(handle, forKey: .handle)
         try container.encode(revocation, forKey: .revocation)
         try container.encode(active, forKey: .active)
+        try container.encode(activeAccount, forKey: .activeAccount)
         try container.encode(activeChanged, forKey: .activeChanged)
     }
 
     private enum CodingKeys: String, CodingKey {
-        case did, handle, revocation, active, activeChanged
+        case did, handle, revocation, active, activeAccount, activeChanged
     }
 }
 

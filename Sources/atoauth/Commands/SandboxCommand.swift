@@ -21,7 +21,8 @@ struct SandboxCommand: AsyncParsableCommand {
               atoauth accounts add alice.test
 
             With --json the settings are printed as one line of JSON instead (origins, accounts, and the \
-            environment for atoauth), for scripts.
+            environment for atoauth), for scripts, and every line on stderr is a JSON object (time, level, \
+            message, and for a rejection its reason).
 
             Permission scopes (atproto.com/specs/permission): the authorization server grants granular scopes \
             within the client's registered scope, such as repo:app.bsky.feed.post?action=create, blob:image/* or \
@@ -219,7 +220,10 @@ struct SandboxCommand: AsyncParsableCommand {
 
     @Flag(
         name: .long,
-        help: "Print the settings as one line of JSON (origins, accounts, environment) instead of the banner."
+        help: ArgumentHelp(
+            "Print the settings as one line of JSON (origins, accounts, environment) instead of the banner, and log "
+                + "JSON lines on stderr."
+        )
     )
     var json = false
 
@@ -307,9 +311,13 @@ struct SandboxCommand: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = sandboxConfiguration
+        let level: Logger.Level = verbose ? .debug : .info
+        // With --json, stderr is JSON lines too: each rejection a record, as the gateway's log.
         let server = SandboxServer(
             configuration: configuration,
-            logger: SandboxServer.standardErrorLogger(level: verbose ? .debug : .info)
+            logger: json
+                ? LineLogHandler.logger(label: "atoauth.sandbox", json: true, level: level)
+                : SandboxServer.standardErrorLogger(level: level)
         )
         let withheld =
             configuration.withheldPermissions.isEmpty

@@ -25,24 +25,31 @@ struct CLIContext {
         environment: [String: String] = ProcessInfo.processInfo.environment,
         _ body: (CLIContext) async throws -> T
     ) async throws -> T {
-        try await run(GlobalSettings(options, environment: environment), environment: environment, body)
+        try await run(
+            GlobalSettings(options, environment: environment),
+            environment: environment,
+            creatingStore: Command.self is any StoreCreatingCommand.Type,
+            body
+        )
     }
 
     /// Builds the context from settings already read, runs `body`, and shuts the transport down on every path.
+    ///
+    /// Only with `creatingStore` (a command that stores something) is a file store that does not exist yet made.
     static func run<T>(
         _ settings: GlobalSettings,
         environment: [String: String] = ProcessInfo.processInfo.environment,
+        creatingStore: Bool = false,
         _ body: (CLIContext) async throws -> T
     ) async throws -> T {
         let logger = logger(settings)
         let home = try homeDirectory(settings, environment)
         return try await StoreSelection.withKeystore(
-            url: settings.store,
-            fromCommandLine: settings.storeFromCommandLine,
+            settings,
             home: home,
             environment: environment,
             logger: logger,
-            asking: settings.mayAsk
+            creating: creatingStore
         ) { keystore in
             try await run(settings, environment, logger: logger, home: home, keystore: keystore, body)
         }
@@ -77,8 +84,12 @@ struct CLIContext {
         }
     }
 
-    /// The logger the settings ask for: HTTP exchanges on stderr with `-v`, else warnings as sentences.
+    /// The logger the settings ask for: HTTP exchanges on stderr with `-v`, else warnings as sentences; JSON lines
+    /// either way when the command's stderr is a JSON log.
     static func logger(_ settings: GlobalSettings) -> Logger {
+        if settings.logsJSONLines {
+            return LineLogHandler.logger(label: "atoauth", json: true, level: settings.verbose ? .debug : .warning)
+        }
         var logger =
             settings.verbose
             ? Logger(label: "atoauth") { StreamLogHandler.standardError(label: $0) }

@@ -29,6 +29,9 @@ struct GlobalSettings: Sendable {
     /// How many connections to one server the command's calls may use at once; the gateway's, as many as the
     /// requests it admits.
     var connectionsPerHost = AsyncHTTPClientTransport.Configuration().maximumConnectionsPerHost
+    /// Whether the command's log records (warnings, and with `-v` each HTTP exchange) are JSON lines on stderr
+    /// (``LineLogHandler``): the gateway's with `--json`, whose stderr is a log.
+    var logsJSONLines = false
 
     /// The settings of a command that only reads the store: `home` and `store` as given, else their variables.
     init(home: String?, store: String?, environment: [String: String]) {

@@ -36,9 +36,10 @@ struct XRPCInput {
         let isJSON = (try? JSONSerialization.jsonObject(with: body, options: .fragmentsAllowed)) != nil
         let type = contentType ?? (isJSON ? MediaType.json : implied ?? MediaType.octetStream)
         guard isJSON || !MediaType.isJSON(type) else {
+            let place = JSONSyntaxError.find(in: body).map { ": \($0)" } ?? ""
             throw usage(
-                "--input is not valid JSON, but would be sent as \(type). Fix the JSON, or give --content-type for "
-                    + "a body that is not JSON."
+                "--input is not valid JSON, but would be sent as \(type)\(place). Fix the JSON, or give "
+                    + "--content-type for a body that is not JSON."
             )
         }
         return XRPCInput(body: body, contentType: type)
