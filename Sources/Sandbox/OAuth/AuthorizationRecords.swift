@@ -22,6 +22,8 @@ struct ClientRegistration: Sendable, Hashable {
     var scopes: Set<String>
     /// How the client authenticates at the PAR, token and revocation endpoints.
     var authentication: ClientAuthenticationMethod = .publicClient
+    /// What the sandbox's pages show of the client: nothing for the loopback client.
+    var presentation = ClientPresentation()
 }
 
 /// A client's `token_endpoint_auth_method` (RFC 7591 §2), as the sandbox supports it (atproto.com/specs/oauth,
@@ -63,6 +65,8 @@ struct PushedAuthorization: Sendable {
     var dpopKeyThumbprint: String
     /// When the `request_uri` expires.
     var expiresAt: Date
+    /// What the pages show of the client, from its document as it was at the PAR.
+    var clientPresentation = ClientPresentation()
 }
 
 /// An issued authorization code.

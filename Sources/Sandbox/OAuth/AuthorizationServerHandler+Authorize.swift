@@ -34,19 +34,18 @@ extension AuthorizationServerHandler {
         let pushed: PushedAuthorization
         do {
             pushed = try await core.authorizations.takeRequest(requestURI, clientID: clientID, now: core.now())
-        } catch .clientMismatch {
-            return errorPage(request, .invalidClient, "the request_uri was pushed by another client")
-        } catch .expired {
-            return errorPage(request, .invalidRequestURI, "the request_uri has expired; push a new request")
         } catch {
-            return errorPage(request, .invalidRequestURI, "the request_uri is unknown or was already used")
+            return spentRequestPage(request, error)
         }
         let settings = core.configuration
         if pushed.prompt == "create" {
             guard settings.autoApprove else {
                 let csrfToken = core.randomToken()
                 await core.authorizations.openInteraction(pushed, csrfToken: csrfToken)
-                return .html(200, SignUp.page(request: pushed, csrfToken: csrfToken))
+                return Self.showingLogo(
+                    .html(200, SignUp.page(request: pushed, csrfToken: csrfToken)),
+                    of: pushed.clientPresentation
+                )
             }
             let account = SignUp.createAccount(handle: nil, in: core)
             core.monitor.note(request, "signed up \(account.handle) (\(account.did))")
@@ -60,7 +59,43 @@ extension AuthorizationServerHandler {
         }
         let csrfToken = core.randomToken()
         await core.authorizations.openInteraction(pushed, csrfToken: csrfToken)
-        return .html(200, ConsentPage.page(request: pushed, accounts: settings.accounts, csrfToken: csrfToken))
+        return Self.showingLogo(
+            .html(200, ConsentPage.page(request: pushed, accounts: settings.accounts, csrfToken: csrfToken)),
+            of: pushed.clientPresentation
+        )
+    }
+
+    /// The page for a `request_uri` that cannot be used, logged with its reason: in plain words for a person who
+    /// reloaded or came back to the page (``ConsentPage/spentRequestPage(_:client:detail:)``).
+    private func spentRequestPage(
+        _ request: SandboxRequest,
+        _ refusal: AuthorizationStore.RequestURIRefusal
+    ) -> SandboxResponse {
+        let reason: SandboxRejectionReason
+        let detail: String
+        switch refusal.reason {
+        case .clientMismatch:
+            (reason, detail) = (.invalidClient, "the request_uri was pushed by another client")
+        case .expired:
+            (reason, detail) = (.invalidRequestURI, "the request_uri has expired; push a new request")
+        case .used:
+            (reason, detail) = (.invalidRequestURI, "the request_uri was already used")
+        case .unknown:
+            (reason, detail) = (.invalidRequestURI, "the request_uri is unknown or was already used")
+        }
+        core.monitor.rejected(request, reason, detail)
+        return .html(400, ConsentPage.spentRequestPage(refusal.reason, client: refusal.client, detail: detail))
+    }
+
+    /// A page showing the client's logo: its `Content-Security-Policy` also lets images load from the logo's origin,
+    /// and from nowhere else.
+    static func showingLogo(_ response: SandboxResponse, of client: ClientPresentation) -> SandboxResponse {
+        guard let origin = client.logoOrigin, let policy = response.header("Content-Security-Policy") else {
+            return response
+        }
+        var response = response
+        response.setHeader("Content-Security-Policy", policy + "; img-src " + origin)
+        return response
     }
 
     /// `POST /oauth/authorize`: the consent form; approve issues a code, deny redirects with `access_denied`.

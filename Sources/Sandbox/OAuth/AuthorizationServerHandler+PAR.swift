@@ -107,7 +107,8 @@ extension AuthorizationServerHandler {
             loginHintDID: loginHintDID,
             prompt: form["prompt"],
             dpopKeyThumbprint: proof.thumbprint,
-            expiresAt: core.now().addingTimeInterval(core.configuration.requestURILifetime)
+            expiresAt: core.now().addingTimeInterval(core.configuration.requestURILifetime),
+            clientPresentation: client.presentation
         )
     }
 

@@ -19,7 +19,40 @@ actor AuthorizationStore {
         case unauthenticated
     }
 
+    /// Why a `request_uri` cannot be used (RFC 9126 §4), with the client that pushed it when it was this client's,
+    /// so a reloaded page can explain itself and link back to the application.
+    struct RequestURIRefusal: Error, Sendable {
+        /// What is wrong with the `request_uri`.
+        enum Reason: Sendable {
+            /// Never issued, or forgotten.
+            case unknown
+            /// Pushed by another client.
+            case clientMismatch
+            /// Opened once already.
+            case used
+            /// Expired before it was opened.
+            case expired
+        }
+
+        /// What is wrong.
+        var reason: Reason
+        /// The client that pushed the request, for ``Reason/used`` and ``Reason/expired``.
+        var client = ClientPresentation()
+    }
+
+    /// How long a used or expired `request_uri` is remembered after it expires, in seconds.
+    static let spentRequestMemory: TimeInterval = 3600
+
+    /// A `request_uri` that was used or expired, remembered for ``spentRequestMemory`` after it expires.
+    private struct SpentRequest {
+        var clientID: String
+        var client: ClientPresentation
+        var reason: RequestURIRefusal.Reason
+        var forgetAt: Date
+    }
+
     private var requests: [String: PushedAuthorization] = [:]
+    private var spentRequests: [String: SpentRequest] = [:]
     private var interactions: [String: PushedAuthorization] = [:]
     private var codes: [String: AuthorizationCodeRecord] = [:]
     private var sessions: [String: SessionRecord] = [:]
@@ -33,11 +66,34 @@ actor AuthorizationStore {
     }
 
     /// Consumes a `request_uri` for the given client (RFC 9126 §4: one use).
-    func takeRequest(_ requestURI: String, clientID: String, now: Date) throws(Failure) -> PushedAuthorization {
-        guard let request = requests[requestURI] else { throw .unknown }
-        guard request.clientID == clientID else { throw .clientMismatch }
-        requests[requestURI] = nil
-        guard request.expiresAt > now else { throw .expired }
+    ///
+    /// A used or expired one is remembered a while, so opening it again says which, with its client; another
+    /// client's is refused without either.
+    func takeRequest(
+        _ requestURI: String,
+        clientID: String,
+        now: Date
+    ) throws(RequestURIRefusal) -> PushedAuthorization {
+        spentRequests = spentRequests.filter { $0.value.forgetAt > now }
+        if let spent = spentRequests[requestURI] {
+            guard spent.clientID == clientID else { throw RequestURIRefusal(reason: .clientMismatch) }
+            throw RequestURIRefusal(reason: spent.reason, client: spent.client)
+        }
+        guard let request = requests.removeValue(forKey: requestURI) else {
+            throw RequestURIRefusal(reason: .unknown)
+        }
+        guard request.clientID == clientID else {
+            requests[requestURI] = request
+            throw RequestURIRefusal(reason: .clientMismatch)
+        }
+        let isExpired = request.expiresAt <= now
+        spentRequests[requestURI] = SpentRequest(
+            clientID: clientID,
+            client: request.clientPresentation,
+            reason: isExpired ? .expired : .used,
+            forgetAt: max(request.expiresAt, now).addingTimeInterval(Self.spentRequestMemory)
+        )
+        guard !isExpired else { throw RequestURIRefusal(reason: .expired, client: request.clientPresentation) }
         return request
     }
 

@@ -48,7 +48,8 @@ enum HostedClientMetadata {
             kind: isNative ? .native : .web,
             redirectURIs: redirectURIs,
             scopes: scopes,
-            authentication: authentication
+            authentication: authentication,
+            presentation: ClientPresentation(metadata: metadata)
         )
     }
 

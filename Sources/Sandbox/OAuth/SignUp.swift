@@ -34,22 +34,19 @@ enum SignUp {
 
     /// The sign-up page: a handle field, then the same Create or Deny choice as the consent page.
     static func page(request: PushedAuthorization, csrfToken: String) -> String {
-        let scopes = request.scope.split(separator: " ").map { "<li><code>\(HTMLText.escaped(String($0)))</code></li>" }
-        return """
-            <!doctype html>
-            <html lang="en"><head><meta charset="utf-8"><title>Create an account – atoauth sandbox</title></head>
-            <body><h1>Create an account</h1>
-            <p>The application <code>\(HTMLText.escaped(request.clientID))</code> asks you to sign up, then to use
-            the new account.</p>
-            <form method="post" action="/oauth/authorize">
-            <input type="hidden" name="csrf_token" value="\(HTMLText.escaped(csrfToken))">
-            <p><label for="handle">Handle:</label> <input id="handle" name="handle" value="carol.test"></p>
-            <p>It asks for:</p><ul>\(scopes.joined())</ul>
-            <button type="submit" id="approve" name="decision" value="create">Create and approve</button>
-            <button type="submit" id="deny" name="decision" value="deny">Deny</button>
-            </form>
-            <p><small>atoauth sandbox: a local development server; nothing here is real.</small></p>
-            </body></html>
-            """
+        ConsentPage.document(
+            title: "Create an account",
+            body: """
+                <h1>Create an account</h1>
+                \(ConsentPage.clientIntroduction(request, asks: "asks you to sign up, then to use the new account."))
+                <form method="post" action="/oauth/authorize">
+                <input type="hidden" name="csrf_token" value="\(HTMLText.escaped(csrfToken))">
+                <p><label for="handle">Handle:</label> <input id="handle" name="handle" value="carol.test"></p>
+                <p>Permissions it asks for:</p>\(ConsentPage.permissionList(request.scope))
+                <button type="submit" id="approve" name="decision" value="create">Create and approve</button>
+                <button type="submit" id="deny" name="decision" value="deny">Deny</button>
+                </form>
+                """
+        )
     }
 }

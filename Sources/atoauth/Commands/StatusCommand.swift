@@ -18,8 +18,10 @@ struct StatusCommand: AsyncParsableCommand, GlobalOptionUser {
             public client's session lasts at most two weeks from sign-in; a confidential client's until the \
             earlier of two years from sign-in and its refresh token's expiry, three months after the last refresh \
             unless the server gave another, as at the reference server; an app-password session lasts until its \
-            refresh token expires, and each refresh renews it), client and clientKeyID for an OAuth session, and \
-            `check` with --check.
+            refresh token expires, and each refresh renews it), client and clientKeyID for an OAuth session, \
+            plcDirectory and handleResolver when the account was signed in with a PLC directory or handle resolver \
+            other than the defaults (its refreshes use them too, unless --plc-directory or --handle-resolver names \
+            others), and `check` with --check.
 
             --check calls com.atproto.server.getSession with each session (refreshing it when due): `valid` when \
             the PDS accepts it, `ended` when the server ended it (it is then deleted here, and the exit status is \
@@ -108,6 +110,10 @@ struct SessionStatus: Encodable {
     var client: String?
     /// The `kid` of the client key a confidential client's session is bound to.
     var clientKeyID: String?
+    /// The PLC directory and the handle resolution service the account was signed in with and is refreshed through,
+    /// when they are not the defaults (plc.directory; DNS and HTTPS).
+    var plcDirectory: String?
+    var handleResolver: String?
     /// What the PDS said of the session, with `--check`.
     var check: SessionCheck?
     private let endIsRenewedByRefresh: Bool
@@ -116,7 +122,7 @@ struct SessionStatus: Encodable {
 
     private enum CodingKeys: String, CodingKey {
         case kind, did, handle, active, pds, issuer, scope, permissions, notGranted, accessTokenExpiresAt
-        case signedInAt, refreshedAt, sessionEndsAtLatest, check, client, clientKeyID
+        case signedInAt, refreshedAt, sessionEndsAtLatest, check, client, clientKeyID, plcDirectory, handleResolver
     }
 
     init(account: Account, session: Session, now: Date) {
@@ -137,6 +143,8 @@ struct SessionStatus: Encodable {
         let end = session.endsAtLatest
         sessionEndsAtLatest = timestamp.string(from: end)
         endIsRenewedByRefresh = session.endIsRenewedByRefresh
+        plcDirectory = session.identityServices?.plcDirectory?.absoluteString
+        handleResolver = session.identityServices?.handleResolver?.absoluteString
         if case .oauth(let grant) = session.credential {
             client = grant.clientKeyID == nil ? "public" : "confidential"
             clientKeyID = grant.clientKeyID
@@ -156,8 +164,10 @@ struct SessionStatus: Encodable {
         if let client {
             lines.append(field("client", client + (clientKeyID.map { " (private_key_jwt, key \($0))" } ?? "")))
         }
+        if let plcDirectory { lines.append(field("PLC", plcDirectory)) }
+        if let handleResolver { lines.append(field("handles via", handleResolver)) }
         for (index, token) in tokens.enumerated() {
-            let line = "\(token)  — \(PermissionSummary.text(token))"
+            let line = "\(token)  — \(PermissionWords.text(token))"
             lines.append(index == 0 ? field("permissions", line) : field("", line))
         }
         for (index, missing) in notGranted.enumerated() {

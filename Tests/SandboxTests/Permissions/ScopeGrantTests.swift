@@ -182,15 +182,20 @@ struct ScopeGrantTests {
         }
     }
 
-    @Test("the consent page lists each requested permission on its own line, escaped")
+    @Test("the consent page lists each requested permission on its own line in words, its token escaped beside")
     func consentPage() async throws {
         let scope = "atproto repo:app.bsky.feed.post?action=create&action=delete"
         try await withSandbox(SandboxConfiguration()) { sandbox in
             let client = sandbox.client(registering: scope)
             let requestURI = try await client.pushAuthorization(FlowSecrets())
             let page = try await client.openAuthorization(requestURI: requestURI).text
-            #expect(page.contains("<li><code>atproto</code></li>"))
-            #expect(page.contains("<li><code>repo:app.bsky.feed.post?action=create&amp;action=delete</code></li>"))
+            #expect(page.contains("<li>use AT Protocol OAuth (required) <small><code>atproto</code></small></li>"))
+            #expect(
+                page.contains(
+                    "<li>create and delete records of app.bsky.feed.post "
+                        + "<small><code>repo:app.bsky.feed.post?action=create&amp;action=delete</code></small></li>"
+                )
+            )
         }
     }
 }
