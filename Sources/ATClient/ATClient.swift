@@ -3,6 +3,7 @@ public import ATProtoSyntax
 public import AccountManager
 public import Foundation
 public import HTTPTransport
+public import Logging
 import OAuthSessionManager
 import WireFormat
 
@@ -53,7 +54,9 @@ public struct ATClient: Sendable {
         headers: HTTPHeaders = [:],
         as account: ATIdentifier? = nil
     ) async throws -> XRPCResponse {
-        try await call(nsid, .get, parameters, nil, nil, proxy, headers, account)
+        try await execute(
+            XRPCRequest(nsid: nsid, parameters: parameters, proxy: proxy, headers: headers, account: account)
+        )
     }
 
     /// Calls a procedure (HTTP POST) with a body, JSON unless `contentType` says otherwise; `headers` as for
@@ -67,7 +70,17 @@ public struct ATClient: Sendable {
         headers: HTTPHeaders = [:],
         as account: ATIdentifier? = nil
     ) async throws -> XRPCResponse {
-        try await call(nsid, .post, parameters, input, contentType, proxy, headers, account)
+        let request = XRPCRequest(
+            nsid: nsid,
+            method: .post,
+            parameters: parameters,
+            body: input,
+            contentType: contentType,
+            proxy: proxy,
+            headers: headers,
+            account: account
+        )
+        return try await execute(request)
     }
 
     /// The header fields the client sets itself, which `headers` may not hold: the DPoP proof and token
@@ -114,82 +127,86 @@ public struct ATClient: Sendable {
         }
     }
 
-    // swift-format-ignore: ValidateDocumentationComments
-    private func call(
-        _ nsid: NSID,
-        _ method: HTTPMethod,
-        _ parameters: [(String, String)],
-        _ body: Data?,
-        _ contentType: String?,
-        _ proxy: String?,
-        _ extraHeaders: HTTPHeaders,
-        _ account: ATIdentifier?
+    /// Calls `request` as the account it routes to and returns the successful answer.
+    ///
+    /// ``query(_:parameters:proxy:headers:as:)`` and ``procedure(_:input:contentType:parameters:proxy:headers:as:)``
+    /// are this with a request of their arguments.
+    ///
+    /// - Parameters:
+    ///   - request: the call.
+    ///   - timeout: how long the whole call may take: choosing the account, reading its session, a refresh and the
+    ///     retry after `invalid_token` included; `nil` for no limit beyond the transport's own per exchange.
+    ///   - logger: gets the call's debug lines (never a token); the manager's configured logger when `nil`.
+    /// - Returns: the successful answer.
+    /// - Throws: ``XRPCError`` for a non-2xx answer; ``MissingPermissionError`` when the session lacks a permission
+    ///   the call needs; ``XRPCRequestError`` when a header is reserved; `AccountError` when no account fits;
+    ///   `CallTimeoutError` when `timeout` passes first.
+    public func execute(
+        _ request: XRPCRequest,
+        timeout: Duration? = nil,
+        logger: Logger? = nil
     ) async throws -> XRPCResponse {
-        let prepared = try await prepare(
-            nsid,
-            parameters: parameters,
-            inspectableBody: body,
-            contentType: contentType,
-            hasBody: body != nil,
-            proxy: proxy,
-            headers: extraHeaders,
-            account: account
-        )
-        let connection = prepared.connection
-        let needed = prepared.needed
-        let response = try await connection.send(
-            method,
-            path: "/xrpc/\(nsid.rawValue)",
-            percentEncodedQuery: parameters.isEmpty ? nil : FormEncoding.encode(parameters),
-            headers: prepared.headers,
-            body: body,
-            authorize: { try Self.checkLocally(needed, nsid, $0, connection.displayName) }
+        try await CallDeadline.run(within: CallDeadline(timeout), call: request.nsid.rawValue) {
+            try await self.send(request, logger: logger)
+        }
+    }
+
+    /// Sends `request` with no deadline of its own (``execute(_:timeout:logger:)`` sets it).
+    private func send(_ request: XRPCRequest, logger: Logger?) async throws -> XRPCResponse {
+        let prepared = try await prepare(request, as: request.account)
+        let query = request.parameters.isEmpty ? nil : FormEncoding.encode(request.parameters)
+        let response = try await prepared.connection.send(
+            prepared.request(request.method, query: query, body: request.body),
+            deadline: nil,
+            logger: logger,
+            authorize: prepared.authorize
         )
         guard response.isSuccess else {
+            let connection = prepared.connection
             if let missing = ScopeMissingAnswer.missing(in: response) {
                 throw MissingPermissionError(
-                    method: nsid.rawValue,
+                    method: request.nsid.rawValue,
                     permission: missing,
                     account: connection.displayName,
                     grantedScope: connection.session.scope,
                     refusedLocally: false
                 )
             }
-            throw XRPCError(method: nsid.rawValue, response: response)
+            throw XRPCError(method: request.nsid.rawValue, response: response)
         }
         return XRPCResponse(http: response)
     }
 
-    /// The account a call goes out as, its header fields, and the permissions it needs.
+    /// The account `call` goes out as (`account`, else for a routed client its `repo`, else `fallback`, else the
+    /// active account), its header fields, and the permissions it needs.
     func prepare(
-        _ nsid: NSID,
-        parameters: [(String, String)],
-        inspectableBody body: Data?,
-        contentType: String?,
-        hasBody: Bool,
-        proxy: String?,
-        headers extraHeaders: HTTPHeaders,
-        account: ATIdentifier?,
-        fallback: ATIdentifier? = nil
-    ) async throws -> (connection: AccountConnection, headers: HTTPHeaders, needed: [Permission]) {
-        if let reserved = extraHeaders.first(where: { Self.reservedHeaders.contains($0.name.lowercased()) }) {
+        _ call: some XRPCCall,
+        as account: ATIdentifier?,
+        otherwise fallback: ATIdentifier? = nil
+    ) async throws -> PreparedCall {
+        if let reserved = call.headers.first(where: { Self.reservedHeaders.contains($0.name.lowercased()) }) {
             throw XRPCRequestError.reservedHeader(reserved.name)
         }
         let connection = try await connection(
             explicit: account,
             fallback: fallback,
-            parameters: parameters,
-            body: body,
-            contentType: contentType
+            parameters: call.parameters,
+            body: call.inspectableBody,
+            contentType: call.contentType
         )
         var headers: HTTPHeaders = ["Accept": "application/json"]
-        if extraHeaders["Accept"] != nil { headers.remove(name: "Accept") }
-        for field in extraHeaders { headers.add(name: field.name, value: field.value) }
-        if let contentType, hasBody { headers.add(name: "Content-Type", value: contentType) }
-        let proxy = proxy ?? proxies.first(where: { nsid.rawValue.hasPrefix($0.key) })?.value
+        if call.headers["Accept"] != nil { headers.remove(name: "Accept") }
+        for field in call.headers { headers.add(name: field.name, value: field.value) }
+        if let contentType = call.contentType, call.hasBody { headers.add(name: "Content-Type", value: contentType) }
+        let proxy = call.proxy ?? proxies.first(where: { call.nsid.rawValue.hasPrefix($0.key) })?.value
         if let proxy { headers.add(name: "atproto-proxy", value: proxy) }
-        let needed = RequiredPermissions.of(nsid, proxy: proxy, body: body, contentType: contentType)
-        return (connection, headers, needed)
+        let needed = RequiredPermissions.of(
+            call.nsid,
+            proxy: proxy,
+            body: call.inspectableBody,
+            contentType: call.contentType
+        )
+        return PreparedCall(nsid: call.nsid, connection: connection, headers: headers, needed: needed)
     }
 
     /// Refuses a call whose permission the current session's grant clearly lacks; when the grant holds anything not

@@ -3,6 +3,7 @@ public import ATProtoSyntax
 import AccountManager
 public import Foundation
 public import HTTPTransport
+public import Logging
 import WireFormat
 
 /// An XRPC call to pass on as it came, for a proxy such as `atoauth gateway`: its body streamed, its answer
@@ -67,34 +68,40 @@ extension ATClient {
     ///
     /// - Throws: ``MissingPermissionError`` when the session clearly lacks a permission the call needs (nothing is
     ///   sent); ``XRPCRequestError`` when a header is reserved; `AccountError` when no account fits or the session
-    ///   ended; transport and DPoP errors.
+    ///   ended; `CallTimeoutError` when `timeout` passes first; transport and DPoP errors.
     ///
     /// - Parameters:
     ///   - request: the call.
     ///   - account: the handle or DID to act as; a bound client accepts only its own.
     ///   - fallback: for a routed client, the account to act as when neither `account` nor the call's `repo`
     ///     chooses one, in place of the active account.
+    ///   - timeout: how long the call may take up to the answer's head, as for ``execute(_:timeout:logger:)``;
+    ///     reading the answer's body is the caller's.
+    ///   - logger: gets the call's debug lines; the manager's configured logger when `nil`.
     /// - Returns: the PDS's answer, whatever its status, and the account the call went out as.
     public func forward(
         _ request: XRPCForwardedRequest,
         as account: ATIdentifier? = nil,
-        otherwise fallback: ATIdentifier? = nil
+        otherwise fallback: ATIdentifier? = nil,
+        timeout: Duration? = nil,
+        logger: Logger? = nil
     ) async throws -> XRPCForwardedResponse {
-        let prepared = try await prepare(request, as: account, otherwise: fallback)
-        let response = try await prepared.connection.stream(
-            request.method,
-            path: "/xrpc/\(request.nsid.rawValue)",
-            percentEncodedQuery: request.percentEncodedQuery,
-            headers: prepared.headers,
-            body: request.body,
-            authorize: { try Self.checkLocally(prepared.needed, request.nsid, $0, prepared.connection.displayName) }
-        )
-        return XRPCForwardedResponse(response: response, account: prepared.connection.did)
+        try await CallDeadline.run(within: CallDeadline(timeout), call: request.nsid.rawValue) {
+            let prepared = try await self.prepare(request, as: account, otherwise: fallback)
+            let response = try await prepared.connection.stream(
+                prepared.request(request.method, query: request.percentEncodedQuery),
+                body: request.body,
+                deadline: nil,
+                logger: logger,
+                authorize: prepared.authorize
+            )
+            return XRPCForwardedResponse(response: response, account: prepared.connection.did)
+        }
     }
 }
 
 extension ATClient {
-    /// Refuses now what ``forward(_:as:otherwise:)`` would refuse before sending; nothing is sent.
+    /// Refuses now what ``forward(_:as:otherwise:timeout:logger:)`` would refuse before sending; nothing is sent.
     ///
     /// That is: no account fits or none is signed in, a header is reserved, or the account's current session clearly
     /// lacks a permission the call needs.
@@ -103,7 +110,7 @@ extension ATClient {
     /// read), so that a client sending a large upload bound to fail hears so before sending it (RFC 9110 §10.1.1).
     /// The forward itself routes and checks again: an account switched in between is followed.
     ///
-    /// - Throws: what ``forward(_:as:otherwise:)`` throws before sending.
+    /// - Throws: what ``forward(_:as:otherwise:timeout:logger:)`` throws before sending.
     /// - Returns: the account the call would go out as now.
     @discardableResult
     public func preflight(
@@ -116,26 +123,7 @@ extension ATClient {
         // The current session, read again when another process changed it (a new sign-in may grant more), as the
         // forward's own check reads it.
         let session = try await connection.currentSession()
-        try Self.checkLocally(prepared.needed, request.nsid, session, connection.displayName)
+        try prepared.authorize(session)
         return connection.did
-    }
-
-    /// The account `request` goes out as, its header fields, and the permissions it needs.
-    private func prepare(
-        _ request: XRPCForwardedRequest,
-        as account: ATIdentifier?,
-        otherwise fallback: ATIdentifier?
-    ) async throws -> (connection: AccountConnection, headers: HTTPHeaders, needed: [Permission]) {
-        try await prepare(
-            request.nsid,
-            parameters: request.parameters,
-            inspectableBody: request.inspectableBody,
-            contentType: request.contentType,
-            hasBody: request.body != nil,
-            proxy: request.proxy,
-            headers: request.headers,
-            account: account,
-            fallback: fallback
-        )
     }
 }

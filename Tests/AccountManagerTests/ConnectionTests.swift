@@ -3,6 +3,7 @@ import ATOAuthTesting
 import ATProtoSyntax
 import AccountManager
 import DPoPRequestExecutor
+import Failures
 import Foundation
 import HTTPTransport
 import Keystore
@@ -123,6 +124,55 @@ struct ConnectionTests {
             #expect(counting.count == 1, "one request: the kept nonce is still accepted")
             let text = try String(contentsOf: configuration.nonceFile!, encoding: .utf8)
             #expect(!text.contains("accessToken") && text.contains(world.endpoints.pds.host() ?? "?"))
+        }
+    }
+
+    @Test("a call's time limit covers its refresh: a slow refresh times the call out, goes on, and is not repeated")
+    func limitCoversRefresh() async throws {
+        try await SandboxWorld.with(SandboxConfiguration(accessTokenLifetime: 600, autoApprove: true)) { world in
+            let accounts = world.accounts()
+            let alice = try await world.signIn("alice.test", with: accounts)
+            let connection = try await accounts.connection(for: alice.did)
+            let request = PDSRequest(path: "/xrpc/com.atproto.server.getSession")
+            #expect(try await connection.send(request).status == 200)
+            world.server.resetCounters()
+            world.clock.advance(by: 601)
+            // The refresh re-resolves the DID at the PLC directory, which now answers after 2 s: far beyond the limit.
+            world.server.updateConfiguration { $0.faults.slowResponses = 2 }
+            let error = await #expect(throws: CallTimeoutError.self) {
+                try await connection.send(request, timeout: .milliseconds(200))
+            }
+            #expect(error?.limit == .milliseconds(200))
+            #expect(error?.description.contains("200 ms") == true)
+            #expect(error?.description.contains("GET /xrpc/com.atproto.server.getSession as alice.test") == true)
+            #expect(error?.category == .failed && error?.remedy == .allowMoreTime)
+            #expect(world.server.counters.xrpcRequestHeadsReceived == 0, "the limit passed during the refresh")
+            // The refresh was left going, not cut off: the next call uses it and the session stays signed in.
+            world.server.updateConfiguration { $0.faults.slowResponses = nil }
+            #expect(try await connection.send(request).status == 200)
+            #expect(world.server.counters.refreshGrantsSucceeded == 1)
+            #expect(world.server.counters.refreshTokenReplays == 0, "no refresh token was sent twice")
+        }
+    }
+
+    @Test("the logger given to a call gets its debug lines, the refresh-and-retry's too, and never a token")
+    func perCallLogger() async throws {
+        try await SandboxWorld.with { world in
+            let accounts = world.accounts()
+            let session = try await world.signInWithRefusedAccessToken(activeIn: accounts)
+            let recording = LogRecording()
+            let answer = try await accounts.client()
+                .execute(XRPCRequest(nsid: NSIDs.getSession), logger: recording.logger)
+                .decode(GetSessionAnswer.self)
+            #expect(answer.did == session.did.rawValue)
+            let lines = recording.lines
+            #expect(lines.contains { $0.contains("GET /xrpc/com.atproto.server.getSession as alice.test") })
+            #expect(lines.contains { $0.contains("refreshing once") })
+            let current = try await accounts.connection(for: session.did).session
+            let secrets = [session.accessToken, session.refreshToken, current.accessToken, current.refreshToken]
+            for secret in secrets.compactMap(\.self) {
+                #expect(!lines.contains { $0.contains(secret) }, "no token in the log")
+            }
         }
     }
 }

@@ -4,7 +4,7 @@ import Failures
 public import Foundation
 public import HTTPTransport
 import Keystore
-import Logging
+public import Logging
 public import OAuthSessionManager
 import Synchronization
 import WireFormat
@@ -71,8 +71,7 @@ public final class AccountConnection: Sendable {
         try await ready().session
     }
 
-    /// Sends a request to the account's PDS: `path` (such as `/xrpc/com.atproto.server.getSession`) and an
-    /// already percent-encoded query are appended to the PDS origin.
+    /// Sends `request` to the account's PDS: its path and query are appended to the PDS origin.
     ///
     /// `authorize` checks the session the request is about to go out with (the current one, read again when another
     /// process changed it), such as whether its grant allows the call; what it throws is thrown before anything is
@@ -86,79 +85,119 @@ public final class AccountConnection: Sendable {
     /// connections, unchecked each time: the PDS URL passed the destination checks when the session was made, only
     /// `https` reaches a host other than loopback, and TLS authenticates the host name (RFC 9110 §4.3.4).
     ///
+    /// - Parameters:
+    ///   - request: what to send.
+    ///   - timeout: how long the whole call may take, a refresh and the retry included; `nil` for no limit beyond the
+    ///     transport's own per exchange.
+    ///   - logger: gets the call's debug lines (never a token); the manager's configured logger when `nil`.
+    ///   - authorize: checks the session the request goes out with.
     /// - Returns: the PDS's answer, whatever its status, after at most one refresh-and-retry on `invalid_token`.
-    /// - Throws: ``AccountError`` when the PDS refuses even the refreshed token or the account was signed out;
-    ///   `OAuthError` when the refresh fails; `DPoPError` and `TransportError` from the executor.
+    /// - Throws: ``CallTimeoutError`` when `timeout` passes first; ``AccountError`` when the PDS refuses even the
+    ///   refreshed token or the account was signed out; `OAuthError` when the refresh fails; `DPoPError` and
+    ///   `TransportError` from the executor.
+    public func send(
+        _ request: PDSRequest,
+        timeout: Duration? = nil,
+        logger: Logger? = nil,
+        authorize: @escaping @Sendable (Session) throws -> Void = { _ in }
+    ) async throws -> HTTPResponse {
+        try await send(request, deadline: CallDeadline(timeout), logger: logger, authorize: authorize)
+    }
+
+    /// Sends `method` to `path` as ``send(_:timeout:logger:authorize:)`` sends a ``PDSRequest`` of these fields.
     public func send(
         _ method: HTTPMethod,
         path: String,
         percentEncodedQuery: String? = nil,
         headers: HTTPHeaders = [:],
         body: Data? = nil,
-        authorize: (Session) throws -> Void = { _ in }
+        authorize: @escaping @Sendable (Session) throws -> Void = { _ in }
     ) async throws -> HTTPResponse {
-        try await sendingWithRetry(method, path, percentEncodedQuery, headers, body, authorize) {
-            sender,
-            request,
-            token in
-            let response = try await sender.send(request, accessToken: token)
-            return (response, response)
+        let request = PDSRequest(
+            method: method,
+            path: path,
+            percentEncodedQuery: percentEncodedQuery,
+            headers: headers,
+            body: body
+        )
+        return try await send(request, authorize: authorize)
+    }
+
+    /// Streams `request` to the account's PDS as ``send(_:timeout:logger:authorize:)`` sends it: `body` (in place of
+    /// `request.body`) goes in chunks, again from its start on a retry, and the answer returns at its head, its body
+    /// read as it comes; an answer that may say `invalid_token` (400, 401) is read ahead, up to 64 KiB, to tell.
+    ///
+    /// `timeout` bounds the call up to the answer's head; reading its body is the caller's.
+    public func stream(
+        _ request: PDSRequest,
+        body: HTTPRequestBody?,
+        timeout: Duration? = nil,
+        logger: Logger? = nil,
+        authorize: @escaping @Sendable (Session) throws -> Void = { _ in }
+    ) async throws -> HTTPStreamedResponse {
+        try await stream(request, body: body, deadline: CallDeadline(timeout), logger: logger, authorize: authorize)
+    }
+
+    /// Sends `request` before `deadline` (none when `nil`), as ``send(_:timeout:logger:authorize:)`` does; for a
+    /// caller that set the deadline itself, earlier in the call.
+    package func send(
+        _ request: PDSRequest,
+        deadline: CallDeadline?,
+        logger: Logger?,
+        authorize: @escaping @Sendable (Session) throws -> Void
+    ) async throws -> HTTPResponse {
+        try await CallDeadline.run(within: deadline, call: self.describe(request)) {
+            try await self.sendingWithRetry(request, logger: logger, authorize: authorize) { sender, request, token in
+                let response = try await sender.send(request, accessToken: token)
+                return (response, response)
+            }
         }
     }
 
-    /// Streams a request to the account's PDS as ``send(_:path:percentEncodedQuery:headers:body:authorize:)`` sends
-    /// one: `body` goes in chunks (again from its start on a retry) and the answer returns at its head, its body read
-    /// as it comes; an answer that may say `invalid_token` (400, 401) is read ahead, up to 64 KiB, to tell.
-    public func stream(
-        _ method: HTTPMethod,
-        path: String,
-        percentEncodedQuery: String? = nil,
-        headers: HTTPHeaders = [:],
+    /// Streams `request` before `deadline` (none when `nil`), as ``stream(_:body:timeout:logger:authorize:)`` does.
+    package func stream(
+        _ request: PDSRequest,
         body: HTTPRequestBody?,
-        authorize: (Session) throws -> Void = { _ in }
+        deadline: CallDeadline?,
+        logger: Logger?,
+        authorize: @escaping @Sendable (Session) throws -> Void
     ) async throws -> HTTPStreamedResponse {
-        try await sendingWithRetry(method, path, percentEncodedQuery, headers, nil, authorize) {
-            sender,
-            request,
-            token in
-            var response = try await sender.stream(request, body: body, accessToken: token)
-            guard [400, 401].contains(response.status) else { return (response, nil) }
-            let (whole, replay) = try await response.body.peek(upTo: 64 * 1024)
-            response.body = replay
-            return (response, whole.map { HTTPResponse(status: response.status, headers: response.headers, body: $0) })
+        try await CallDeadline.run(within: deadline, call: self.describe(request)) {
+            try await self.sendingWithRetry(request, logger: logger, authorize: authorize) { sender, request, token in
+                var response = try await sender.stream(request, body: body, accessToken: token)
+                guard [400, 401].contains(response.status) else { return (response, nil) }
+                let (whole, replay) = try await response.body.peek(upTo: 64 * 1024)
+                response.body = replay
+                let readable = whole.map { HTTPResponse(status: response.status, headers: response.headers, body: $0) }
+                return (response, readable)
+            }
         }
+    }
+
+    /// The call as a timeout names it: method, path and account, never the query.
+    private func describe(_ request: PDSRequest) -> String {
+        "\(request.method) \(request.path) as \(displayName)"
     }
 
     /// Sends with the current session, and once more after a refresh when the PDS answers `invalid_token`; `send`
     /// gives the answer and, when it may be a refusal, the same answer read whole.
-    // swift-format-ignore: ValidateDocumentationComments
     private func sendingWithRetry<Answer>(
-        _ method: HTTPMethod,
-        _ path: String,
-        _ percentEncodedQuery: String?,
-        _ headers: HTTPHeaders,
-        _ body: Data?,
-        _ authorize: (Session) throws -> Void,
+        _ request: PDSRequest,
+        logger: Logger?,
+        authorize: (Session) throws -> Void,
         _ send: (SessionSender, HTTPRequest, String) async throws -> (Answer, readable: HTTPResponse?)
     ) async throws -> Answer {
+        let logger = logger ?? configuration.logger
         var current = try await ready()
         try authorize(current.session)
-        let request = try Self.request(method, current.session.pds, path, percentEncodedQuery, headers, body)
-        configuration.logger.debug("\(method) \(path) as \(displayName) (\(did))")
-        if method != .get {
-            current.sender = current.sender.over(try await sessions.pinnedTransport(for: request.url, over: transport))
-        }
-        var (answer, readable) = try await send(current.sender, request, current.session.accessToken)
+        logger.debug("\(request.method) \(request.path) as \(displayName) (\(did))")
+        var (answer, readable) = try await attempt(request, with: current, send)
         guard let refused = readable, InvalidTokenAnswer.matches(refused, kind: current.session.kind) else {
             return answer
         }
-        configuration.logger.debug("the PDS refused the access token of \(did); refreshing once")
+        logger.debug("the PDS refused the access token of \(did); refreshing once")
         current = try await refreshed(replacing: current.session.accessToken)
-        let retry = try Self.request(method, current.session.pds, path, percentEncodedQuery, headers, body)
-        if method != .get {
-            current.sender = current.sender.over(try await sessions.pinnedTransport(for: retry.url, over: transport))
-        }
-        (answer, readable) = try await send(current.sender, retry, current.session.accessToken)
+        (answer, readable) = try await attempt(request, with: current, send)
         if let refused = readable, InvalidTokenAnswer.matches(refused, kind: current.session.kind) {
             throw AccountError.sessionRejected(
                 "the PDS refused the refreshed access token of \(displayName)",
@@ -167,6 +206,21 @@ public final class AccountConnection: Sendable {
             )
         }
         return answer
+    }
+
+    /// Sends `request` once with the session of `current`; a write over a transport pinned to the PDS's checked
+    /// address.
+    private func attempt<Answer>(
+        _ request: PDSRequest,
+        with current: Snapshot,
+        _ send: (SessionSender, HTTPRequest, String) async throws -> (Answer, readable: HTTPResponse?)
+    ) async throws -> (Answer, readable: HTTPResponse?) {
+        let http = try request.http(on: current.session.pds)
+        var sender = current.sender
+        if request.method != .get {
+            sender = sender.over(try await sessions.pinnedTransport(for: http.url, over: transport))
+        }
+        return try await send(sender, http, current.session.accessToken)
     }
 
     /// Refreshes the session now, whatever its expiry, and returns the new one; for a front end that shows the
@@ -180,7 +234,7 @@ public final class AccountConnection: Sendable {
     /// shows that a revoked token no longer works (the demo).
     package func sendAsLastRead(_ method: HTTPMethod, path: String) async throws -> HTTPResponse {
         let current = state.withLock { $0 }
-        let request = try Self.request(method, current.session.pds, path, nil, [:], nil)
+        let request = try PDSRequest(method: method, path: path).http(on: current.session.pds)
         return try await current.sender.send(request, accessToken: current.session.accessToken)
     }
 
@@ -302,22 +356,5 @@ public final class AccountConnection: Sendable {
 
     private static func jitter(_ configuration: AccountManager.Configuration) -> Double {
         Double(configuration.random.bytes(count: 1)[0]) / 255
-    }
-
-    // swift-format-ignore: ValidateDocumentationComments
-    private static func request(
-        _ method: HTTPMethod,
-        _ pds: URL,
-        _ path: String,
-        _ query: String?,
-        _ headers: HTTPHeaders,
-        _ body: Data?
-    ) throws -> HTTPRequest {
-        var text = pds.absoluteString
-        if text.hasSuffix("/") { text.removeLast() }
-        text += path
-        if let query, !query.isEmpty { text += "?" + query }
-        guard let url = URL(string: text) else { throw AccountError.invalidRequest("cannot form a URL for \(path)") }
-        return HTTPRequest(method: method, url: url, headers: headers, body: body)
     }
 }

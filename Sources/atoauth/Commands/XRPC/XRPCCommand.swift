@@ -2,6 +2,7 @@ import ATClient
 import ATProtoSyntax
 import ArgumentParser
 import Foundation
+import HTTPTransport
 
 /// `atoauth xrpc`.
 struct XRPCCommand: AsyncParsableCommand, GlobalOptionUser {
@@ -162,39 +163,25 @@ struct XRPCCommand: AsyncParsableCommand, GlobalOptionUser {
             // Routed: --account, else the account the request's repo names when it is signed in, else the active one.
             let client = context.accounts.client()
             let account = try AccountName.identifier(context.selectedAccount)
+            var request = XRPCRequest(
+                nsid: method,
+                method: body != nil || post ? .post : .get,
+                parameters: pairs,
+                body: body?.body,
+                contentType: body?.contentType ?? MediaType.json,
+                proxy: extra.proxy,
+                headers: extra.headers,
+                account: account
+            )
             if paginate {
                 try await XRPCPagination(method: method, maximumPages: maxPages ?? Self.defaultMaximumPages)
                     .run(parameters: pairs, merged: global.json) { parameters in
-                        try await client.query(
-                            method,
-                            parameters: parameters,
-                            proxy: extra.proxy,
-                            headers: extra.headers,
-                            as: account
-                        )
+                        request.parameters = parameters
+                        return try await client.execute(request)
                     }
                 return
             }
-            let response =
-                if body != nil || post {
-                    try await client.procedure(
-                        method,
-                        input: body?.body,
-                        contentType: body?.contentType ?? MediaType.json,
-                        parameters: pairs,
-                        proxy: extra.proxy,
-                        headers: extra.headers,
-                        as: account
-                    )
-                } else {
-                    try await client.query(
-                        method,
-                        parameters: pairs,
-                        proxy: extra.proxy,
-                        headers: extra.headers,
-                        as: account
-                    )
-                }
+            let response = try await client.execute(request)
             XRPCPrinter.print(response, as: format)
         }
     }
