@@ -28,6 +28,9 @@ let package = Package(
     name: "atoauth",
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
+        // The one import an app needs (Sources/ATOAuth/Exports.swift); the other libraries are its parts, for a
+        // program that wants only one of them.
+        .library(name: "ATOAuth", targets: ["ATOAuth"]),
         .library(name: "Failures", targets: ["Failures"]),
         .library(name: "ATProtoSyntax", targets: ["ATProtoSyntax"]),
         .library(name: "ATProtoPermissions", targets: ["ATProtoPermissions"]),
@@ -159,7 +162,17 @@ let package = Package(
             name: "ATClient",
             dependencies: [
                 "Failures", "ATProtoSyntax", "ATProtoPermissions", "WireFormat", "HTTPTransport", "OAuthSessionManager",
-                "AccountManager",
+                "AccountManager", .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // `import ATOAuth`: re-exports what an app names to sign in, keep accounts, call XRPC and handle failures.
+        .target(
+            name: "ATOAuth",
+            dependencies: [
+                "Failures", "ATProtoSyntax", "ATProtoPermissions", "HTTPTransport", "Keystore", "DPoPRequestExecutor",
+                "ATProtoIdentity", "OAuthSessionManager", "OAuthLoopbackListener", "AccountManager", "ATClient",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
@@ -221,8 +234,7 @@ let package = Package(
         .executableTarget(
             name: "atoauth-web-example",
             dependencies: [
-                "Failures", "ATProtoSyntax", "WireFormat", "HTTPTransport", "Keystore", "PostgresStore",
-                "ATProtoIdentity", "OAuthSessionManager", "AccountManager", "ATClient",
+                "ATOAuth", "WireFormat", "PostgresStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -349,7 +361,8 @@ let package = Package(
             name: "AccountManagerTests",
             dependencies: [
                 "AccountManager", "ATClient", "ATOAuthTesting", "HTTPTransport", "Keystore", "OAuthSessionManager",
-                "Sandbox", "DPoPRequestExecutor", "ATProtoSyntax",
+                "Sandbox", "DPoPRequestExecutor", "ATProtoSyntax", "Failures",
+                .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["Fixtures"],
             swiftSettings: strictSettings
@@ -367,8 +380,16 @@ let package = Package(
             name: "ATClientTests",
             dependencies: [
                 "ATClient", "AccountManager", "ATOAuthTesting", "ATProtoSyntax", "ATProtoPermissions",
-                "HTTPTransport", "OAuthSessionManager",
+                "HTTPTransport", "OAuthSessionManager", "Failures", "Sandbox", "Keystore",
+                .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: strictSettings
+        ),
+        // `import ATOAuth` alone signs in and calls XRPC, and the README's library example stays on that one import
+        // (scripts/check-readme-example builds the example itself, in a package that names only the product).
+        .testTarget(
+            name: "ATOAuthTests",
+            dependencies: ["ATOAuth", "ATOAuthTesting"],
             swiftSettings: strictSettings
         ),
         .testTarget(

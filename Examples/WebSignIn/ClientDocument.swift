@@ -1,7 +1,5 @@
-import AccountManager
+import ATOAuth
 import Foundation
-import Logging
-import OAuthSessionManager
 
 /// The client metadata document, served at the `client_id` URL: who the service is to an authorization server
 /// (atproto.com/specs/oauth, Clients).

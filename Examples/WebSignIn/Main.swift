@@ -1,7 +1,6 @@
-import AccountManager
+import ATOAuth
 import ArgumentParser
 import Foundation
-import HTTPTransport
 import Hummingbird
 import Logging
 import NIOCore

@@ -1,4 +1,4 @@
-import ATClient
+import ATOAuth
 import Hummingbird
 import HummingbirdCore
 import NIOCore

@@ -1,12 +1,8 @@
-import ATClient
-import ATProtoSyntax
-import AccountManager
-import Failures
+import ATOAuth
 import Foundation
 import Hummingbird
 import HummingbirdCore
 import NIOCore
-import OAuthSessionManager
 import Synchronization
 import WireFormat
 

@@ -1,9 +1,6 @@
-import ATProtoIdentity
-import AccountManager
+import ATOAuth
 import ArgumentParser
 import Foundation
-import Keystore
-import Logging
 import PostgresStore
 
 /// How the service runs: its options, each falling back to the `ATOAUTH_*` variable `atoauth` reads for it, so the
