@@ -52,7 +52,7 @@ extension OAuthSessionManager {
             guard metadata.tokenEndpointAuthMethodsSupported.contains("private_key_jwt") else {
                 throw OAuthError.invalidAuthorizationServerMetadata(
                     "“token_endpoint_auth_methods_supported” does not include private_key_jwt, so a confidential "
-                        + "client cannot sign in there",
+                        + "client cannot sign in there (\(MetadataRule.clientAuthentication))",
                     field: "token_endpoint_auth_methods_supported"
                 )
             }
@@ -66,29 +66,20 @@ extension OAuthSessionManager {
         let pkce = PKCE.generate(using: random)
         let state = OAuthState.generate(using: random)
         let key = DPoPKey()
-        var form = [
-            ("client_id", client.clientID), ("response_type", "code"), ("code_challenge", pkce.challenge),
-            ("code_challenge_method", PKCE.method), ("state", state),
-            ("redirect_uri", client.redirectURI.absoluteString), ("scope", client.scope),
-        ]
-        if let hint = identity.handle?.description ?? identity.did?.rawValue {
-            form.append(("login_hint", hint))
-        }
-        if let prompt { form.append(("prompt", prompt.rawValue)) }
-        let response = try await postForm(
-            form,
+        let request = PushedAuthorizationRequest(
+            client: client,
+            codeChallenge: pkce.challenge,
+            state: state,
+            loginHint: identity.handle?.description ?? identity.did?.rawValue,
+            prompt: prompt
+        )
+        let response = try await request.send(
             to: metadata.pushedAuthorizationRequestEndpoint,
             key: key,
-            purpose: "pushed authorization request",
+            through: poster,
             client: authenticator
         )
-        try Self.requireSuccess(response, of: "the pushed authorization request")
-        guard response.status == 201 || response.status == 200 else {
-            throw OAuthError.invalidTokenResponse("the PAR answered HTTP \(response.status), not 201 Created")
-        }
-        guard let object = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any],
-            let requestURI = object["request_uri"] as? String, !requestURI.isEmpty
-        else { throw OAuthError.invalidTokenResponse("the PAR answer has no request_uri") }
+        let requestURI = try PushedAuthorizationRequest.requireAccepted(response).requestURI
 
         try await store.savePending(
             PendingAuthorization(

@@ -8,14 +8,8 @@ import Logging
 import WireFormat
 
 extension OAuthSessionManager {
-    /// POSTs a form to an authorization server endpoint with a DPoP proof (no `ath`), after checking where it goes.
-    ///
-    /// The request, and its retry after a nonce challenge (RFC 9449 §8), connect to the address that passed the
-    /// check (atproto.com/specs/oauth, Security Concerns), so a DNS answer that changes in between cannot redirect
-    /// them.
-    ///
-    /// A confidential client's request (`client` given) carries a new client assertion on each attempt, the nonce
-    /// retry included (RFC 7523 §3).
+    /// POSTs a form to an authorization server endpoint with a DPoP proof, through
+    /// ``AuthorizationServerPoster/post(_:to:key:purpose:client:observe:)``.
     func postForm(
         _ pairs: [(String, String)],
         to endpoint: URL,
@@ -23,34 +17,12 @@ extension OAuthSessionManager {
         purpose: String,
         client: ClientAuthenticator? = nil
     ) async throws -> HTTPResponse {
-        let pinned = try await fetcher.pinnedTransport(for: endpoint)
-        let request = HTTPRequest(
-            method: .post,
-            url: endpoint,
-            headers: ["Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"],
-            body: FormEncoding.body(pairs)
-        )
-        logger.debug("POST \(endpoint.absoluteString) (\(purpose))")
-        do {
-            let prepare: ((inout HTTPRequest) throws -> Void)? = client.map { client in
-                { attempt in attempt.body = FormEncoding.body(pairs + (try client.parameters())) }
-            }
-            let response = try await executor(for: key, over: pinned).send(request, preparingEachAttempt: prepare)
-            logger.debug("\(purpose): HTTP \(response.status)")
-            return response
-        } catch let error as DPoPError {
-            throw OAuthError.dpopFailed(error.description)
-        } catch let error as OAuthError {
-            throw error
-        } catch let error as TransportError {
-            throw OAuthError.networkFailure(purpose, error)
-        } catch {
-            // An error the transport does not describe: nothing says the request was not sent.
-            throw OAuthError.networkFailure(
-                "The \(purpose) to \(endpoint.host ?? "the server") failed (\(error)) — check the network and try again",
-                outcomeUnknown: true
-            )
-        }
+        try await poster.post(pairs, to: endpoint, key: key, purpose: purpose, client: client)
+    }
+
+    /// How this manager reaches authorization server endpoints: its fetcher, nonces, randomness, clock and logger.
+    var poster: AuthorizationServerPoster {
+        AuthorizationServerPoster(fetcher: fetcher, nonceCache: nonceCache, random: random, now: now, logger: logger)
     }
 
     /// The OAuth `error` and `error_description` of an error answer (RFC 6749 §5.2), if it has them.

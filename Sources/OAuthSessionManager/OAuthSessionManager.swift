@@ -147,9 +147,4 @@ package actor OAuthSessionManager {
         return made
     }
 
-    /// A DPoP executor for `key` over `transport` (for an authorization server, one pinned to the endpoint's checked
-    /// address), sharing the process's nonce cache.
-    func executor(for key: DPoPKey, over transport: any HTTPTransport) -> DPoPRequestExecutor {
-        DPoPRequestExecutor(transport: transport, key: key, nonceCache: nonceCache, random: random, now: now)
-    }
 }

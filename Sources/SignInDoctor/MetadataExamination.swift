@@ -3,65 +3,71 @@ import HTTPTransport
 import OAuthSessionManager
 
 extension SignInDoctor {
-    /// Fetches the PDS's protected-resource metadata and its authorization server's metadata, and checks every
-    /// member the AT Protocol profile requires, each on its own (atproto.com/specs/oauth, Authorization Servers).
+    /// Fetches the PDS's protected-resource metadata and its authorization server's metadata, and reports every
+    /// finding of the engine's checks, the ones a sign-in stops at (RFC 9728 §3, RFC 8414 §3;
+    /// atproto.com/specs/oauth, Authorization Servers).
     func examineServers(pds: URL) async -> ServerExamination {
         var result = ServerExamination()
-        let resource: ProtectedResourceMetadata
+        let resolver = MetadataResolver(fetcher: fetcher)
+        let examined: (metadata: ProtectedResourceMetadata?, finding: MetadataFinding)
         do {
-            resource = try await MetadataResolver(fetcher: fetcher).protectedResourceMetadata(for: pds)
+            let (origin, body) = try await resolver.protectedResourceDocument(for: pds)
+            examined = ProtectedResourceMetadata.examine(json: body, pds: origin, allowHTTPLoopback: allowHTTPLoopback)
         } catch {
             result.findings.append(
                 .fail(
-                    "resource-metadata",
+                    ProtectedResourceMetadata.check,
                     error is FetchError
                         ? Self.reason(of: error)
                         : "\(pds.absoluteString)\(ProtectedResourceMetadata.wellKnownPath): \(Self.reason(of: error))",
-                    rule: Rule.protectedResource,
-                    fix:
-                        "The PDS must serve its protected-resource metadata at \(ProtectedResourceMetadata.wellKnownPath) "
-                        + "(200, JSON) with “resource” its own origin and exactly one authorization server; its "
-                        + "operator must fix it.",
+                    rule: MetadataRule.protectedResource,
+                    fix: ProtectedResourceMetadata.fix,
                     who: .server
                 )
             )
-            result.findings += ServerExamination.skippedChecks(
-                after: "resource-metadata",
-                because: "the PDS's protected-resource metadata is unusable"
-            )
+            result.findings += Self.skippedAfterResource
+            return result
+        }
+        guard let resource = examined.metadata else {
+            var finding = Finding(examined.finding)
+            finding.seen = "\(pds.absoluteString)\(ProtectedResourceMetadata.wellKnownPath): \(finding.seen)"
+            result.findings.append(finding)
+            result.findings += Self.skippedAfterResource
             return result
         }
         let issuer = resource.authorizationServer
         result.issuer = issuer
-        result.findings.append(
-            .pass(
-                "resource-metadata",
-                "\(resource.resource) names the authorization server \(issuer)",
-                rule: Rule.protectedResource
-            )
-        )
-        guard let wire = await fetchServerMetadata(issuer: issuer, into: &result) else {
+        result.findings.append(Finding(examined.finding))
+        guard let wire = await fetchServerMetadata(issuer: issuer, resolver: resolver, into: &result) else {
             result.findings += ServerExamination.skippedChecks(
                 after: "as-metadata",
                 because: "the authorization server's metadata is unusable"
             )
             return result
         }
-        let checks = ServerMetadataChecks(
-            wire: wire,
+        let check = AuthorizationServerMetadataCheck(
+            wire,
             issuer: issuer,
             pds: resource.resource,
             scope: configuration.scope,
-            policy: DestinationPolicy(allowHTTPLoopback: allowHTTPLoopback)
+            allowHTTPLoopback: allowHTTPLoopback
         )
-        result.findings += checks.findings
-        result.pushedRequestEndpoint = checks.pushedRequestEndpoint
+        result.findings += check.findings.map(Finding.init)
+        result.pushedRequestEndpoint = check.pushedRequestEndpoint
         return result
+    }
+
+    private static var skippedAfterResource: [Finding] {
+        ServerExamination.skippedChecks(
+            after: ProtectedResourceMetadata.check,
+            because: "the PDS's protected-resource metadata is unusable"
+        )
     }
 
     /// Fetches and decodes the metadata at the issuer's well-known path; `nil` when it cannot be used.
     private func fetchServerMetadata(
         issuer: String,
+        resolver: MetadataResolver,
         into result: inout ServerExamination
     ) async -> AuthorizationServerMetadataWire? {
         let location = issuer + AuthorizationServerMetadata.wellKnownPath
@@ -70,29 +76,25 @@ extension SignInDoctor {
             + "not the PDS's real authorization server, the PDS's operator must correct authorization_servers in "
             + "\(ProtectedResourceMetadata.wellKnownPath)."
         do {
-            guard let issuerURL = URL(string: issuer),
-                let origin = try? OriginURL.normalize(issuerURL, allowHTTPLoopback: allowHTTPLoopback),
-                let url = origin.appendingWellKnownPath(AuthorizationServerMetadata.wellKnownPath)
-            else {
-                throw FetchError.unsafeDestination("“\(issuer)” is not an https origin")
-            }
-            let body = try await fetcher.get(url, expecting: .metadata).body
+            let body = try await resolver.authorizationServerDocument(for: issuer)
             let wire = try JSONDecoder().decode(AuthorizationServerMetadataWire.self, from: body)
-            result.findings.append(.pass("as-metadata", "\(location) is JSON metadata", rule: Rule.serverMetadata))
+            result.findings.append(
+                .pass("as-metadata", "\(location) is JSON metadata", rule: MetadataRule.serverMetadata)
+            )
             return wire
         } catch let error as DecodingError {
             result.findings.append(
                 .fail(
                     "as-metadata",
                     "\(location): \(MetadataDecoding.reason(of: error))",
-                    rule: Rule.serverMetadata,
+                    rule: MetadataRule.serverMetadata,
                     fix: fix,
                     who: .server
                 )
             )
         } catch {
             result.findings.append(
-                .fail("as-metadata", Self.reason(of: error), rule: Rule.serverMetadata, fix: fix, who: .server)
+                .fail("as-metadata", Self.reason(of: error), rule: MetadataRule.serverMetadata, fix: fix, who: .server)
             )
         }
         return nil

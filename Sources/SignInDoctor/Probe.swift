@@ -2,6 +2,7 @@ import DPoPRequestExecutor
 import Foundation
 import HTTPTransport
 import OAuthSessionManager
+import Synchronization
 import WireFormat
 
 /// The checks of the probe: a pushed authorization request sent as a sign-in would send it, then abandoned.
@@ -24,58 +25,56 @@ enum Probe {
 }
 
 /// One answer of the probe, with the local times the request left and the answer arrived.
-struct ProbeAnswer {
-    var response: HTTPResponse
-    var sentAt: Date
-    var receivedAt: Date
+typealias ProbeAnswer = AuthorizationServerPoster.Attempt
 
+extension AuthorizationServerPoster.Attempt {
     var nonce: String? { response.headers["DPoP-Nonce"] }
     var error: ServerErrorBody { ServerErrorBody(response.body) }
     var asksForNonce: Bool { response.status == 400 && error.error == "use_dpop_nonce" }
 }
 
+/// The answers the probe saw, as they arrive.
+private final class ProbeAnswers: Sendable {
+    private let answers = Mutex<[ProbeAnswer]>([])
+
+    func append(_ answer: ProbeAnswer) { answers.withLock { $0.append(answer) } }
+
+    var all: [ProbeAnswer] { answers.withLock { $0 } }
+}
+
 extension SignInDoctor {
-    /// Sends the pushed authorization request a sign-in would send, with a new DPoP key and PKCE verifier that are
-    /// then forgotten, and reports whether the server accepts it and the scope, how it handles DPoP nonces, and
-    /// whether its clock agrees with this one (RFC 9126 §2, RFC 9449 §8).
+    /// Sends the pushed authorization request a sign-in would send — the engine's own request and nonce retry
+    /// (``PushedAuthorizationRequest``), with a new DPoP key, PKCE verifier and nonce cache that are then
+    /// forgotten — and reports whether the server accepts it and the scope, how it handles DPoP nonces, and whether
+    /// its clock agrees with this one (RFC 9126 §2, RFC 9449 §8).
     func probe(_ endpoint: URL, issuer: String, client: OAuthClient, loginHint: String?) async -> [Finding] {
-        let signer = DPoPProofSigner(key: DPoPKey())
-        let pkce = PKCE.generate()
-        var form = [
-            ("client_id", client.clientID), ("response_type", "code"), ("code_challenge", pkce.challenge),
-            ("code_challenge_method", PKCE.method), ("state", OAuthState.generate()),
-            ("redirect_uri", client.redirectURI.absoluteString), ("scope", client.scope),
-        ]
-        if let loginHint { form.append(("login_hint", loginHint)) }
-        var answers: [ProbeAnswer] = []
+        let request = PushedAuthorizationRequest(
+            client: client,
+            codeChallenge: PKCE.generate().challenge,
+            state: OAuthState.generate(),
+            loginHint: loginHint
+        )
+        let poster = AuthorizationServerPoster(fetcher: fetcher, now: configuration.now)
+        let seen = ProbeAnswers()
+        let failure: (any Error)?
         do {
-            let transport = try await fetcher.pinnedTransport(for: endpoint)
-            func send(nonce: String?) async throws -> ProbeAnswer {
-                var headers: HTTPHeaders = [
-                    "Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json",
-                ]
-                let proof = try signer.proof(method: .post, url: endpoint, nonce: nonce, issuedAt: configuration.now())
-                headers.add(name: "DPoP", value: proof)
-                let request = HTTPRequest(
-                    method: .post,
-                    url: endpoint,
-                    headers: headers,
-                    body: Data(FormEncoding.encode(form).utf8)
-                )
-                let sentAt = configuration.now()
-                let response = try await transport.send(request)
-                return ProbeAnswer(response: response, sentAt: sentAt, receivedAt: configuration.now())
+            _ = try await request.send(to: endpoint, key: DPoPKey(), through: poster) { attempt in
+                seen.append(attempt)
             }
-            answers.append(try await send(nonce: nil))
-            if answers[0].asksForNonce, let nonce = answers[0].nonce {
-                answers.append(try await send(nonce: nonce))
-            }
+            failure = nil
         } catch {
+            failure = error
+        }
+        // A nonce challenge repeated or without a nonce ends the request in an error, but its answers were seen and
+        // are what the findings judge.
+        let answers = seen.all
+        guard let first = answers.first else {
+            let reason = failure.map(Self.reason(of:)) ?? "no answer"
             return Probe.checks.map { check in
                 check.name == "par-request"
                     ? .fail(
                         "par-request",
-                        "\(endpoint.absoluteString): \(Self.reason(of: error))",
+                        "\(endpoint.absoluteString): \(reason)",
                         rule: check.rule,
                         fix: "The pushed authorization request endpoint must be reachable; if this persists, its "
                             + "operator must check the server.",
@@ -84,7 +83,7 @@ extension SignInDoctor {
                     : .skip(check.name, "the pushed authorization request got no answer", rule: check.rule)
             }
         }
-        let clock = Self.clockFinding(answers[0])
+        let clock = Self.clockFinding(first)
         let skewed = clock.status == .fail
         return [
             Self.requestFinding(answers, endpoint: endpoint, skewedClock: skewed),

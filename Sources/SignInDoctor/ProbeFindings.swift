@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTransport
+import OAuthSessionManager
 import WireFormat
 
 extension SignInDoctor {
@@ -8,8 +9,7 @@ extension SignInDoctor {
         let answer = answers[answers.count - 1]
         let status = answer.response.status
         if answer.response.isSuccess {
-            let object = try? JSONSerialization.jsonObject(with: answer.response.body) as? [String: Any]
-            guard let requestURI = object?["request_uri"] as? String, !requestURI.isEmpty else {
+            guard let accepted = PushedAuthorizationRequest.accepted(in: answer.response) else {
                 return .fail(
                     "par-request",
                     "HTTP \(status) without a request_uri",
@@ -19,7 +19,7 @@ extension SignInDoctor {
                     who: .server
                 )
             }
-            let lifetime = (object?["expires_in"] as? NSNumber).map { ", valid \($0) s" } ?? ""
+            let lifetime = accepted.expiresIn.map { ", valid \($0) s" } ?? ""
             let seen = "HTTP \(status): a request_uri was issued\(lifetime), and abandoned (nothing is stored)"
             guard status == 201 else {
                 return .warn(

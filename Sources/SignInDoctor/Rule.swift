@@ -1,4 +1,5 @@
-/// The rules the checks follow, by the section that states each.
+/// The rules the checks follow, by the section that states each; the metadata rules are the engine's
+/// (`MetadataRule`), which a sign-in's errors cite too.
 enum Rule {
     static let handleResolution = "atproto.com/specs/handle, Handle Resolution"
     static let handleBothWays =
@@ -6,19 +7,6 @@ enum Rule {
     static let didDocument = "atproto.com/specs/did, DID Documents"
     static let personalDataServer =
         "atproto.com/specs/did, DID Documents (#atproto_pds); atproto.com/specs/oauth, Security Concerns"
-    static let protectedResource = "RFC 9728 §3; atproto.com/specs/oauth, Authorization Servers"
-    static let serverMetadata = "RFC 8414 §3; atproto.com/specs/oauth, Authorization Servers"
-    static let issuer = "RFC 8414 §3.3"
-    static let pushedRequests = "RFC 9126 §5; atproto.com/specs/oauth, Authorization Servers"
-    static let dpopAlgorithms = "RFC 9449 §5.1; atproto.com/specs/oauth, DPoP"
-    static let pkce = "RFC 7636 §4.2; atproto.com/specs/oauth, Authorization Servers"
-    static let issParameter = "RFC 9207 §3; atproto.com/specs/oauth, Authorization Servers"
-    static let clientAuthentication = "RFC 8414 §2; atproto.com/specs/oauth, Client Authentication"
-    static let clientIDDocuments = "atproto.com/specs/oauth, Clients (client ID metadata documents)"
-    static let scopes = "RFC 8414 §2; atproto.com/specs/oauth, Scopes"
-    static let prompts = "OpenID Connect Prompt Create §4.1"
-    static let endpoints = "RFC 8414 §2; atproto.com/specs/oauth, Security Concerns"
-    static let protectedResources = "RFC 9728 §4; atproto.com/specs/oauth, Authorization Servers"
     static let clientMetadata = "atproto.com/specs/oauth, Clients; RFC 7591 §2"
     static let pushedRequest = "RFC 9126 §2"
     static let scopeRequest = "RFC 6749 §3.3; atproto.com/specs/permission"

@@ -1,4 +1,5 @@
 import Foundation
+import OAuthSessionManager
 
 /// What the metadata half of the chain found: the findings, and what the probe needs.
 struct ServerExamination: Sendable {
@@ -9,21 +10,11 @@ struct ServerExamination: Sendable {
     var pushedRequestEndpoint: URL?
 
     /// Every check of the metadata, in order, with its rule.
-    static let checks: [(name: String, rule: String)] = [
-        ("resource-metadata", Rule.protectedResource),
-        ("as-metadata", Rule.serverMetadata),
-        ("as-metadata-issuer", Rule.issuer),
-        ("as-metadata-par", Rule.pushedRequests),
-        ("as-metadata-dpop", Rule.dpopAlgorithms),
-        ("as-metadata-pkce", Rule.pkce),
-        ("as-metadata-iss", Rule.issParameter),
-        ("as-metadata-client-auth", Rule.clientAuthentication),
-        ("as-metadata-client-id-documents", Rule.clientIDDocuments),
-        ("as-metadata-scopes", Rule.scopes),
-        ("as-metadata-prompt", Rule.prompts),
-        ("as-metadata-endpoints", Rule.endpoints),
-        ("as-protected-resources", Rule.protectedResources),
-    ]
+    static let checks: [(name: String, rule: String)] =
+        [
+            (ProtectedResourceMetadata.check, MetadataRule.protectedResource),
+            ("as-metadata", MetadataRule.serverMetadata),
+        ] + AuthorizationServerMetadataCheck.checks
 
     /// The checks after `check`, skipped for the same reason.
     static func skippedChecks(after check: String? = nil, because why: String) -> [Finding] {

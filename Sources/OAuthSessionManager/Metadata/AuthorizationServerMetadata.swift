@@ -1,5 +1,4 @@
 public import Foundation
-import HTTPTransport
 import WireFormat
 
 /// An authorization server's metadata, checked as RFC 8414 §3; atproto.com/specs/oauth, Authorization Servers requires (RFC 8414 §2–§3).
@@ -31,12 +30,19 @@ public struct AuthorizationServerMetadata: Sendable, Hashable {
     /// The client authentication methods the server supports (RFC 8414 §2); contains `none`.
     public let tokenEndpointAuthMethodsSupported: [String]
 
-    /// Decodes and checks metadata fetched for `issuer`; throws
-    /// ``OAuthError/invalidAuthorizationServerMetadata(_:field:)`` naming the failed check.
+    /// Decodes and checks metadata fetched for `issuer`, with the checks of ``AuthorizationServerMetadataCheck``;
+    /// throws ``OAuthError/invalidAuthorizationServerMetadata(_:field:)`` for the first that fails, naming its member
+    /// and rule.
     ///
     /// Endpoints must be https URLs without a fragment whose host is not a private or special-use address
     /// (http loopback in development mode).
     public init(json: Data, issuer expectedIssuer: String, allowHTTPLoopback: Bool = false) throws {
+        try self.init(json: json, issuer: expectedIssuer, resource: nil, allowHTTPLoopback: allowHTTPLoopback)
+    }
+
+    /// Decodes and checks metadata fetched for `issuer` on behalf of the PDS `resource` (its resource identifier):
+    /// when the server lists `protected_resources`, they must include it (RFC 9728 §4); `nil` leaves them unchecked.
+    package init(json: Data, issuer expectedIssuer: String, resource: String?, allowHTTPLoopback: Bool) throws {
         let wire: AuthorizationServerMetadataWire
         do {
             wire = try JSONDecoder().decode(AuthorizationServerMetadataWire.self, from: json)
@@ -46,70 +52,31 @@ public struct AuthorizationServerMetadata: Sendable, Hashable {
                 field: DecodingFailure.member(of: error)
             )
         }
-        let checker = Checker(allowHTTPLoopback: allowHTTPLoopback)
-        guard wire.issuer == expectedIssuer else {
-            throw OAuthError.invalidAuthorizationServerMetadata(
-                "“issuer” is “\(wire.issuer ?? "missing")”, not \(expectedIssuer) that it was fetched for",
-                field: "issuer"
-            )
+        let check = AuthorizationServerMetadataCheck(
+            wire,
+            issuer: expectedIssuer,
+            pds: resource,
+            allowHTTPLoopback: allowHTTPLoopback
+        )
+        if let failure = check.findings.firstFailure {
+            throw OAuthError.invalidAuthorizationServerMetadata(failure.reason, field: failure.member)
+        }
+        // Every endpoint passed its check above; these guards only keep the compiler's promise.
+        guard let authorizationEndpoint = check.usableEndpoint(wire.authorizationEndpoint),
+            let tokenEndpoint = check.usableEndpoint(wire.tokenEndpoint),
+            let pushedRequestEndpoint = check.pushedRequestEndpoint
+        else {
+            throw OAuthError.invalidAuthorizationServerMetadata("an endpoint is unusable", field: nil)
         }
         self.issuer = expectedIssuer
-        self.authorizationEndpoint = try checker.endpoint(wire.authorizationEndpoint, "authorization_endpoint")
-        self.tokenEndpoint = try checker.endpoint(wire.tokenEndpoint, "token_endpoint")
-        try checker.isTrue(wire.requirePushedAuthorizationRequests, "require_pushed_authorization_requests")
-        self.pushedAuthorizationRequestEndpoint = try checker.endpoint(
-            wire.pushedAuthorizationRequestEndpoint,
-            "pushed_authorization_request_endpoint"
-        )
-        self.revocationEndpoint = try wire.revocationEndpoint.map { try checker.endpoint($0, "revocation_endpoint") }
-        try checker.isTrue(wire.clientIDMetadataDocumentSupported, "client_id_metadata_document_supported")
-        try checker.isTrue(
-            wire.authorizationResponseIssParameterSupported,
-            "authorization_response_iss_parameter_supported"
-        )
-        try checker.contains(wire.codeChallengeMethodsSupported, "S256", "code_challenge_methods_supported")
-        try checker.contains(wire.dpopSigningAlgValuesSupported, "ES256", "dpop_signing_alg_values_supported")
-        try checker.contains(wire.tokenEndpointAuthMethodsSupported, "none", "token_endpoint_auth_methods_supported")
-        try checker.contains(wire.scopesSupported, "atproto", "scopes_supported")
+        self.authorizationEndpoint = authorizationEndpoint
+        self.tokenEndpoint = tokenEndpoint
+        self.pushedAuthorizationRequestEndpoint = pushedRequestEndpoint
+        self.revocationEndpoint = check.usableEndpoint(wire.revocationEndpoint)
         self.scopesSupported = wire.scopesSupported ?? []
         self.dpopSigningAlgValuesSupported = wire.dpopSigningAlgValuesSupported ?? []
         self.protectedResources = wire.protectedResources
         self.promptValuesSupported = wire.promptValuesSupported
         self.tokenEndpointAuthMethodsSupported = wire.tokenEndpointAuthMethodsSupported ?? []
-    }
-
-    /// The individual checks, each throwing an error that names its member.
-    private struct Checker {
-        let allowHTTPLoopback: Bool
-
-        func isTrue(_ value: Bool?, _ field: String) throws {
-            guard value == true else {
-                throw OAuthError.invalidAuthorizationServerMetadata("“\(field)” is not true", field: field)
-            }
-        }
-
-        func contains(_ values: [String]?, _ required: String, _ field: String) throws {
-            guard let values, values.contains(required) else {
-                throw OAuthError.invalidAuthorizationServerMetadata(
-                    "“\(field)” does not include \(required)",
-                    field: field
-                )
-            }
-        }
-
-        func endpoint(_ text: String?, _ field: String) throws -> URL {
-            guard let text else {
-                throw OAuthError.invalidAuthorizationServerMetadata("“\(field)” is missing", field: field)
-            }
-            guard let url = URL(string: text), url.fragment == nil else {
-                throw OAuthError.invalidAuthorizationServerMetadata("“\(field)” is not a valid URL", field: field)
-            }
-            do {
-                _ = try DestinationPolicy(allowHTTPLoopback: allowHTTPLoopback).checkBeforeResolving(url)
-            } catch let error as FetchError {
-                throw OAuthError.invalidAuthorizationServerMetadata("“\(field)”: \(error.reason)", field: field)
-            }
-            return url
-        }
     }
 }

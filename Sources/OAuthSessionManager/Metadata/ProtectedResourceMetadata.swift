@@ -30,42 +30,72 @@ public struct ProtectedResourceMetadata: Sendable, Hashable {
     }
 
     /// Decodes and checks the document fetched for `pds` (a normalized origin); throws
-    /// ``OAuthError/invalidProtectedResourceMetadata(_:field:)`` naming the failed check.
+    /// ``OAuthError/invalidProtectedResourceMetadata(_:field:)`` naming the failed check, its member and rule.
     public init(json: Data, pds: URL, allowHTTPLoopback: Bool = false) throws {
+        let examined = Self.examine(json: json, pds: pds, allowHTTPLoopback: allowHTTPLoopback)
+        guard let metadata = examined.metadata else {
+            let finding = examined.finding
+            throw OAuthError.invalidProtectedResourceMetadata(finding.reason, field: finding.member)
+        }
+        self = metadata
+    }
+
+    private init(resource: String, authorizationServer: String, scopesSupported: [String]?) {
+        self.resource = resource
+        self.authorizationServer = authorizationServer
+        self.scopesSupported = scopesSupported
+    }
+
+    /// The `resource-metadata` check of the document fetched for `pds` (RFC 9728 §3; atproto.com/specs/oauth,
+    /// Authorization Servers): the metadata when it passes, and the finding either way.
+    package static func examine(
+        json: Data,
+        pds: URL,
+        allowHTTPLoopback: Bool = false
+    ) -> (metadata: ProtectedResourceMetadata?, finding: MetadataFinding) {
+        func failure(_ seen: String, _ member: String?) -> (ProtectedResourceMetadata?, MetadataFinding) {
+            (nil, .fail(Self.check, seen, rule: MetadataRule.protectedResource, member: member, fix: Self.fix))
+        }
         let wire: Wire
         do {
             wire = try JSONDecoder().decode(Wire.self, from: json)
         } catch {
-            let field = DecodingFailure.member(of: error)
-            throw OAuthError.invalidProtectedResourceMetadata(MetadataDecoding.reason(of: error), field: field)
+            return failure(MetadataDecoding.reason(of: error), DecodingFailure.member(of: error))
         }
         let expected = pds.absoluteString
-        guard let resource = wire.resource else {
-            throw OAuthError.invalidProtectedResourceMetadata("“resource” is missing", field: "resource")
-        }
+        guard let resource = wire.resource else { return failure("“resource” is missing", "resource") }
         guard resource == expected else {
-            throw OAuthError.invalidProtectedResourceMetadata(
-                "“resource” is “\(resource)”, not the PDS origin \(expected)",
-                field: "resource"
-            )
+            return failure("“resource” is “\(resource)”, not the PDS origin \(expected)", "resource")
         }
         let servers = wire.authorizationServers ?? []
         guard servers.count == 1, let issuer = servers.first else {
-            throw OAuthError.invalidProtectedResourceMetadata(
+            return failure(
                 "“authorization_servers” lists \(servers.count) servers; exactly one is required",
-                field: "authorization_servers"
+                "authorization_servers"
             )
         }
         guard let issuerURL = URL(string: issuer),
             (try? OriginURL.normalize(issuerURL, allowHTTPLoopback: allowHTTPLoopback)) != nil
         else {
-            throw OAuthError.invalidProtectedResourceMetadata(
-                "the authorization server “\(issuer)” is not an https origin",
-                field: "authorization_servers"
+            return failure(
+                "“authorization_servers” names “\(issuer)”, which is not an https origin",
+                "authorization_servers"
             )
         }
-        self.resource = resource
-        self.authorizationServer = issuer
-        self.scopesSupported = wire.scopesSupported
+        let metadata = ProtectedResourceMetadata(
+            resource: resource,
+            authorizationServer: issuer,
+            scopesSupported: wire.scopesSupported
+        )
+        let seen = "\(resource) names the authorization server \(issuer)"
+        return (metadata, .pass(Self.check, seen, rule: MetadataRule.protectedResource))
     }
+
+    /// The check's name in the doctor's report.
+    package static let check = "resource-metadata"
+
+    /// What the PDS's operator must do when the check fails.
+    package static let fix =
+        "The PDS must serve its protected-resource metadata at \(wellKnownPath) (200, JSON) with “resource” its own "
+        + "origin and exactly one authorization server; its operator must fix it."
 }

@@ -1,0 +1,298 @@
+package import Foundation
+import HTTPTransport
+
+/// The member-by-member checks of an authorization server's metadata (RFC 8414 §2–§3; atproto.com/specs/oauth,
+/// Authorization Servers): each rule the profile sets gives one finding, in a fixed order.
+///
+/// A sign-in throws the first failure (``AuthorizationServerMetadata/init(json:issuer:resource:allowHTTPLoopback:)``);
+/// the doctor reports every finding under its check's name.
+package struct AuthorizationServerMetadataCheck: Sendable {
+    /// The checks, in the order ``findings`` gives them, each with its rule.
+    package static let checks: [(name: String, rule: String)] = [
+        ("as-metadata-issuer", MetadataRule.issuer),
+        ("as-metadata-par", MetadataRule.pushedRequests),
+        ("as-metadata-dpop", MetadataRule.dpopAlgorithms),
+        ("as-metadata-pkce", MetadataRule.pkce),
+        ("as-metadata-iss", MetadataRule.issParameter),
+        ("as-metadata-client-auth", MetadataRule.clientAuthentication),
+        ("as-metadata-client-id-documents", MetadataRule.clientIDDocuments),
+        ("as-metadata-scopes", MetadataRule.scopes),
+        ("as-metadata-prompt", MetadataRule.prompts),
+        ("as-metadata-endpoints", MetadataRule.endpoints),
+        ("as-protected-resources", MetadataRule.protectedResources),
+    ]
+
+    let wire: AuthorizationServerMetadataWire
+    /// The issuer the metadata was fetched for, as the PDS names it.
+    let issuer: String
+    /// The PDS's resource identifier; `nil` leaves `protected_resources` unchecked.
+    let pds: String?
+    /// The scope the sign-in asks for; `nil` leaves the transition scopes unchecked.
+    let scope: String?
+    let policy: DestinationPolicy
+
+    /// Checks `wire`, fetched for `issuer`, on behalf of the PDS `pds` and a sign-in asking for `scope`.
+    package init(
+        _ wire: AuthorizationServerMetadataWire,
+        issuer: String,
+        pds: String? = nil,
+        scope: String? = nil,
+        allowHTTPLoopback: Bool = false
+    ) {
+        self.wire = wire
+        self.issuer = issuer
+        self.pds = pds
+        self.scope = scope
+        self.policy = DestinationPolicy(allowHTTPLoopback: allowHTTPLoopback)
+    }
+
+    static let operatorFix = "The authorization server's operator must correct its metadata."
+
+    /// Every finding, in the order of ``checks``; `as-protected-resources` only when the PDS is known.
+    package var findings: [MetadataFinding] {
+        [
+            issuerCheck, pushedRequests, dpop, pkce, issParameter, clientAuthentication, clientIDDocuments, scopes,
+            prompts, endpoints,
+        ] + (protectedResources.map { [$0] } ?? [])
+    }
+
+    /// The pushed authorization request endpoint, when PAR is required and the endpoint is usable.
+    package var pushedRequestEndpoint: URL? {
+        guard wire.requirePushedAuthorizationRequests == true else { return nil }
+        return try? endpoint(wire.pushedAuthorizationRequestEndpoint).get()
+    }
+
+    /// An endpoint member, when it is usable (https, no fragment, a public host; http loopback in development).
+    package func usableEndpoint(_ text: String?) -> URL? {
+        try? endpoint(text).get()
+    }
+
+    private var issuerCheck: MetadataFinding {
+        guard let stated = wire.issuer else {
+            return .fail(
+                "as-metadata-issuer",
+                "“issuer” is missing",
+                rule: MetadataRule.issuer,
+                member: "issuer",
+                fix: Self.operatorFix,
+                who: .server
+            )
+        }
+        guard stated == issuer else {
+            return .fail(
+                "as-metadata-issuer",
+                "“issuer” is \(stated), but the PDS names \(issuer) and the metadata was fetched there",
+                rule: MetadataRule.issuer,
+                member: "issuer",
+                fix: "The metadata's “issuer” must be identical to the URL it is served under, and to the entry in the "
+                    + "PDS's authorization_servers; the server's operator must make them one.",
+                who: .server
+            )
+        }
+        return .pass("as-metadata-issuer", "“issuer” is \(stated), as the PDS names it", rule: MetadataRule.issuer)
+    }
+
+    private var pushedRequests: MetadataFinding {
+        guard wire.requirePushedAuthorizationRequests == true else {
+            return .fail(
+                "as-metadata-par",
+                "“require_pushed_authorization_requests” is \(Self.text(wire.requirePushedAuthorizationRequests))",
+                rule: MetadataRule.pushedRequests,
+                member: "require_pushed_authorization_requests",
+                fix: "The AT Protocol profile requires PAR: the metadata must say true. " + Self.operatorFix,
+                who: .server
+            )
+        }
+        switch endpoint(wire.pushedAuthorizationRequestEndpoint) {
+        case .success(let url):
+            return .pass(
+                "as-metadata-par",
+                "PAR is required, at \(url.absoluteString)",
+                rule: MetadataRule.pushedRequests
+            )
+        case .failure(let problem):
+            return .fail(
+                "as-metadata-par",
+                "“pushed_authorization_request_endpoint”: \(problem.reason)",
+                rule: MetadataRule.pushedRequests,
+                member: "pushed_authorization_request_endpoint",
+                fix: Self.operatorFix,
+                who: .server
+            )
+        }
+    }
+
+    private var dpop: MetadataFinding {
+        listCheck(
+            "as-metadata-dpop",
+            wire.dpopSigningAlgValuesSupported,
+            member: "dpop_signing_alg_values_supported",
+            required: "ES256",
+            rule: MetadataRule.dpopAlgorithms
+        )
+    }
+
+    private var pkce: MetadataFinding {
+        listCheck(
+            "as-metadata-pkce",
+            wire.codeChallengeMethodsSupported,
+            member: "code_challenge_methods_supported",
+            required: "S256",
+            rule: MetadataRule.pkce
+        )
+    }
+
+    private var issParameter: MetadataFinding {
+        guard wire.authorizationResponseIssParameterSupported == true else {
+            let value = Self.text(wire.authorizationResponseIssParameterSupported)
+            return .fail(
+                "as-metadata-iss",
+                "“authorization_response_iss_parameter_supported” is \(value)",
+                rule: MetadataRule.issParameter,
+                member: "authorization_response_iss_parameter_supported",
+                fix: "The server must send “iss” with every authorization response and say so; without it a client "
+                    + "cannot tell which server answered (mix-up attacks). " + Self.operatorFix,
+                who: .server
+            )
+        }
+        return .pass("as-metadata-iss", "authorization responses carry “iss”", rule: MetadataRule.issParameter)
+    }
+
+    private var clientAuthentication: MetadataFinding {
+        let methods = wire.tokenEndpointAuthMethodsSupported ?? []
+        let listed = "“token_endpoint_auth_methods_supported” is \(Self.text(wire.tokenEndpointAuthMethodsSupported))"
+        guard methods.contains("none") else {
+            return .fail(
+                "as-metadata-client-auth",
+                listed + ", without none",
+                rule: MetadataRule.clientAuthentication,
+                member: "token_endpoint_auth_methods_supported",
+                fix: "Public clients (native apps, this CLI) authenticate with “none”: the server must list it. "
+                    + Self.operatorFix,
+                who: .server
+            )
+        }
+        guard methods.contains("private_key_jwt") else {
+            return .warn(
+                "as-metadata-client-auth",
+                listed,
+                rule: MetadataRule.clientAuthentication,
+                fix: "Public clients sign in, but confidential clients (private_key_jwt) cannot; the profile expects "
+                    + "both. " + Self.operatorFix,
+                who: .server
+            )
+        }
+        let algorithms = wire.tokenEndpointAuthSigningAlgValuesSupported ?? []
+        guard algorithms.contains("ES256") else {
+            return .warn(
+                "as-metadata-client-auth",
+                "“token_endpoint_auth_signing_alg_values_supported” is "
+                    + Self.text(wire.tokenEndpointAuthSigningAlgValuesSupported),
+                rule: MetadataRule.clientAuthentication,
+                fix: "Confidential clients sign their assertions with ES256; the server must list it. "
+                    + Self.operatorFix,
+                who: .server
+            )
+        }
+        return .pass(
+            "as-metadata-client-auth",
+            "none and private_key_jwt (ES256)",
+            rule: MetadataRule.clientAuthentication
+        )
+    }
+
+    private var clientIDDocuments: MetadataFinding {
+        guard wire.clientIDMetadataDocumentSupported == true else {
+            return .fail(
+                "as-metadata-client-id-documents",
+                "“client_id_metadata_document_supported” is \(Self.text(wire.clientIDMetadataDocumentSupported))",
+                rule: MetadataRule.clientIDDocuments,
+                member: "client_id_metadata_document_supported",
+                fix: "AT Protocol clients are identified by the URL of their metadata document; the server must "
+                    + "accept them and say so. " + Self.operatorFix,
+                who: .server
+            )
+        }
+        return .pass(
+            "as-metadata-client-id-documents",
+            "client ID metadata documents are accepted",
+            rule: MetadataRule.clientIDDocuments
+        )
+    }
+
+    private var scopes: MetadataFinding {
+        let supported = wire.scopesSupported ?? []
+        guard supported.contains("atproto") else {
+            return .fail(
+                "as-metadata-scopes",
+                "“scopes_supported” is \(Self.text(wire.scopesSupported)), without atproto",
+                rule: MetadataRule.scopes,
+                member: "scopes_supported",
+                fix: Self.operatorFix,
+                who: .server
+            )
+        }
+        let unlisted = (scope ?? "").split(separator: " ").map(String.init)
+            .filter { $0.hasPrefix("transition:") && !supported.contains($0) }
+        guard unlisted.isEmpty else {
+            return .warn(
+                "as-metadata-scopes",
+                "the server does not list \(unlisted.joined(separator: ", ")) in “scopes_supported” "
+                    + "(\(supported.joined(separator: " ")))",
+                rule: MetadataRule.scopes,
+                fix: "Ask for permissions the server offers: granular permission scopes, or the transition scopes "
+                    + "it lists.",
+                who: .app
+            )
+        }
+        return .pass(
+            "as-metadata-scopes",
+            "scopes_supported: \(supported.joined(separator: " "))",
+            rule: MetadataRule.scopes
+        )
+    }
+
+    private var prompts: MetadataFinding {
+        guard let values = wire.promptValuesSupported else {
+            return .warn(
+                "as-metadata-prompt",
+                "“prompt_values_supported” is missing",
+                rule: MetadataRule.prompts,
+                fix: "Signing in works; signing up (prompt=create) cannot be offered until the server lists its "
+                    + "prompt values. " + Self.operatorFix,
+                who: .server
+            )
+        }
+        return .pass(
+            "as-metadata-prompt",
+            "prompt values: \(values.joined(separator: ", "))",
+            rule: MetadataRule.prompts
+        )
+    }
+
+    private func listCheck(
+        _ check: String,
+        _ values: [String]?,
+        member: String,
+        required: String,
+        rule: String
+    ) -> MetadataFinding {
+        guard let values, values.contains(required) else {
+            return .fail(
+                check,
+                "“\(member)” is \(Self.text(values)), without \(required)",
+                rule: rule,
+                member: member,
+                fix: "The AT Protocol profile requires \(required). " + Self.operatorFix,
+                who: .server
+            )
+        }
+        return .pass(check, "\(member): \(values.joined(separator: ", "))", rule: rule)
+    }
+
+    static func text(_ value: Bool?) -> String { value.map { $0 ? "true" : "false" } ?? "missing" }
+
+    static func text(_ values: [String]?) -> String {
+        values.map { "[\($0.joined(separator: ", "))]" } ?? "missing"
+    }
+}

@@ -1,0 +1,28 @@
+import OAuthSessionManager
+
+extension Finding {
+    /// The finding of one of the engine's metadata checks, which a sign-in throws when it fails.
+    init(_ finding: MetadataFinding) {
+        let status: Status =
+            switch finding.outcome {
+            case .pass: .pass
+            case .warn: .warn
+            case .fail: .fail
+            }
+        let who: Party? =
+            switch finding.who {
+            case .user?: .user
+            case .app?: .app
+            case .server?: .server
+            case nil: nil
+            }
+        self.init(
+            check: finding.check,
+            status: status,
+            seen: finding.seen,
+            rule: finding.rule,
+            fix: finding.fix,
+            who: who
+        )
+    }
+}
