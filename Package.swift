@@ -407,7 +407,7 @@ let package = Package(
             name: "SignInDoctorTests",
             dependencies: [
                 "SignInDoctor", "ATProtoSyntax", "ATProtoIdentity", "HTTPTransport", "OAuthSessionManager",
-                "ATOAuthTesting",
+                "ATOAuthTesting", "Keystore", "Failures",
             ],
             swiftSettings: strictSettings
         ),

@@ -1,9 +1,22 @@
+public import Failures
 import Foundation
 public import OAuthSessionManager
 
 extension ClientKey {
     /// The key's private JWK had no readable 32-byte `d`.
-    public struct UnreadablePrivateScalar: Error {}
+    public struct UnreadablePrivateScalar: CategorizedError, Hashable {
+        /// Creates the error.
+        public init() {}
+
+        /// The key cannot be used for what the test looks for.
+        public var category: FailureCategory { .failed }
+
+        /// This machine: the key the test holds.
+        public var origin: FailureOrigin { .machine }
+
+        /// What happened, in words.
+        public var description: String { "the client key's private JWK has no readable 32-byte “d”" }
+    }
 
     /// Every way the private scalar `d` could show in output, a log or a database dump: as the JWK spells it
     /// (base64url), in standard base64 (with and without padding), in hex, and as the hex of the JWK's text (how

@@ -149,6 +149,22 @@ extension SandboxWorldError: CategorizedError {
     /// The sandbox did not play the sign-in through.
     public var category: FailureCategory { .failed }
 
+    /// This machine for a redirect URI that cannot be formed; the sandbox's server for a sign-in it did not approve.
+    public var origin: FailureOrigin {
+        switch self {
+        case .noRedirect: .machine
+        case .notApproved: .upstream
+        }
+    }
+
+    /// Which failure this is: `error.code == .notApproved`.
+    public var code: FailureCode<SandboxWorldError> {
+        switch self {
+        case .noRedirect: .noRedirect
+        case .notApproved: .notApproved
+        }
+    }
+
     /// Says what the sandbox did.
     public var description: String {
         switch self {
@@ -177,4 +193,11 @@ extension SandboxWorld {
         try breakAccessToken(of: session)
         return session
     }
+}
+
+extension FailureCode where Failure == SandboxWorldError {
+    /// The code of `SandboxWorldError.noRedirect`.
+    public static let noRedirect = Self("noRedirect")
+    /// The code of `SandboxWorldError.notApproved`.
+    public static let notApproved = Self("notApproved")
 }

@@ -1,3 +1,5 @@
+public import Failures
+
 /// The one way a test waits for something to happen: it names the event, looks for it until it is there, and gives
 /// up at a deadline, never after a fixed pause that a loaded machine can outrun.
 ///
@@ -50,7 +52,7 @@ public enum Waiting {
 }
 
 /// A wait that reached its deadline before the event it waited for.
-public struct WaitTimedOut: Error, CustomStringConvertible {
+public struct WaitTimedOut: CategorizedError, Hashable {
     /// What the test waited for.
     public var event: String
     /// How long it waited.
@@ -64,4 +66,10 @@ public struct WaitTimedOut: Error, CustomStringConvertible {
 
     /// `waited 60 seconds for: the gateway's address`.
     public var description: String { "waited \(timeout) for: \(event)" }
+
+    /// The event did not come: what the test waited for failed.
+    public var category: FailureCategory { .failed }
+
+    /// This machine, where the test and what it waits for run.
+    public var origin: FailureOrigin { .machine }
 }

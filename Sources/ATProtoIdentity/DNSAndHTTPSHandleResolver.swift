@@ -33,7 +33,7 @@ public struct DNSAndHTTPSHandleResolver: HandleResolver {
         dns: Result<DID?, IdentityError>,
         https: Result<DID, IdentityError>
     ) throws -> DID {
-        if case .failure(let error) = dns, error.hasSameCode(as: .conflictingHandleRecords("")) {
+        if case .failure(let error) = dns, error.code == .conflictingHandleRecords {
             throw error
         }
         switch (dns, https) {

@@ -9,7 +9,7 @@ import WireFormat
 /// Fetch refusals (``HTTPTransport/FetchError``) and syntax errors (``ATProtoSyntax/SyntaxError``) pass through
 /// unchanged. The error never carries a token.
 public struct IdentityError: CategorizedError, Hashable {
-    enum Code: Hashable, Sendable {
+    enum Kind: String, Hashable, Sendable {
         case invalidInput
         case handleResolutionFailed
         case conflictingHandleRecords
@@ -19,7 +19,7 @@ public struct IdentityError: CategorizedError, Hashable {
         case handleNotConfirmed
     }
 
-    let code: Code
+    let kind: Kind
     /// `securityCheckFailed` when records disagree or the DID document cannot be trusted; `failed` when the
     /// identity could not be resolved now (network, server); `usage` for input that cannot be used.
     public let category: FailureCategory
@@ -39,7 +39,7 @@ public struct IdentityError: CategorizedError, Hashable {
     public let subject: String?
 
     init(
-        _ code: Code,
+        _ kind: Kind,
         _ category: FailureCategory,
         _ reason: String,
         field: String? = nil,
@@ -49,7 +49,7 @@ public struct IdentityError: CategorizedError, Hashable {
         isNetworkFailure: Bool = false,
         subject: String? = nil
     ) {
-        self.code = code
+        self.kind = kind
         self.category = category
         self.isNetworkFailure = isNetworkFailure
         self.subject = subject.map { TerminalText.sanitized($0, limit: 300) }
@@ -61,12 +61,15 @@ public struct IdentityError: CategorizedError, Hashable {
     }
 
     /// Whether both errors are the same failure, ignoring the details.
+    ///
+    /// Kept for callers written before codes; compare codes instead, `error.code == .handleNotConfirmed`.
+    @available(*, deprecated, message: "Compare codes instead: error.code == .name")
     public func hasSameCode(as other: IdentityError) -> Bool { code == other.code }
 
     /// A sentence or two for people: what happened and what to do.
     public var description: String {
         let text =
-            switch code {
+            switch kind {
             case .invalidInput:
                 "Cannot use this account: \(reason). Give a handle (alice.example.com), a DID or an https:// server URL."
             case .handleResolutionFailed: "Could not resolve the handle\(subjectText): \(reason)"
@@ -88,11 +91,11 @@ public struct IdentityError: CategorizedError, Hashable {
     /// What to do about a failed resolution, by its cause: a network failure's reason says it already; a server's
     /// 5xx passes; anything else means the handle or DID is wrong (atproto.com/specs/handle, /did).
     private var advice: String {
-        guard code == .handleResolutionFailed || code == .didResolutionFailed, !isNetworkFailure else { return "" }
+        guard kind == .handleResolutionFailed || kind == .didResolutionFailed, !isNetworkFailure else { return "" }
         if let status, status == 429 || (500...599).contains(status) {
             return " The server had a problem; try again later."
         }
-        return code == .handleResolutionFailed
+        return kind == .handleResolutionFailed
             ? " Check the handle's spelling, or sign in with the account's DID or its PDS's https:// URL."
             : " Check the DID, or sign in with the account's handle."
     }
@@ -161,4 +164,37 @@ extension IdentityError {
     public static func handleNotConfirmed(_ reason: String) -> IdentityError {
         IdentityError(.handleNotConfirmed, .securityCheckFailed, reason, field: "alsoKnownAs")
     }
+}
+
+extension IdentityError {
+    /// Which failure this is, whatever its details: `error.code == .invalidInput`.
+    public var code: FailureCode<IdentityError> { FailureCode(kind.rawValue) }
+
+    /// Where the failure lies: the caller's input for what is no handle or DID; otherwise the resolvers and
+    /// what they answered.
+    public var origin: FailureOrigin {
+        switch kind {
+        case .invalidInput: .input
+        case .handleResolutionFailed, .conflictingHandleRecords, .handleMethodsDisagree, .didResolutionFailed,
+            .invalidDIDDocument, .handleNotConfirmed:
+            .upstream
+        }
+    }
+}
+
+extension FailureCode where Failure == IdentityError {
+    /// The code of `IdentityError.invalidInput`.
+    public static let invalidInput = Self("invalidInput")
+    /// The code of `IdentityError.handleResolutionFailed`.
+    public static let handleResolutionFailed = Self("handleResolutionFailed")
+    /// The code of `IdentityError.conflictingHandleRecords`.
+    public static let conflictingHandleRecords = Self("conflictingHandleRecords")
+    /// The code of `IdentityError.handleMethodsDisagree`.
+    public static let handleMethodsDisagree = Self("handleMethodsDisagree")
+    /// The code of `IdentityError.didResolutionFailed`.
+    public static let didResolutionFailed = Self("didResolutionFailed")
+    /// The code of `IdentityError.invalidDIDDocument`.
+    public static let invalidDIDDocument = Self("invalidDIDDocument")
+    /// The code of `IdentityError.handleNotConfirmed`.
+    public static let handleNotConfirmed = Self("handleNotConfirmed")
 }

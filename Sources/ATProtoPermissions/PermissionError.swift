@@ -42,7 +42,7 @@ public struct PermissionError: Error, Sendable, Hashable, CustomStringConvertibl
     /// The longest part of a token that an error quotes, in characters.
     static let maximumQuotedLength = 200
 
-    private let code: Code
+    private let base: Code
     /// The offending token, without control, format or line-separator characters, shortened to at most 200
     /// characters.
     public let token: String
@@ -50,13 +50,13 @@ public struct PermissionError: Error, Sendable, Hashable, CustomStringConvertibl
     public let reason: String
 
     private init(_ code: Code, _ token: String, _ reason: String) {
-        self.code = code
+        self.base = code
         self.token = QuotedText.printable(token, limit: Self.maximumQuotedLength)
         self.reason = reason
     }
 
     /// What kind of problem this is.
-    public var kind: Kind { Kind(code: code) }
+    public var kind: Kind { Kind(code: base) }
 
     /// The message, in the form `Invalid permission scope “<token>”: <reason>.`, as one sentence.
     public var description: String { "Invalid permission scope “\(token)”: \(reason)." }
@@ -103,6 +103,29 @@ extension PermissionError: CategorizedError {
     /// A malformed permission is input that cannot be used.
     public var category: FailureCategory { .usage }
 
+    /// The caller's input: the permission as written.
+    public var origin: FailureOrigin { .input }
+
+    /// Which failure this is, named as its ``kind``: `error.code == .invalidValue`.
+    public var code: FailureCode<PermissionError> { FailureCode(kind.description) }
+
     /// Write it as the permission specification gives.
     public var remedy: Remedy { .fixPermission }
+}
+
+extension FailureCode where Failure == PermissionError {
+    /// The code of a ``PermissionError`` of kind `malformed`.
+    public static let malformed = Self("malformed")
+    /// The code of a ``PermissionError`` of kind `unknownResource`.
+    public static let unknownResource = Self("unknownResource")
+    /// The code of a ``PermissionError`` of kind `unknownParameter`.
+    public static let unknownParameter = Self("unknownParameter")
+    /// The code of a ``PermissionError`` of kind `missingParameter`.
+    public static let missingParameter = Self("missingParameter")
+    /// The code of a ``PermissionError`` of kind `repeatedParameter`.
+    public static let repeatedParameter = Self("repeatedParameter")
+    /// The code of a ``PermissionError`` of kind `conflictingParameters`.
+    public static let conflictingParameters = Self("conflictingParameters")
+    /// The code of a ``PermissionError`` of kind `invalidValue`.
+    public static let invalidValue = Self("invalidValue")
 }

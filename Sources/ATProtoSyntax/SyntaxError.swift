@@ -63,4 +63,7 @@ public struct SyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
 extension SyntaxError: CategorizedError {
     /// A malformed handle, DID, NSID or at-identifier is input that cannot be used.
     public var category: FailureCategory { .usage }
+
+    /// The caller's input: the identifier as given.
+    public var origin: FailureOrigin { .input }
 }

@@ -9,7 +9,7 @@ import WireFormat
 /// Each of these means the user has to sign in (again) or choose another account; when the error is about one
 /// account, ``account`` and ``requestedScope`` say how to sign it in again. The error never carries a token.
 public struct AccountError: CategorizedError, Hashable {
-    enum Code: Hashable, Sendable {
+    enum Kind: String, Hashable, Sendable {
         case noAccounts
         case noActiveAccount
         case noSuchAccount
@@ -22,7 +22,7 @@ public struct AccountError: CategorizedError, Hashable {
         case alreadyOAuth
     }
 
-    let code: Code
+    let kind: Kind
     /// What went wrong, in words, safe to print.
     public let reason: String
     /// The account to sign in again, as the user names it (its handle, else its DID), when the error is about one
@@ -40,13 +40,13 @@ public struct AccountError: CategorizedError, Hashable {
     public internal(set) var activeChange: ActiveAccountChange?
 
     init(
-        _ code: Code,
+        _ kind: Kind,
         _ reason: String,
         account: String? = nil,
         requestedScope: String? = nil,
         sessionKind: SessionKind? = nil
     ) {
-        self.code = code
+        self.kind = kind
         self.sessionKind = sessionKind
         self.reason = TerminalText.sanitized(reason)
         self.account = account.map { TerminalText.sanitized($0) }
@@ -54,24 +54,25 @@ public struct AccountError: CategorizedError, Hashable {
     }
 
     /// Whether both errors are the same failure, ignoring the details.
+    @available(*, deprecated, message: "Compare codes instead: error.code == .name")
     public func hasSameCode(as other: AccountError) -> Bool { code == other.code }
 
     /// What the user can do about this failure.
     public var remedy: Remedy {
         guard let account else {
-            return switch code {
+            return switch kind {
             case .noActiveAccount: .chooseAccount
             case .accountMismatch, .invalidRequest, .alreadyOAuth: .none
             default: .signIn
             }
         }
-        if sessionKind == .appPassword, [.signedOutByServer, .sessionEnded, .sessionRejected].contains(code) {
+        if sessionKind == .appPassword, [.signedOutByServer, .sessionEnded, .sessionRejected].contains(kind) {
             return .signInAgainWithAppPassword(account: account)
         }
-        if let confidentialClientID, [.signedOutByServer, .sessionEnded, .activeAccountSignedOut].contains(code) {
+        if let confidentialClientID, [.signedOutByServer, .sessionEnded, .activeAccountSignedOut].contains(kind) {
             return .signInAgainAsClient(account: account, clientID: confidentialClientID, scope: requestedScope)
         }
-        return switch code {
+        return switch kind {
         case .noSuchAccount: .signInAs(account: account)
         case .activeAccountSignedOut: .signInAgain(account: account, scope: requestedScope, orSwitch: true)
         case .accountMismatch, .invalidRequest, .alreadyOAuth: .none
@@ -82,7 +83,7 @@ public struct AccountError: CategorizedError, Hashable {
     /// `usage` when the caller asked for something that cannot be (an account the client is not bound to, a request
     /// that cannot be formed, an upgrade of an OAuth account); `signInNeeded` for an account that needs signing in.
     public var category: FailureCategory {
-        [.accountMismatch, .invalidRequest, .alreadyOAuth].contains(code) ? .usage : .signInNeeded
+        [.accountMismatch, .invalidRequest, .alreadyOAuth].contains(kind) ? .usage : .signInNeeded
     }
 
     /// A sentence for people.
@@ -95,7 +96,7 @@ public struct AccountError: CategorizedError, Hashable {
     }
 
     private var summary: String {
-        switch code {
+        switch kind {
         case .noAccounts: "No account is signed in here."
         case .noActiveAccount: "No account is active (\(reason))."
         case .noSuchAccount: "No signed-in account is \(reason)."
@@ -191,4 +192,44 @@ public struct AccountError: CategorizedError, Hashable {
 
     /// A client bound to one account was asked to act as another.
     public static func accountMismatch(_ reason: String) -> AccountError { AccountError(.accountMismatch, reason) }
+}
+
+extension AccountError {
+    /// Which failure this is, whatever its details: `error.code == .noAccounts`.
+    public var code: FailureCode<AccountError> { FailureCode(kind.rawValue) }
+
+    /// Where the failure lies: the caller's input for an account not signed in here (none, none active, not
+    /// this one) or a request that cannot be formed; the account for a session that ended, an account bound
+    /// elsewhere or already on OAuth.
+    public var origin: FailureOrigin {
+        switch kind {
+        case .noAccounts, .noActiveAccount, .noSuchAccount, .invalidRequest: .input
+        case .sessionRejected, .signedOutByServer, .sessionEnded, .activeAccountSignedOut, .accountMismatch,
+            .alreadyOAuth:
+            .account
+        }
+    }
+}
+
+extension FailureCode where Failure == AccountError {
+    /// The code of `AccountError.noAccounts`.
+    public static let noAccounts = Self("noAccounts")
+    /// The code of `AccountError.noActiveAccount`.
+    public static let noActiveAccount = Self("noActiveAccount")
+    /// The code of `AccountError.noSuchAccount`.
+    public static let noSuchAccount = Self("noSuchAccount")
+    /// The code of `AccountError.sessionRejected`.
+    public static let sessionRejected = Self("sessionRejected")
+    /// The code of `AccountError.accountMismatch`.
+    public static let accountMismatch = Self("accountMismatch")
+    /// The code of `AccountError.invalidRequest`.
+    public static let invalidRequest = Self("invalidRequest")
+    /// The code of `AccountError.signedOutByServer`.
+    public static let signedOutByServer = Self("signedOutByServer")
+    /// The code of `AccountError.sessionEnded`.
+    public static let sessionEnded = Self("sessionEnded")
+    /// The code of `AccountError.activeAccountSignedOut`.
+    public static let activeAccountSignedOut = Self("activeAccountSignedOut")
+    /// The code of `AccountError.alreadyOAuth`.
+    public static let alreadyOAuth = Self("alreadyOAuth")
 }

@@ -11,7 +11,7 @@ import Foundation
 /// because those can carry secrets such as an authorization code. ``mayHaveReachedServer`` says whether the server
 /// may have carried the request out although no answer came.
 public struct TransportError: Error, Hashable, Sendable, CustomStringConvertible {
-    private enum Code: Hashable, Sendable {
+    private enum Kind: String, Hashable, Sendable {
         case connectTimeout
         case timeout
         case responseTooLarge
@@ -29,7 +29,7 @@ public struct TransportError: Error, Hashable, Sendable, CustomStringConvertible
         }
     }
 
-    private let code: Code
+    private let kind: Kind
 
     /// The method of the request that failed; `nil` on the kind constants such as ``timeout``.
     public let method: HTTPMethod?
@@ -54,29 +54,29 @@ public struct TransportError: Error, Hashable, Sendable, CustomStringConvertible
     public let mayHaveReachedServer: Bool
 
     private init(
-        _ code: Code,
+        _ kind: Kind,
         method: HTTPMethod? = nil,
         url: String? = nil,
         underlying: String? = nil,
         mayHaveReachedServer: Bool? = nil,
         _ description: String
     ) {
-        self.code = code
+        self.kind = kind
         self.method = method
         self.url = url
         self.underlying = underlying
-        self.mayHaveReachedServer = mayHaveReachedServer ?? code.mayHaveReachedServer
+        self.mayHaveReachedServer = mayHaveReachedServer ?? kind.mayHaveReachedServer
         self.description = description
     }
 
     /// Returns whether two errors are of the same kind, ignoring their request and description.
     public static func == (lhs: TransportError, rhs: TransportError) -> Bool {
-        lhs.code == rhs.code
+        lhs.kind == rhs.kind
     }
 
     /// Hashes the kind of the error.
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(code)
+        hasher.combine(kind)
     }
 
     /// No connection (TCP, then TLS) could be set up within the connect timeout.
@@ -178,14 +178,14 @@ extension TransportError {
     }
 
     private static func make(
-        _ code: Code,
+        _ kind: Kind,
         _ request: HTTPRequest,
         _ underlying: (any Error)?,
         reached: Bool? = nil,
         _ description: String
     ) -> TransportError {
         TransportError(
-            code,
+            kind,
             method: request.method,
             url: request.url.redactedDescription,
             underlying: underlying.map { request.url.redacting(from: String(describing: $0)) },
@@ -217,8 +217,38 @@ extension TransportError {
 extension TransportError: CategorizedError {
     /// `cancelled` when the calling task was; otherwise no answer came, or it could not be read: the network or the
     /// server failed.
-    public var category: FailureCategory { code == .cancelled ? .cancelled : .failed }
+    public var category: FailureCategory { kind == .cancelled ? .cancelled : .failed }
 
     /// A timed-out request may succeed with more time; nothing in particular for the others.
-    public var remedy: Remedy { code == .timeout ? .allowMoreTime : .none }
+    public var remedy: Remedy { kind == .timeout ? .allowMoreTime : .none }
+}
+
+extension TransportError {
+    /// Which failure this is, whatever its details: `error.code == .cancelled`.
+    public var code: FailureCode<TransportError> { FailureCode(kind.rawValue) }
+
+    /// Where the failure lies: the caller for a cancellation; otherwise the server or the network to it.
+    public var origin: FailureOrigin {
+        switch kind {
+        case .cancelled: .input
+        case .connectTimeout, .timeout, .responseTooLarge, .connectionFailed, .invalidURL, .invalidResponse: .upstream
+        }
+    }
+}
+
+extension FailureCode where Failure == TransportError {
+    /// The code of `TransportError.connectTimeout`.
+    public static let connectTimeout = Self("connectTimeout")
+    /// The code of `TransportError.timeout`.
+    public static let timeout = Self("timeout")
+    /// The code of `TransportError.responseTooLarge`.
+    public static let responseTooLarge = Self("responseTooLarge")
+    /// The code of `TransportError.connectionFailed`.
+    public static let connectionFailed = Self("connectionFailed")
+    /// The code of `TransportError.invalidURL`.
+    public static let invalidURL = Self("invalidURL")
+    /// The code of `TransportError.invalidResponse`.
+    public static let invalidResponse = Self("invalidResponse")
+    /// The code of `TransportError.cancelled`.
+    public static let cancelled = Self("cancelled")
 }

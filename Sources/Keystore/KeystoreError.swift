@@ -6,7 +6,7 @@ public import Failures
 /// The ``description`` says what happened, where, and what to do. It never contains a key, a passphrase
 /// or a stored value.
 public struct KeystoreError: CategorizedError, Hashable {
-    private enum Code: Hashable, Sendable {
+    private enum Kind: String, Hashable, Sendable {
         case invalidName
         case invalidPassphrase
         case invalidParameters
@@ -29,7 +29,7 @@ public struct KeystoreError: CategorizedError, Hashable {
         case keychainFailure
     }
 
-    private let code: Code
+    private let kind: Kind
 
     /// The file or directory the error concerns, when there is one.
     public let path: String?
@@ -37,20 +37,20 @@ public struct KeystoreError: CategorizedError, Hashable {
     /// Says what happened and what to do about it.
     public let description: String
 
-    private init(_ code: Code, path: String? = nil, _ description: String) {
-        self.code = code
+    private init(_ kind: Kind, path: String? = nil, _ description: String) {
+        self.kind = kind
         self.path = path
         self.description = description
     }
 
     /// Returns whether two errors are of the same kind, ignoring their path and description.
     public static func == (lhs: KeystoreError, rhs: KeystoreError) -> Bool {
-        lhs.code == rhs.code
+        lhs.kind == rhs.kind
     }
 
     /// Hashes the kind of the error.
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(code)
+        hasher.combine(kind)
     }
 
     /// The store could not be opened, read or written.
@@ -58,7 +58,7 @@ public struct KeystoreError: CategorizedError, Hashable {
 
     /// What to do about the store's secret (a passphrase, a key file); nothing particular for other failures.
     public var remedy: Remedy {
-        switch code {
+        switch kind {
         case .invalidPassphrase: .giveUsablePassphrase
         case .wrongPassphrase: .checkPassphrase
         case .passphraseRequired: .givePassphrase
@@ -156,6 +156,67 @@ extension KeystoreError {
     }
 
     static func make(_ prototype: KeystoreError, path: String?, _ description: String) -> KeystoreError {
-        KeystoreError(prototype.code, path: path, description)
+        KeystoreError(prototype.kind, path: path, description)
     }
+}
+
+extension KeystoreError {
+    /// Which failure this is, whatever its details: `error.code == .invalidName`.
+    public var code: FailureCode<KeystoreError> { FailureCode(kind.rawValue) }
+
+    /// Where the failure lies: the caller's input for an entry name that cannot be stored; otherwise this
+    /// machine: the store, its key or passphrase, its files.
+    public var origin: FailureOrigin {
+        switch kind {
+        case .invalidName: .input
+        case .invalidPassphrase, .invalidParameters, .wrongPassphrase, .passphraseRequired, .unexpectedPassphrase,
+            .missingKeyFile, .invalidKeyFile, .insecureKeyFile, .wrongKeyFile, .corrupted, .unsupportedVersion,
+            .missingMetadata, .corruptedMetadata, .notRegularFile, .foreignOwner, .lockTimeout, .fileSystem,
+            .cryptoFailure, .keychainFailure:
+            .machine
+        }
+    }
+}
+
+extension FailureCode where Failure == KeystoreError {
+    /// The code of `KeystoreError.invalidName`.
+    public static let invalidName = Self("invalidName")
+    /// The code of `KeystoreError.invalidPassphrase`.
+    public static let invalidPassphrase = Self("invalidPassphrase")
+    /// The code of `KeystoreError.invalidParameters`.
+    public static let invalidParameters = Self("invalidParameters")
+    /// The code of `KeystoreError.wrongPassphrase`.
+    public static let wrongPassphrase = Self("wrongPassphrase")
+    /// The code of `KeystoreError.passphraseRequired`.
+    public static let passphraseRequired = Self("passphraseRequired")
+    /// The code of `KeystoreError.unexpectedPassphrase`.
+    public static let unexpectedPassphrase = Self("unexpectedPassphrase")
+    /// The code of `KeystoreError.missingKeyFile`.
+    public static let missingKeyFile = Self("missingKeyFile")
+    /// The code of `KeystoreError.invalidKeyFile`.
+    public static let invalidKeyFile = Self("invalidKeyFile")
+    /// The code of `KeystoreError.insecureKeyFile`.
+    public static let insecureKeyFile = Self("insecureKeyFile")
+    /// The code of `KeystoreError.wrongKeyFile`.
+    public static let wrongKeyFile = Self("wrongKeyFile")
+    /// The code of `KeystoreError.corrupted`.
+    public static let corrupted = Self("corrupted")
+    /// The code of `KeystoreError.unsupportedVersion`.
+    public static let unsupportedVersion = Self("unsupportedVersion")
+    /// The code of `KeystoreError.missingMetadata`.
+    public static let missingMetadata = Self("missingMetadata")
+    /// The code of `KeystoreError.corruptedMetadata`.
+    public static let corruptedMetadata = Self("corruptedMetadata")
+    /// The code of `KeystoreError.notRegularFile`.
+    public static let notRegularFile = Self("notRegularFile")
+    /// The code of `KeystoreError.foreignOwner`.
+    public static let foreignOwner = Self("foreignOwner")
+    /// The code of `KeystoreError.lockTimeout`.
+    public static let lockTimeout = Self("lockTimeout")
+    /// The code of `KeystoreError.fileSystem`.
+    public static let fileSystem = Self("fileSystem")
+    /// The code of `KeystoreError.cryptoFailure`.
+    public static let cryptoFailure = Self("cryptoFailure")
+    /// The code of `KeystoreError.keychainFailure`.
+    public static let keychainFailure = Self("keychainFailure")
 }

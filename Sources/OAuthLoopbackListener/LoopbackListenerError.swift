@@ -3,14 +3,14 @@ public import Failures
 /// Why the loopback listener could not receive the sign-in's redirect: its port is taken, it could not bind, or no
 /// redirect came in time.
 public struct LoopbackListenerError: CategorizedError, Hashable {
-    enum Code: Hashable, Sendable {
+    enum Kind: String, Hashable, Sendable {
         case portInUse
         case notBound
         case timedOut
         case refusedRedirects
     }
 
-    let code: Code
+    let kind: Kind
     /// The port asked for, when the error is about one.
     public let port: Int?
     /// How long the wait lasted, when it timed out.
@@ -20,40 +20,41 @@ public struct LoopbackListenerError: CategorizedError, Hashable {
 
     /// Another program holds the port asked for on 127.0.0.1.
     public static func portInUse(_ port: Int) -> LoopbackListenerError {
-        LoopbackListenerError(code: .portInUse, port: port, seconds: nil, refused: nil)
+        LoopbackListenerError(kind: .portInUse, port: port, seconds: nil, refused: nil)
     }
 
     /// The listener's socket has no local address after binding.
-    public static let notBound = LoopbackListenerError(code: .notBound, port: nil, seconds: nil, refused: nil)
+    public static let notBound = LoopbackListenerError(kind: .notBound, port: nil, seconds: nil, refused: nil)
 
     /// No redirect arrived within `seconds`.
     public static func timedOut(_ seconds: Int) -> LoopbackListenerError {
-        LoopbackListenerError(code: .timedOut, port: nil, seconds: seconds, refused: nil)
+        LoopbackListenerError(kind: .timedOut, port: nil, seconds: seconds, refused: nil)
     }
 
     /// The wait of `seconds` ended after `count` redirects with a `state` of no sign-in under way were refused, and
     /// none for this sign-in came (RFC 6749 §10.12).
     public static func refusedRedirects(_ count: Int, seconds: Int) -> LoopbackListenerError {
-        LoopbackListenerError(code: .refusedRedirects, port: nil, seconds: seconds, refused: count)
+        LoopbackListenerError(kind: .refusedRedirects, port: nil, seconds: seconds, refused: count)
     }
 
     /// Whether both errors are the same failure, ignoring the details.
+    @available(*, deprecated, message: "Compare codes instead: error.code == .name")
     public func hasSameCode(as other: LoopbackListenerError) -> Bool { code == other.code }
 
     /// A refused redirect fails a security check; otherwise the listener could not do its part.
     ///
     /// Nothing was stored either way.
-    public var category: FailureCategory { code == .refusedRedirects ? .securityCheckFailed : .failed }
+    public var category: FailureCategory { kind == .refusedRedirects ? .securityCheckFailed : .failed }
 
     /// For a taken port: another one, or none so that a free one is picked.
     public var remedy: Remedy {
-        guard code == .portInUse, let port else { return .none }
+        guard kind == .portInUse, let port else { return .none }
         return .chooseAnotherPort(port)
     }
 
     /// What happened, in words.
     public var description: String {
-        switch code {
+        switch kind {
         case .portInUse:
             "Port \(port ?? 0) on 127.0.0.1 is already in use by another program, so the sign-in's redirect cannot "
                 + "be received there."
@@ -68,4 +69,29 @@ public struct LoopbackListenerError: CategorizedError, Hashable {
                 + "again and approve in the browser."
         }
     }
+}
+
+extension LoopbackListenerError {
+    /// Which failure this is, whatever its details: `error.code == .portInUse`.
+    public var code: FailureCode<LoopbackListenerError> { FailureCode(kind.rawValue) }
+
+    /// Where the failure lies: the port or socket is this machine's; a redirect that did not come (in time) or
+    /// was refused is the sign-in's input.
+    public var origin: FailureOrigin {
+        switch kind {
+        case .portInUse, .notBound: .machine
+        case .timedOut, .refusedRedirects: .input
+        }
+    }
+}
+
+extension FailureCode where Failure == LoopbackListenerError {
+    /// The code of `LoopbackListenerError.portInUse`.
+    public static let portInUse = Self("portInUse")
+    /// The code of `LoopbackListenerError.notBound`.
+    public static let notBound = Self("notBound")
+    /// The code of `LoopbackListenerError.timedOut`.
+    public static let timedOut = Self("timedOut")
+    /// The code of `LoopbackListenerError.refusedRedirects`.
+    public static let refusedRedirects = Self("refusedRedirects")
 }

@@ -156,6 +156,6 @@ extension SignInDoctor {
     }
 
     private static func isConflict(_ error: any Error) -> Bool {
-        (error as? IdentityError)?.hasSameCode(as: .conflictingHandleRecords("")) == true
+        (error as? IdentityError)?.code == .conflictingHandleRecords
     }
 }

@@ -115,4 +115,7 @@ public enum FormEncoding {
 extension FormEncoding.Failure: CategorizedError {
     /// A form that cannot be decoded is input that cannot be used.
     public var category: FailureCategory { .usage }
+
+    /// The caller's input: the form or query as given.
+    public var origin: FailureOrigin { .input }
 }

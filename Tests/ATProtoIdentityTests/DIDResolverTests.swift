@@ -61,7 +61,7 @@ struct DIDResolverTests {
                 try DID(validating: Fixtures.did)
             )
         }
-        #expect(error?.hasSameCode(as: .didResolutionFailed("")) == true)
+        #expect(error?.code == .didResolutionFailed)
         #expect(error?.status == 404)
         #expect(error?.category == .failed)
     }

@@ -46,7 +46,7 @@ struct HandleResolutionTests {
         let dns = FakeDNS([dnsName: .success(["did=\(Fixtures.did)"])])
         let transport = ScriptedTransport([wellKnown: .text(Fixtures.otherDID)])
         let error = await #expect(throws: IdentityError.self) { try await resolve(dns: dns, transport: transport) }
-        #expect(error?.hasSameCode(as: .handleMethodsDisagree("")) == true)
+        #expect(error?.code == .handleMethodsDisagree)
         #expect(error?.category == .securityCheckFailed)
     }
 
@@ -55,7 +55,7 @@ struct HandleResolutionTests {
         let dns = FakeDNS([dnsName: .success(["did=\(Fixtures.did)", "did=\(Fixtures.otherDID)"])])
         let transport = ScriptedTransport([wellKnown: .text(Fixtures.did)])
         let error = await #expect(throws: IdentityError.self) { try await resolve(dns: dns, transport: transport) }
-        #expect(error?.hasSameCode(as: .conflictingHandleRecords("")) == true)
+        #expect(error?.code == .conflictingHandleRecords)
         #expect(error?.category == .securityCheckFailed)
     }
 
@@ -76,7 +76,7 @@ struct HandleResolutionTests {
     func bothFail() async throws {
         let broken = FakeDNS([dnsName: .failure(.handleResolutionFailed("SERVFAIL"))])
         let error = await #expect(throws: IdentityError.self) { try await resolve(dns: broken) }
-        #expect(error?.hasSameCode(as: .handleResolutionFailed("")) == true)
+        #expect(error?.code == .handleResolutionFailed)
         #expect(error?.category == .failed)
         #expect(error?.reason.contains("SERVFAIL") == true)
         #expect(error?.reason.contains("404") == true)
@@ -124,7 +124,7 @@ struct HandleResolutionTests {
             fetcher: SafeFetcher.offline(transport)
         )
         let error = await #expect(throws: IdentityError.self) { try await resolver.resolve(handle) }
-        #expect(error?.hasSameCode(as: .handleResolutionFailed("")) == true)
+        #expect(error?.code == .handleResolutionFailed)
         #expect(error?.status == 400)
         #expect(error?.serverError == "InvalidRequest")
         #expect(error?.serverErrorDescription == "Unable to resolve handle")

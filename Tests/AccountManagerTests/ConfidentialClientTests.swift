@@ -209,7 +209,7 @@ struct ConfidentialClientTests {
             // Using alice now says why her session ended, naming the key and the client, until she is removed.
             for name: ATIdentifier in [.did(alice.did), "alice.test"] {
                 let error = await #expect(throws: AccountError.self) { try await accounts.account(name) }
-                #expect(error?.hasSameCode(as: .sessionEnded("", requestedScope: nil, reason: "")) == true)
+                #expect(error?.code == .sessionEnded)
                 #expect(error?.description.contains(first.keyID) == true, "\(error.map { "\($0)" } ?? "")")
                 #expect(error?.confidentialClientID == clientID.absoluteString)
             }
@@ -221,7 +221,7 @@ struct ConfidentialClientTests {
             #expect(removed.did == alice.did)
             #expect(revocation == .revoked, "the revocation made when the key was removed")
             let gone = await #expect(throws: AccountError.self) { try await accounts.account(.did(alice.did)) }
-            #expect(gone?.hasSameCode(as: .noSuchAccount("")) == true)
+            #expect(gone?.code == .noSuchAccount)
             #expect(try world.keystore.names().allSatisfy { !$0.hasPrefix("ended-session/") })
         }
     }

@@ -52,7 +52,7 @@ struct ConnectionTests {
             #expect(try await client.getSession().handle == "bob.test")
             try world.keystore.delete(Session.entryName(did: bob.did))
             let error = await #expect(throws: AccountError.self) { try await client.getSession() }
-            #expect(error?.hasSameCode(as: .activeAccountSignedOut("")) == true)
+            #expect(error?.code == .activeAccountSignedOut)
         }
     }
 
@@ -103,7 +103,7 @@ struct ConnectionTests {
             _ = try await client.getSession()
             _ = try await world.accounts().remove("alice.test")
             let error = await #expect(throws: AccountError.self) { try await client.getSession() }
-            #expect(error?.hasSameCode(as: .noSuchAccount("")) == true)
+            #expect(error?.code == .noSuchAccount)
         }
     }
 

@@ -111,7 +111,7 @@ struct LifecycleTests {
             try await revokeAtServer(world, token: try #require(session.refreshToken))
 
             let error = await #expect(throws: AccountError.self) { try await accounts.client().getSession() }
-            #expect(error?.hasSameCode(as: .signedOutByServer("", requestedScope: nil, reason: "")) == true)
+            #expect(error?.code == .signedOutByServer)
             #expect(error?.account == "alice.test")
             #expect(error?.requestedScope == scope)
             #expect(error?.description.hasPrefix("alice.test was signed out by the server: ") == true)
@@ -120,7 +120,7 @@ struct LifecycleTests {
             #expect(try await accounts.sessions.storedSession(for: alice.did) == nil)
 
             let none = await #expect(throws: AccountError.self) { try await accounts.account(nil) }
-            #expect(none?.hasSameCode(as: .noAccounts) == true)
+            #expect(none?.code == .noAccounts)
         }
     }
 
@@ -159,7 +159,7 @@ struct LifecycleTests {
             try world.keystore.delete(Session.entryName(did: alice.did))
 
             let error = await #expect(throws: AccountError.self) { try await accounts.account(nil) }
-            #expect(error?.hasSameCode(as: .activeAccountSignedOut("")) == true)
+            #expect(error?.code == .activeAccountSignedOut)
             #expect(error?.description.hasSuffix(" bob.test is the active account now.") == true)
             #expect(try await accounts.account(nil).handle?.description == "bob.test")
         }

@@ -62,13 +62,13 @@ struct RoutingTests {
         try await SandboxWorld.with { world in
             let accounts = world.accounts()
             let none = await #expect(throws: AccountError.self) { try await accounts.client().getSession() }
-            #expect(none?.hasSameCode(as: .noAccounts) == true)
+            #expect(none?.code == .noAccounts)
             _ = try await world.signIn("alice.test", with: accounts)
             let unknown = await #expect(throws: AccountError.self) { try await accounts.client(for: "zed.test") }
-            #expect(unknown?.hasSameCode(as: .noSuchAccount("")) == true)
+            #expect(unknown?.code == .noSuchAccount)
             try world.keystore.delete("accounts/active")
             let inactive = await #expect(throws: AccountError.self) { try await accounts.client().getSession() }
-            #expect(inactive?.hasSameCode(as: .noActiveAccount("")) == true)
+            #expect(inactive?.code == .noActiveAccount)
         }
     }
 

@@ -1,8 +1,16 @@
+import ATClient
+import ATOAuthTesting
 import ATProtoIdentity
+import ATProtoPermissions
 import ATProtoSyntax
+import AccountManager
+import DPoPRequestExecutor
 import Failures
 import Foundation
+import Gateway
 import HTTPTransport
+import Keystore
+import OAuthLoopbackListener
 import OAuthSessionManager
 import Testing
 
@@ -67,10 +75,88 @@ struct CategorizedErrorTests {
         #expect(error.reason.count <= 301)
     }
 
-    @Test("errors compare by code regardless of details")
-    func sameCode() {
-        #expect(IdentityError.handleResolutionFailed("a").hasSameCode(as: .handleResolutionFailed("b")))
-        #expect(!IdentityError.handleResolutionFailed("a").hasSameCode(as: .didResolutionFailed("a")))
-        #expect(FetchError.networkFailure("a").hasSameCode(as: .networkFailure("b")))
+    @Test("codes compare with ==, whatever the details, and never need an error made for the comparison")
+    func sameCode() throws {
+        #expect(IdentityError.handleResolutionFailed("a").code == .handleResolutionFailed)
+        #expect(IdentityError.handleResolutionFailed("a").code == IdentityError.handleResolutionFailed("b").code)
+        #expect(IdentityError.handleResolutionFailed("a").code != .didResolutionFailed)
+        #expect(FetchError.networkFailure("a").code == .networkFailure)
+        #expect(AccountError.noSuchAccount("bob.test").code == .noSuchAccount)
+        #expect(AccountError.sessionEnded("a.test", requestedScope: nil, reason: "x").code == .sessionEnded)
+        #expect(TransportError.timeout.code == .timeout)
+        #expect(KeystoreError.wrongPassphrase.code == .wrongPassphrase)
+        #expect(OAuthError.refreshRefused(serverError: "invalid_grant", description: nil).code == .refreshRefused)
+        #expect(GatewayError.addressInUse("127.0.0.1:8787", port: 8787).code == .addressInUse)
+        #expect(SandboxWorldError.notApproved(status: 200).code == .notApproved)
+        let permission = #expect(throws: PermissionError.self) { try Permission(parsing: "unknown:thing") }
+        #expect(permission?.code == .unknownResource)
+        let optional: AccountError? = .noAccounts
+        #expect(optional?.code == .noAccounts)
+        #expect(Set([AccountError.noAccounts.code, .noAccounts, .noSuchAccount]).count == 2)
+    }
+
+    @Test("a code is open: known by its name, and one made from a name equals the static member")
+    func openCode() {
+        #expect(FailureCode<AccountError>("noSuchAccount") == .noSuchAccount)
+        #expect(AccountError.noSuchAccount("bob.test").code.description == "noSuchAccount")
+        #expect(CallTimeoutError(limit: .seconds(1), call: "GET /").code.name == "CallTimeoutError")
+    }
+
+    /// One error and where its failure lies.
+    struct Origin: Sendable, CustomTestStringConvertible {
+        let error: any CategorizedError
+        let origin: FailureOrigin
+        init(_ error: any CategorizedError, _ origin: FailureOrigin) {
+            self.error = error
+            self.origin = origin
+        }
+        var testDescription: String { "\(type(of: error)): \(error)" }
+    }
+
+    static func origins() throws -> [Origin] {
+        let target = try #require(URL(string: "https://pds.example.com/"))
+        return [
+            Origin(IdentityError.invalidInput("x"), .input),
+            Origin(AccountError.noSuchAccount("bob.test"), .input),
+            Origin(AccountError.noAccounts, .input),
+            Origin(AccountError.invalidRequest("no URL"), .input),
+            Origin(XRPCRequestError.reservedHeader("Authorization"), .input),
+            Origin(GatewayError.notLoopback("0.0.0.0"), .input),
+            Origin(TransportError.cancelled, .input),
+            Origin(HTTPRequestBody.ShortBody(expected: 10, read: 3), .input),
+            Origin(OAuthError.unknownState, .input),
+            Origin(KeystoreError.wrongPassphrase, .machine),
+            Origin(KeystoreError.corrupted, .machine),
+            Origin(GatewayError.addressInUse("127.0.0.1:8787", port: 8787), .machine),
+            Origin(LoopbackListenerError.portInUse(8080), .machine),
+            Origin(OAuthError.storedSessionUnreadable("damaged"), .machine),
+            Origin(DPoPError.invalidKey("damaged"), .machine),
+            Origin(AccountError.sessionEnded("alice.test", requestedScope: nil, reason: "cut off"), .account),
+            Origin(AccountError.signedOutByServer("alice.test", requestedScope: nil, reason: "revoked"), .account),
+            Origin(OAuthError.refreshRefused(serverError: "invalid_grant", description: nil), .account),
+            Origin(
+                MissingPermissionError(
+                    method: "com.atproto.repo.createRecord",
+                    permission: nil,
+                    account: "alice.test",
+                    grantedScope: "atproto",
+                    refusedLocally: true
+                ),
+                .account
+            ),
+            Origin(TransportError.timeout, .upstream),
+            Origin(FetchError.unexpectedStatus(url: target, status: 500, expected: "200"), .upstream),
+            Origin(FetchError.unsafeDestination("10.0.0.1"), .upstream),
+            Origin(IdentityError.handleNotConfirmed("another handle"), .upstream),
+            Origin(OAuthError.issuerMismatch("another issuer"), .upstream),
+            Origin(DPoPError.repeatedNonceChallenge(status: 400), .upstream),
+            Origin(HTTPResponseBody.TooLarge(limit: 1024), .upstream),
+            Origin(CallTimeoutError(limit: .seconds(1), call: "GET /"), .upstream),
+        ]
+    }
+
+    @Test("each error says where its failure lies", arguments: try origins())
+    func origin(_ sample: Origin) {
+        #expect(sample.error.origin == sample.origin)
     }
 }

@@ -108,7 +108,7 @@ struct AddressPinningTransportTests {
                 )
                 let token = try #require(URL(string: "http://localhost:\(server.port)/oauth/token"))
                 let error = await #expect(throws: FetchError.self) { try await fetcher.pinnedTransport(for: token) }
-                #expect(error?.hasSameCode(as: .unsafeDestination("")) == true)
+                #expect(error?.code == .unsafeDestination)
                 #expect(server.requests.isEmpty && server.connectionCount == 0)
             }
         }

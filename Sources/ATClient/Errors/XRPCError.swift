@@ -64,4 +64,7 @@ public struct XRPCError: Error, Sendable, Hashable, CustomStringConvertible {
 extension XRPCError: CategorizedError {
     /// The PDS answered with an error; its status and name are kept as data.
     public var category: FailureCategory { .failed }
+
+    /// The PDS (or the service it proxied to), which refused the call.
+    public var origin: FailureOrigin { .upstream }
 }

@@ -13,6 +13,9 @@ public struct XRPCRequestError: CategorizedError, Hashable {
     /// The caller asked for something that cannot be sent.
     public var category: FailureCategory { .usage }
 
+    /// The caller's input: the request as asked.
+    public var origin: FailureOrigin { .input }
+
     /// What was wrong with the request.
     public var description: String { "The request cannot be sent: \(reason)." }
 }

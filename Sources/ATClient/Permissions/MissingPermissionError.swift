@@ -50,6 +50,9 @@ extension MissingPermissionError: CategorizedError {
     /// The session lacks a permission: only a new sign-in that asks for it helps.
     public var category: FailureCategory { .signInNeeded }
 
+    /// The account, whose session was not granted the permission.
+    public var origin: FailureOrigin { .account }
+
     /// Sign the account in again with the scope that adds the permission.
     public var remedy: Remedy { .signInWithPermission(account: account, scope: scopeToRequest) }
 }

@@ -188,4 +188,7 @@ private actor SharedServer {
 extension ThrowawayPostgresError: CategorizedError {
     /// The throwaway server could not be set up or started.
     public var category: FailureCategory { .failed }
+
+    /// This machine: the server's programs, directory and port.
+    public var origin: FailureOrigin { .machine }
 }

@@ -282,7 +282,7 @@ public final class AccountConnection: Sendable {
     private static func endedError(_ session: Session, _ error: OAuthError) -> AccountError {
         let name = session.handle?.description ?? session.did.rawValue
         let scope = session.requestedScope ?? session.scope
-        guard error.hasSameCode(as: .refreshRefused(serverError: nil, description: nil)) else {
+        guard error.code == .refreshRefused else {
             return .sessionEnded(name, requestedScope: scope, reason: error.reason, kind: session.kind)
         }
         var reason = "the refresh was refused"

@@ -1,7 +1,8 @@
 public import Failures
 import WireFormat
 
-/// A call that did not finish within the time its caller gave it (the `timeout` of ``AccountConnection/send(_:timeout:logger:authorize:)``
+/// A call that did not finish within the time its caller gave it (the `timeout` of
+/// ``AccountConnection/send(_:timeout:logger:authorize:)``
 /// and of `ATClient.execute`), a refresh and a retry included; what it was waiting for was abandoned.
 ///
 /// Each exchange of the call also keeps the transport's own limits, whichever comes first: past those the error is
@@ -20,6 +21,9 @@ public struct CallTimeoutError: CategorizedError, Hashable {
 
     /// No answer came in time: the network or the server failed.
     public var category: FailureCategory { .failed }
+
+    /// The server, or the network to it, that did not answer in time.
+    public var origin: FailureOrigin { .upstream }
 
     /// A slow server may need a longer limit.
     public var remedy: Remedy { .allowMoreTime }

@@ -3,21 +3,21 @@ public import Failures
 /// A DPoP failure of the client: an unusable key, a URL no proof can name, or a nonce challenge the client cannot
 /// satisfy (RFC 9449 §8).
 public struct DPoPError: Error, Sendable, Hashable, CustomStringConvertible {
-    private enum Code: Hashable, Sendable {
+    private enum Kind: String, Hashable, Sendable {
         case invalidKey
         case invalidTarget
         case repeatedNonceChallenge
         case challengeWithoutNonce
     }
 
-    private let code: Code
+    private let kind: Kind
     /// What went wrong, in words; never contains a token, proof or key.
     public let reason: String
     /// The HTTP status of the answer that caused the error, when there was one.
     public let status: Int?
 
-    private init(_ code: Code, _ reason: String, status: Int? = nil) {
-        self.code = code
+    private init(_ kind: Kind, _ reason: String, status: Int? = nil) {
+        self.kind = kind
         self.reason = reason
         self.status = status
     }
@@ -43,11 +43,12 @@ public struct DPoPError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether both errors have the same kind, ignoring the reason.
+    @available(*, deprecated, message: "Compare codes instead: error.code == .name")
     public func isSameKind(as other: DPoPError) -> Bool { code == other.code }
 
     /// A sentence for people.
     public var description: String {
-        switch code {
+        switch kind {
         case .invalidKey: "Unusable DPoP key: \(reason). Sign in again to create a new one."
         case .invalidTarget: "Cannot make a DPoP proof for this URL: \(reason)."
         case .repeatedNonceChallenge, .challengeWithoutNonce:
@@ -60,4 +61,30 @@ extension DPoPError: CategorizedError {
     /// A proof that cannot be made or a nonce exchange that went wrong fails the sender-constraint check
     /// (RFC 9449).
     public var category: FailureCategory { .securityCheckFailed }
+}
+
+extension DPoPError {
+    /// Which failure this is, whatever its details: `error.code == .invalidKey`.
+    public var code: FailureCode<DPoPError> { FailureCode(kind.rawValue) }
+
+    /// Where the failure lies: this machine for a stored key that cannot be used; the caller's input for a URL
+    /// no proof can name; the server for its nonce challenges.
+    public var origin: FailureOrigin {
+        switch kind {
+        case .invalidKey: .machine
+        case .invalidTarget: .input
+        case .repeatedNonceChallenge, .challengeWithoutNonce: .upstream
+        }
+    }
+}
+
+extension FailureCode where Failure == DPoPError {
+    /// The code of `DPoPError.invalidKey`.
+    public static let invalidKey = Self("invalidKey")
+    /// The code of `DPoPError.invalidTarget`.
+    public static let invalidTarget = Self("invalidTarget")
+    /// The code of `DPoPError.repeatedNonceChallenge`.
+    public static let repeatedNonceChallenge = Self("repeatedNonceChallenge")
+    /// The code of `DPoPError.challengeWithoutNonce`.
+    public static let challengeWithoutNonce = Self("challengeWithoutNonce")
 }

@@ -6,7 +6,7 @@ import WireFormat
 ///
 /// Nothing in it is secret: the token never appears.
 public struct GatewayError: CategorizedError, Hashable {
-    enum Code: Hashable, Sendable {
+    enum Kind: String, Hashable, Sendable {
         case notLoopback
         case invalidPort
         case unusableSocketPath
@@ -18,19 +18,20 @@ public struct GatewayError: CategorizedError, Hashable {
         case tokenFile
     }
 
-    let code: Code
+    let kind: Kind
     /// What went wrong, in words, safe to print.
     public let reason: String
     /// The port that is taken, for ``addressInUse(_:port:)``.
     let port: Int?
 
-    init(_ code: Code, _ reason: String, port: Int? = nil) {
-        self.code = code
+    init(_ kind: Kind, _ reason: String, port: Int? = nil) {
+        self.kind = kind
         self.reason = TerminalText.sanitized(reason)
         self.port = port
     }
 
     /// Whether both errors are the same failure, ignoring the details.
+    @available(*, deprecated, message: "Compare codes instead: error.code == .name")
     public func hasSameCode(as other: GatewayError) -> Bool { code == other.code }
 
     /// A host that is not a loopback address: the gateway would be reachable from other machines.
@@ -84,7 +85,7 @@ public struct GatewayError: CategorizedError, Hashable {
 
     /// `usage` for a setting that cannot be used; `failed` when the system refuses (an address taken, a file).
     public var category: FailureCategory {
-        switch code {
+        switch kind {
         case .notLoopback, .invalidPort, .unusableSocketPath, .unusableToken, .invalidLimit: .usage
         case .addressInUse, .cannotListen, .spoolDirectory, .tokenFile: .failed
         }
@@ -92,10 +93,45 @@ public struct GatewayError: CategorizedError, Hashable {
 
     /// Another port, when the one asked for is taken.
     public var remedy: Remedy {
-        guard code == .addressInUse, let port, port != 0 else { return .none }
+        guard kind == .addressInUse, let port, port != 0 else { return .none }
         return .chooseAnotherPort(port)
     }
 
     /// The reason.
     public var description: String { reason }
+}
+
+extension GatewayError {
+    /// Which failure this is, whatever its details: `error.code == .notLoopback`.
+    public var code: FailureCode<GatewayError> { FailureCode(kind.rawValue) }
+
+    /// Where the failure lies: the caller's input for a setting that cannot be used; this machine for an
+    /// address taken or a file or directory.
+    public var origin: FailureOrigin {
+        switch kind {
+        case .notLoopback, .invalidPort, .unusableSocketPath, .unusableToken, .invalidLimit: .input
+        case .addressInUse, .cannotListen, .spoolDirectory, .tokenFile: .machine
+        }
+    }
+}
+
+extension FailureCode where Failure == GatewayError {
+    /// The code of `GatewayError.notLoopback`.
+    public static let notLoopback = Self("notLoopback")
+    /// The code of `GatewayError.invalidPort`.
+    public static let invalidPort = Self("invalidPort")
+    /// The code of `GatewayError.unusableSocketPath`.
+    public static let unusableSocketPath = Self("unusableSocketPath")
+    /// The code of `GatewayError.unusableToken`.
+    public static let unusableToken = Self("unusableToken")
+    /// The code of `GatewayError.invalidLimit`.
+    public static let invalidLimit = Self("invalidLimit")
+    /// The code of `GatewayError.addressInUse`.
+    public static let addressInUse = Self("addressInUse")
+    /// The code of `GatewayError.cannotListen`.
+    public static let cannotListen = Self("cannotListen")
+    /// The code of `GatewayError.spoolDirectory`.
+    public static let spoolDirectory = Self("spoolDirectory")
+    /// The code of `GatewayError.tokenFile`.
+    public static let tokenFile = Self("tokenFile")
 }

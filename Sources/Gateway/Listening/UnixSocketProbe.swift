@@ -1,4 +1,7 @@
 #if canImport(Glibc)
+// With member import visibility, the compiler may attribute `stat` to CDispatch (whose headers include
+// <sys/stat.h>) once Foundation is loaded by the module's dependencies; importing it keeps `stat` visible here.
+import CDispatch
 import Glibc
 #elseif canImport(Darwin)
 import Darwin

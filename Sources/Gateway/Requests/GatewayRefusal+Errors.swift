@@ -5,47 +5,72 @@ import Failures
 import HTTPTransport
 
 extension GatewayRefusal {
-    /// The answer to a request whose forwarding threw `error`: the permission the PDS would ask for, the account that
-    /// is not signed in or whose session ended, the PDS that could not be reached, or, for anything else, 500.
+    /// The answer to a request whose forwarding threw `error`: the gateway's own refusal as it is, a missing
+    /// permission as the PDS itself answers it, and any other error of the package from ``answer(_:_:)`` by its
+    /// category and origin; a non-package error is 500.
     ///
     /// The messages are the errors' own descriptions, which never hold a token.
     static func answering(_ error: any Error) -> GatewayRefusal {
         switch error {
         case let refusal as GatewayRefusal: refusal
         case let missing as MissingPermissionError: scopeMissing(missing.permission?.description)
-        case let account as AccountError: signInFailure(account)
-        case let request as XRPCRequestError: invalidRequest(request.description)
         case is CancellationError: shuttingDown
-        case let transport as TransportError:
-            transport.category == .cancelled ? shuttingDown : upstreamFailed(transport.description)
-        case let fetch as FetchError: upstreamFailed(fetch.description)
-        case let categorized as any CategorizedError: failure(categorized)
+        case let failure as any CategorizedError: answer(failure.category, failure.origin).refusal(failure.description)
         default: internalError("The gateway could not forward the request (\(type(of: error))).")
         }
     }
 
-    /// The sign-in failures: none signed in, none active or not this one is 403, an ended session 401.
-    private static func signInFailure(_ error: AccountError) -> GatewayRefusal {
-        let notSignedIn: [AccountError] = [.noAccounts, .noActiveAccount(""), .noSuchAccount("")]
-        let ended: [AccountError] = [
-            .sessionEnded("", requestedScope: nil, reason: ""), .signedOutByServer("", requestedScope: nil, reason: ""),
-            .sessionRejected(""), .activeAccountSignedOut(""),
-        ]
-        if notSignedIn.contains(where: { error.hasSameCode(as: $0) }) { return accountNotSignedIn(error.description) }
-        if ended.contains(where: { error.hasSameCode(as: $0) }) { return sessionEnded(error.description) }
-        if error.hasSameCode(as: .invalidRequest("")) { return invalidRequest(error.description) }
-        return internalError(error.description)
+    /// The gateway's answer to a failure, from its category (what to do) and origin (where it lies): one table.
+    ///
+    /// | category \ origin   | input                  | machine            | account            | upstream           |
+    /// |---------------------|------------------------|--------------------|--------------------|--------------------|
+    /// | usage               | 400 InvalidRequest     | 400 InvalidRequest | 500 (routing)      | 400 InvalidRequest |
+    /// | signInNeeded        | 403 AccountNotSignedIn | 401 SessionEnded   | 401 SessionEnded   | 401 SessionEnded   |
+    /// | securityCheckFailed | 502 UpstreamFailed     | 502 UpstreamFailed | 502 UpstreamFailed | 502 UpstreamFailed |
+    /// | failed              | 500                    | 500                | 500                | 502 UpstreamFailed |
+    /// | cancelled           | 503 ShuttingDown       | 503 ShuttingDown   | 503 ShuttingDown   | 503 ShuttingDown   |
+    ///
+    /// An account not signed in here is the caller's input (403); a session that ended, for whatever reason, is 401.
+    /// A usage error about the account (a client bound to another, an upgrade of an OAuth account) is the gateway's
+    /// own routing gone wrong (500 InternalServerError). A security check always guards the PDS's answer.
+    static func answer(_ category: FailureCategory, _ origin: FailureOrigin) -> FailureAnswer {
+        switch (category, origin) {
+        case (.usage, .input), (.usage, .machine), (.usage, .upstream): .invalidRequest
+        case (.usage, .account): .internalError
+        case (.signInNeeded, .input): .accountNotSignedIn
+        case (.signInNeeded, .machine), (.signInNeeded, .account), (.signInNeeded, .upstream): .sessionEnded
+        case (.securityCheckFailed, _): .upstreamFailed
+        case (.failed, .input), (.failed, .machine), (.failed, .account): .internalError
+        case (.failed, .upstream): .upstreamFailed
+        case (.cancelled, _): .shuttingDown
+        }
     }
 
-    /// Another error of the package, by its category: a security check on the PDS's answer (its DPoP nonce, say)
-    /// is the PDS's failure; a sign-in needed ends the session; the rest is the gateway's.
-    private static func failure(_ error: any CategorizedError) -> GatewayRefusal {
-        switch error.category {
-        case .signInNeeded: sessionEnded(error.description)
-        case .securityCheckFailed: upstreamFailed(error.description)
-        case .usage: invalidRequest(error.description)
-        case .cancelled: shuttingDown
-        case .failed: internalError(error.description)
+    /// One cell of ``answer(_:_:)``'s table: a refusal the gateway makes from an error's description.
+    enum FailureAnswer: Sendable, Hashable, CaseIterable {
+        /// 400 `InvalidRequest`.
+        case invalidRequest
+        /// 403 `AccountNotSignedIn`.
+        case accountNotSignedIn
+        /// 401 `SessionEnded`.
+        case sessionEnded
+        /// 502 `UpstreamFailed`.
+        case upstreamFailed
+        /// 503 `ShuttingDown`.
+        case shuttingDown
+        /// 500 `InternalServerError`.
+        case internalError
+
+        /// The refusal, with `message` where the answer carries one.
+        func refusal(_ message: String) -> GatewayRefusal {
+            switch self {
+            case .invalidRequest: GatewayRefusal.invalidRequest(message)
+            case .accountNotSignedIn: GatewayRefusal.accountNotSignedIn(message)
+            case .sessionEnded: GatewayRefusal.sessionEnded(message)
+            case .upstreamFailed: GatewayRefusal.upstreamFailed(message)
+            case .shuttingDown: GatewayRefusal.shuttingDown
+            case .internalError: GatewayRefusal.internalError(message)
+            }
         }
     }
 }

@@ -8,7 +8,7 @@ import WireFormat
 /// Its ``category`` tells a refusal that protects the user (an unsafe address, a redirect) from a failure that
 /// may pass. The error carries the server's answer as data and never a token.
 public struct FetchError: CategorizedError, Hashable {
-    enum Code: Hashable, Sendable {
+    enum Kind: String, Hashable, Sendable {
         case unsafeDestination
         case redirectRefused
         case unexpectedStatus
@@ -17,7 +17,7 @@ public struct FetchError: CategorizedError, Hashable {
         case networkFailure
     }
 
-    let code: Code
+    let kind: Kind
     /// What went wrong, in words, safe to print.
     public let reason: String
     /// The HTTP status of the answer, when there was one.
@@ -28,13 +28,13 @@ public struct FetchError: CategorizedError, Hashable {
     public let serverErrorDescription: String?
 
     init(
-        _ code: Code,
+        _ kind: Kind,
         _ reason: String,
         status: Int? = nil,
         serverError: String? = nil,
         serverErrorDescription: String? = nil
     ) {
-        self.code = code
+        self.kind = kind
         self.reason = TerminalText.sanitized(reason)
         self.status = status
         self.serverError = serverError.map { TerminalText.sanitized($0, limit: 80) }
@@ -44,20 +44,21 @@ public struct FetchError: CategorizedError, Hashable {
     /// `securityCheckFailed` for a fetch refused to protect the user (an unsafe destination, a redirect); `failed`
     /// for the network, a status, a content type or a size, where trying again may help.
     public var category: FailureCategory {
-        code == .unsafeDestination || code == .redirectRefused ? .securityCheckFailed : .failed
+        kind == .unsafeDestination || kind == .redirectRefused ? .securityCheckFailed : .failed
     }
 
     /// Whether the request never got an answer (DNS, connection, timeout), so that the reason already says what to
     /// do.
-    package var isNetworkFailure: Bool { code == .networkFailure }
+    package var isNetworkFailure: Bool { kind == .networkFailure }
 
     /// Whether both errors are the same failure, ignoring the details.
+    @available(*, deprecated, message: "Compare codes instead: error.code == .name")
     public func hasSameCode(as other: FetchError) -> Bool { code == other.code }
 
     /// A sentence or two for people: what happened and what to do.
     public var description: String {
         let text =
-            switch code {
+            switch kind {
             case .unsafeDestination: "Refused to connect: \(reason)."
             case .redirectRefused:
                 "Refused a redirect: \(reason). Identity and metadata requests never follow redirects."
@@ -122,4 +123,27 @@ extension FetchError {
     static func cannotResolve(_ host: String, _ detail: String) -> FetchError {
         networkFailure("The name \(host) could not be resolved (\(detail)) — check the address and the network")
     }
+}
+
+extension FetchError {
+    /// Which failure this is, whatever its details: `error.code == .unsafeDestination`.
+    public var code: FailureCode<FetchError> { FailureCode(kind.rawValue) }
+
+    /// Where the failure lies: the server fetched from, or the network to it: its address, its redirect, its answer.
+    public var origin: FailureOrigin { .upstream }
+}
+
+extension FailureCode where Failure == FetchError {
+    /// The code of `FetchError.unsafeDestination`.
+    public static let unsafeDestination = Self("unsafeDestination")
+    /// The code of `FetchError.redirectRefused`.
+    public static let redirectRefused = Self("redirectRefused")
+    /// The code of `FetchError.unexpectedStatus`.
+    public static let unexpectedStatus = Self("unexpectedStatus")
+    /// The code of `FetchError.unexpectedContentType`.
+    public static let unexpectedContentType = Self("unexpectedContentType")
+    /// The code of `FetchError.responseTooLarge`.
+    public static let responseTooLarge = Self("responseTooLarge")
+    /// The code of `FetchError.networkFailure`.
+    public static let networkFailure = Self("networkFailure")
 }

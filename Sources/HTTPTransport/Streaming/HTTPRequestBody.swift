@@ -1,3 +1,4 @@
+public import Failures
 public import Foundation
 
 /// A request body sent in chunks and readable again from its start, as a retry needs (a DPoP nonce challenge,
@@ -64,13 +65,25 @@ public struct HTTPRequestBody: Sendable {
     }
 
     /// The body ended before its stated length.
-    public struct ShortBody: Error, CustomStringConvertible {
+    public struct ShortBody: CategorizedError, Hashable {
         /// The length the body stated.
         public let expected: Int
         /// The bytes there were.
         public let read: Int
 
+        /// Creates the error for a body that stated `expected` bytes and had `read`.
+        public init(expected: Int, read: Int) {
+            self.expected = expected
+            self.read = read
+        }
+
         /// What happened, in words.
         public var description: String { "the request body ended after \(read) of its \(expected) bytes" }
+
+        /// A body that cannot be sent as given.
+        public var category: FailureCategory { .usage }
+
+        /// The caller's input: the body and the length it stated.
+        public var origin: FailureOrigin { .input }
     }
 }

@@ -1,3 +1,4 @@
+public import Failures
 public import Foundation
 
 /// A response body read as it arrives, once: the chunks of a streamed answer, or bytes already read.
@@ -69,12 +70,21 @@ public struct HTTPResponseBody: AsyncSequence, Sendable {
     }
 
     /// The body was larger than the caller would read.
-    public struct TooLarge: Error, CustomStringConvertible {
+    public struct TooLarge: CategorizedError, Hashable {
         /// The most bytes the caller would read.
         public let limit: Int
 
+        /// Creates the error for a body larger than `limit` bytes.
+        public init(limit: Int) { self.limit = limit }
+
         /// What happened, in words.
         public var description: String { "the response body is larger than \(limit) bytes" }
+
+        /// The answer could not be read whole; trying again may not help, a larger limit may.
+        public var category: FailureCategory { .failed }
+
+        /// The server, which sent more than the caller would read.
+        public var origin: FailureOrigin { .upstream }
     }
 }
 

@@ -69,7 +69,8 @@ extension OAuthError {
         OAuthError(.subjectMismatch, .securityCheckFailed, reason, field: "sub")
     }
 
-    /// Re-resolving the account did not lead back to the issuer that issued the tokens (atproto.com/specs/oauth, Authorization Flow; Tokens and Session Lifetime).
+    /// Re-resolving the account did not lead back to the issuer that issued the tokens
+    /// (atproto.com/specs/oauth, Authorization Flow; Tokens and Session Lifetime).
     public static func issuerNotConfirmed(_ reason: String) -> OAuthError {
         OAuthError(.issuerNotConfirmed, .securityCheckFailed, reason, field: "issuer")
     }
@@ -79,7 +80,8 @@ extension OAuthError {
         OAuthError(.signInNeeded, .signInNeeded, reason)
     }
 
-    /// The server refused the refresh token (`invalid_grant`); the session was deleted (atproto.com/specs/oauth, Tokens and Session Lifetime).
+    /// The server refused the refresh token (`invalid_grant`); the session was deleted
+    /// (atproto.com/specs/oauth, Tokens and Session Lifetime).
     public static func refreshRefused(serverError: String?, description: String?) -> OAuthError {
         OAuthError(
             .refreshRefused,
@@ -158,7 +160,7 @@ extension OAuthError {
     }
 
     var signInSummary: String {
-        switch code {
+        switch kind {
         case .invalidClientMetadata: "The client configuration is invalid: \(reason). Fix the client metadata."
         case .invalidCallback, .unknownState, .issuerMismatch:
             "The sign-in callback failed a security check: \(reason). Nothing was stored; start the sign-in again."
@@ -182,7 +184,7 @@ extension OAuthError {
 
     /// What to do, said after the server's own words (RFC 6749 §4.1.2.1).
     var adviceAfterServerWords: String {
-        switch (code, serverError) {
+        switch (kind, serverError) {
         case (.authorizationFailed, .some(.accessDenied)):
             " To sign in, run the command again and approve in the browser."
         case (.authorizationFailed, _): " Start the sign-in again."
@@ -195,7 +197,8 @@ extension OAuthError {
         }
     }
 
-    /// A failed request's advice depends on who can fix it: the server (5xx: later), the request (4xx: not by retrying).
+    /// A failed request's advice depends on who can fix it: the server (5xx: later), the request (4xx: not by
+    /// retrying).
     private var requestFailedSummary: String {
         switch (status ?? 0, serverError) {
         case (_, .some(.invalidScope)): "The server refused the requested permissions: \(reason)."

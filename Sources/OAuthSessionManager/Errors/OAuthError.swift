@@ -43,7 +43,7 @@ public struct OAuthError: CategorizedError, Hashable {
         public var description: String { OAuthError.printable(rawValue, limit: 80) }
     }
 
-    enum Code: Hashable, Sendable {
+    enum Kind: String, Hashable, Sendable {
         case networkFailure
         case invalidPKCEVerifier
         case invalidProtectedResourceMetadata
@@ -69,7 +69,7 @@ public struct OAuthError: CategorizedError, Hashable {
         case promptNotSupported
     }
 
-    let code: Code
+    let kind: Kind
     /// `securityCheckFailed` for a failed identity, metadata, issuer, `state`, `iss`, `sub` or DPoP check;
     /// `signInNeeded` when the account has no usable session; `failed` for the network or a server; `usage` for input
     /// that cannot be used.
@@ -89,7 +89,7 @@ public struct OAuthError: CategorizedError, Hashable {
     let outcomeUnknown: Bool
 
     init(
-        _ code: Code,
+        _ kind: Kind,
         _ category: FailureCategory,
         _ reason: String,
         field: String? = nil,
@@ -98,7 +98,7 @@ public struct OAuthError: CategorizedError, Hashable {
         serverErrorDescription: String? = nil,
         outcomeUnknown: Bool = false
     ) {
-        self.code = code
+        self.kind = kind
         self.category = category
         self.reason = Self.printable(reason)
         self.field = field
@@ -109,12 +109,13 @@ public struct OAuthError: CategorizedError, Hashable {
     }
 
     /// Whether both errors are the same failure, ignoring the details.
+    @available(*, deprecated, message: "Compare codes instead: error.code == .name")
     public func hasSameCode(as other: OAuthError) -> Bool { code == other.code }
 
     /// Sign in again when the session is gone; give the sign-in code when the PDS asked for one.
     public var remedy: Remedy {
-        if code == .authFactorRequired { return .giveSignInCode }
-        if code == .oauthSessionKept { return .confirmReplacingOAuth }
+        if kind == .authFactorRequired { return .giveSignInCode }
+        if kind == .oauthSessionKept { return .confirmReplacingOAuth }
         return category == .signInNeeded ? .signInAgain(account: nil, scope: nil, orSwitch: false) : .none
     }
 
@@ -128,7 +129,7 @@ public struct OAuthError: CategorizedError, Hashable {
     }
 
     private var summary: String {
-        switch code {
+        switch kind {
         case .networkFailure: Sentence.ended(reason)
         case .invalidProtectedResourceMetadata:
             "The server's protected resource metadata failed a check: \(reason). Sign-in stopped; nothing was stored."
@@ -156,13 +157,86 @@ extension OAuthError {
         OAuthError(.invalidPKCEVerifier, .usage, reason)
     }
 
-    /// The protected resource metadata failed a check (RFC 9728 §3; atproto.com/specs/oauth, Authorization Servers, RFC 9728 §3); `field` names it.
+    /// The protected resource metadata failed a check (RFC 9728 §3; atproto.com/specs/oauth, Authorization
+    /// Servers, RFC 9728 §3); `field` names it.
     public static func invalidProtectedResourceMetadata(_ reason: String, field: String? = nil) -> OAuthError {
         OAuthError(.invalidProtectedResourceMetadata, .securityCheckFailed, reason, field: field)
     }
 
-    /// The authorization server metadata failed a check (RFC 8414 §3; atproto.com/specs/oauth, Authorization Servers, RFC 8414 §3); `field` names it.
+    /// The authorization server metadata failed a check (RFC 8414 §3; atproto.com/specs/oauth, Authorization
+    /// Servers, RFC 8414 §3); `field` names it.
     public static func invalidAuthorizationServerMetadata(_ reason: String, field: String? = nil) -> OAuthError {
         OAuthError(.invalidAuthorizationServerMetadata, .securityCheckFailed, reason, field: field)
     }
+}
+
+extension OAuthError {
+    /// Which failure this is, whatever its details: `error.code == .invalidPKCEVerifier`.
+    public var code: FailureCode<OAuthError> { FailureCode(kind.rawValue) }
+
+    /// Where the failure lies: the caller's input for what it gave (a verifier, client metadata, a callback, a
+    /// sign-in code, a choice to confirm) or a sign-in left too long; the account for a session that is gone;
+    /// this machine for a stored session it cannot read; the servers otherwise.
+    public var origin: FailureOrigin {
+        switch kind {
+        case .invalidPKCEVerifier, .invalidClientMetadata, .invalidCallback, .unknownState, .authorizationExpired,
+            .authFactorRequired, .invalidInput, .oauthSessionKept:
+            .input
+        case .signInNeeded, .refreshRefused: .account
+        case .storedSessionUnreadable: .machine
+        case .networkFailure, .invalidProtectedResourceMetadata, .invalidAuthorizationServerMetadata, .issuerMismatch,
+            .authorizationFailed, .requestFailed, .invalidTokenResponse, .subjectMismatch, .issuerNotConfirmed,
+            .dpopFailed, .appPasswordRefused, .promptNotSupported:
+            .upstream
+        }
+    }
+}
+
+extension FailureCode where Failure == OAuthError {
+    /// The code of `OAuthError.networkFailure`.
+    public static let networkFailure = Self("networkFailure")
+    /// The code of `OAuthError.invalidPKCEVerifier`.
+    public static let invalidPKCEVerifier = Self("invalidPKCEVerifier")
+    /// The code of `OAuthError.invalidProtectedResourceMetadata`.
+    public static let invalidProtectedResourceMetadata = Self("invalidProtectedResourceMetadata")
+    /// The code of `OAuthError.invalidAuthorizationServerMetadata`.
+    public static let invalidAuthorizationServerMetadata = Self("invalidAuthorizationServerMetadata")
+    /// The code of `OAuthError.invalidClientMetadata`.
+    public static let invalidClientMetadata = Self("invalidClientMetadata")
+    /// The code of `OAuthError.invalidCallback`.
+    public static let invalidCallback = Self("invalidCallback")
+    /// The code of `OAuthError.unknownState`.
+    public static let unknownState = Self("unknownState")
+    /// The code of `OAuthError.authorizationExpired`.
+    public static let authorizationExpired = Self("authorizationExpired")
+    /// The code of `OAuthError.issuerMismatch`.
+    public static let issuerMismatch = Self("issuerMismatch")
+    /// The code of `OAuthError.authorizationFailed`.
+    public static let authorizationFailed = Self("authorizationFailed")
+    /// The code of `OAuthError.requestFailed`.
+    public static let requestFailed = Self("requestFailed")
+    /// The code of `OAuthError.invalidTokenResponse`.
+    public static let invalidTokenResponse = Self("invalidTokenResponse")
+    /// The code of `OAuthError.subjectMismatch`.
+    public static let subjectMismatch = Self("subjectMismatch")
+    /// The code of `OAuthError.issuerNotConfirmed`.
+    public static let issuerNotConfirmed = Self("issuerNotConfirmed")
+    /// The code of `OAuthError.signInNeeded`.
+    public static let signInNeeded = Self("signInNeeded")
+    /// The code of `OAuthError.refreshRefused`.
+    public static let refreshRefused = Self("refreshRefused")
+    /// The code of `OAuthError.storedSessionUnreadable`.
+    public static let storedSessionUnreadable = Self("storedSessionUnreadable")
+    /// The code of `OAuthError.dpopFailed`.
+    public static let dpopFailed = Self("dpopFailed")
+    /// The code of `OAuthError.appPasswordRefused`.
+    public static let appPasswordRefused = Self("appPasswordRefused")
+    /// The code of `OAuthError.authFactorRequired`.
+    public static let authFactorRequired = Self("authFactorRequired")
+    /// The code of `OAuthError.invalidInput`.
+    public static let invalidInput = Self("invalidInput")
+    /// The code of `OAuthError.oauthSessionKept`.
+    public static let oauthSessionKept = Self("oauthSessionKept")
+    /// The code of `OAuthError.promptNotSupported`.
+    public static let promptNotSupported = Self("promptNotSupported")
 }

@@ -6,7 +6,7 @@ import WireFormat
 /// Errors are compared by kind only. The ``description`` says what happened and what to do, names the database
 /// as ``PostgresStore/Configuration/description`` does, and never contains a password or a stored value.
 public struct PostgresStoreError: CategorizedError, Hashable {
-    private enum Code: Hashable, Sendable {
+    private enum Kind: String, Hashable, Sendable {
         case invalidURL
         case unreachable
         case authenticationFailed
@@ -22,28 +22,28 @@ public struct PostgresStoreError: CategorizedError, Hashable {
         case serverError
     }
 
-    private let code: Code
+    private let kind: Kind
 
     /// Says what happened and what to do about it.
     public let description: String
 
-    private init(_ code: Code, _ description: String) {
-        self.code = code
+    private init(_ kind: Kind, _ description: String) {
+        self.kind = kind
         self.description = description
     }
 
     /// Returns whether two errors are of the same kind, ignoring their description.
     public static func == (lhs: PostgresStoreError, rhs: PostgresStoreError) -> Bool {
-        lhs.code == rhs.code
+        lhs.kind == rhs.kind
     }
 
     /// Hashes the kind of the error.
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(code)
+        hasher.combine(kind)
     }
 
     /// `usage` when the mistake is in what was asked (the URL); `failed` for the database or the network.
-    public var category: FailureCategory { [.invalidURL, .unverifiedServer].contains(code) ? .usage : .failed }
+    public var category: FailureCategory { [.invalidURL, .unverifiedServer].contains(kind) ? .usage : .failed }
 
     /// The store URL cannot be used.
     public static let invalidURL = PostgresStoreError(.invalidURL, "The PostgreSQL store URL is invalid.")
@@ -201,4 +201,49 @@ extension PostgresStoreError {
         let value = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
         return value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }
+}
+
+extension PostgresStoreError {
+    /// Which failure this is, whatever its details: `error.code == .invalidURL`.
+    public var code: FailureCode<PostgresStoreError> { FailureCode(kind.rawValue) }
+
+    /// Where the failure lies: the caller's input for a database URL that cannot be used; otherwise the store,
+    /// which is this machine's (wherever its server runs).
+    public var origin: FailureOrigin {
+        switch kind {
+        case .invalidURL, .unverifiedServer: .input
+        case .unreachable, .authenticationFailed, .databaseMissing, .tlsFailed, .schemaTooNew, .schemaDamaged,
+            .permissionDenied, .timedOut, .connectionLost, .lockTimeout, .serverError:
+            .machine
+        }
+    }
+}
+
+extension FailureCode where Failure == PostgresStoreError {
+    /// The code of `PostgresStoreError.invalidURL`.
+    public static let invalidURL = Self("invalidURL")
+    /// The code of `PostgresStoreError.unreachable`.
+    public static let unreachable = Self("unreachable")
+    /// The code of `PostgresStoreError.authenticationFailed`.
+    public static let authenticationFailed = Self("authenticationFailed")
+    /// The code of `PostgresStoreError.databaseMissing`.
+    public static let databaseMissing = Self("databaseMissing")
+    /// The code of `PostgresStoreError.tlsFailed`.
+    public static let tlsFailed = Self("tlsFailed")
+    /// The code of `PostgresStoreError.unverifiedServer`.
+    public static let unverifiedServer = Self("unverifiedServer")
+    /// The code of `PostgresStoreError.schemaTooNew`.
+    public static let schemaTooNew = Self("schemaTooNew")
+    /// The code of `PostgresStoreError.schemaDamaged`.
+    public static let schemaDamaged = Self("schemaDamaged")
+    /// The code of `PostgresStoreError.permissionDenied`.
+    public static let permissionDenied = Self("permissionDenied")
+    /// The code of `PostgresStoreError.timedOut`.
+    public static let timedOut = Self("timedOut")
+    /// The code of `PostgresStoreError.connectionLost`.
+    public static let connectionLost = Self("connectionLost")
+    /// The code of `PostgresStoreError.lockTimeout`.
+    public static let lockTimeout = Self("lockTimeout")
+    /// The code of `PostgresStoreError.serverError`.
+    public static let serverError = Self("serverError")
 }

@@ -28,6 +28,9 @@ extension SandboxError: CategorizedError {
     /// The sandbox could not start or serve.
     public var category: FailureCategory { .failed }
 
+    /// This machine: its ports and listeners.
+    public var origin: FailureOrigin { .machine }
+
     /// For a taken port: another one, or none so that a free one is picked.
     public var remedy: Remedy { portInUse.map { .chooseAnotherPort($0) } ?? .none }
 }

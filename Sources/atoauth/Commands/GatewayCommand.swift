@@ -182,7 +182,7 @@ struct GatewayCommand: AsyncParsableCommand, GlobalOptionUser {
             let server = try GatewayServer(configuration: configuration, accounts: context.accounts, logger: logger)
             do {
                 try await Self.serve(server, tokenFile: tokenURL, json: global.json, logger: logger)
-            } catch let error as GatewayError where error.hasSameCode(as: .addressInUse("", port: nil)) {
+            } catch let error as GatewayError where error.code == .addressInUse {
                 let advice =
                     socket == nil
                     ? "Give another with --listen 127.0.0.1:PORT (0 for any free port), or stop what holds it."

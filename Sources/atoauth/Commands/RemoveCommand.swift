@@ -45,7 +45,7 @@ struct RemoveCommand: AsyncParsableCommand, GlobalOptionUser {
             let removal: AccountRemoval
             do {
                 removal = try await context.accounts.remove(try AccountName.identifier(account))
-            } catch let error as AccountError where error.hasSameCode(as: .noSuchAccount("")) {
+            } catch let error as AccountError where error.code == .noSuchAccount {
                 throw await AccountSuggestion.failure(for: error, context: context, removing: true)
             }
             switch removal.active {

@@ -67,7 +67,7 @@ struct BrowserSignIn {
     /// since the approval's code is spent or expires; other errors unchanged.
     static func cutOff(_ error: any Error) -> any Error {
         let unreachable =
-            error is TransportError || (error as? OAuthError)?.hasSameCode(as: .networkFailure("")) == true
+            error is TransportError || (error as? OAuthError)?.code == .networkFailure
         guard unreachable else { return error }
         var failure = CLIFailure(error)
         failure.message += " Nothing was stored; start the sign-in again."

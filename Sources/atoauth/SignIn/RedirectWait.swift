@@ -68,7 +68,7 @@ struct RedirectWait: Sendable {
                 }
                 do {
                     return try await listener.waitForCallback(timeout: .seconds(timeout), expectedState: state)
-                } catch let error as LoopbackListenerError where error.hasSameCode(as: .timedOut(timeout)) {
+                } catch let error as LoopbackListenerError where error.code == .timedOut {
                     throw timedOut
                 }
             }

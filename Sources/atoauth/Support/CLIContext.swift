@@ -78,7 +78,7 @@ struct CLIContext {
             )
             do {
                 return try await body(context)
-            } catch let error as AccountError where error.hasSameCode(as: .noSuchAccount("")) {
+            } catch let error as AccountError where error.code == .noSuchAccount {
                 throw await AccountSuggestion.failure(for: error, context: context)
             }
         }

@@ -55,14 +55,14 @@ struct SignInFlowTests {
             let wrongState = await #expect(throws: OAuthError.self) {
                 try await manager.completeSignIn(callbackURL: try #require(forged.url))
             }
-            #expect(wrongState?.hasSameCode(as: .unknownState) == true)
+            #expect(wrongState?.code == .unknownState)
             #expect(wrongState?.category == .securityCheckFailed)
 
             _ = try await manager.completeSignIn(callbackURL: callback)
             let replay = await #expect(throws: OAuthError.self) {
                 try await manager.completeSignIn(callbackURL: callback)
             }
-            #expect(replay?.hasSameCode(as: .unknownState) == true)
+            #expect(replay?.code == .unknownState)
         }
     }
 
@@ -76,7 +76,7 @@ struct SignInFlowTests {
             let error = await #expect(throws: OAuthError.self) {
                 try await manager.completeSignIn(callbackURL: callback)
             }
-            #expect(error?.hasSameCode(as: .authorizationExpired) == true)
+            #expect(error?.code == .authorizationExpired)
             #expect(try flow.keystore.names().allSatisfy { !$0.hasPrefix("session/") && !$0.hasPrefix("pending/") })
         }
     }

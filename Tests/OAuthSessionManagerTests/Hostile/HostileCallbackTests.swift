@@ -82,7 +82,7 @@ struct HostileCallbackTests {
             let error = await #expect(throws: OAuthError.self) {
                 try await scene.manager.completeSignIn(callbackURL: callback)
             }
-            #expect(error?.hasSameCode(as: .authorizationFailed(serverError: "", description: nil)) == true)
+            #expect(error?.code == .authorizationFailed)
             #expect(error?.category == .failed)
             #expect(error?.serverError == .accessDenied)
             #expect(error?.serverErrorDescription == description)

@@ -88,7 +88,7 @@ struct HostileMetadataTests {
             let error = await #expect(throws: OAuthError.self) {
                 try await scene.start(scene.origin, prompt: .create)
             }
-            #expect(error?.hasSameCode(as: .promptNotSupported(.create, issuer: "")) == true)
+            #expect(error?.code == .promptNotSupported)
             #expect(error?.category == .usage)
             #expect(error?.description.contains("does not offer sign-up") == true)
             scene.expectNoPAR()

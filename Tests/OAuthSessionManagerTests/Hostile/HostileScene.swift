@@ -132,7 +132,6 @@ struct HostileScene: Sendable {
 
 /// An error of one layer that can be compared by code and names the field it refused.
 protocol RefusalError: CategorizedError {
-    func hasSameCode(as other: Self) -> Bool
     var refusedField: String? { get }
 }
 
@@ -160,7 +159,7 @@ func expectRefusal<E: RefusalError>(
     sourceLocation: SourceLocation = #_sourceLocation
 ) {
     #expect(
-        error?.hasSameCode(as: expected) == true,
+        error?.code == expected.code,
         "expected \(expected), got \(error.map(String.init(describing:)) ?? "no error")",
         sourceLocation: sourceLocation
     )

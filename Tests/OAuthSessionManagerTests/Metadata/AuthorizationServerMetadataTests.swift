@@ -87,7 +87,7 @@ struct AuthorizationServerMetadataTests {
         let error = #expect(throws: OAuthError.self) { try metadata([change]) }
         #expect(error?.field == change.field)
         #expect(error?.category == .securityCheckFailed)
-        #expect(error?.hasSameCode(as: .invalidAuthorizationServerMetadata("")) == true)
+        #expect(error?.code == .invalidAuthorizationServerMetadata)
         #expect(error?.description.contains(change.field) == true)
     }
 
@@ -103,6 +103,6 @@ struct AuthorizationServerMetadataTests {
         let error = #expect(throws: OAuthError.self) {
             try AuthorizationServerMetadata(json: Data("<html>".utf8), issuer: Fixtures.issuer)
         }
-        #expect(error?.hasSameCode(as: .invalidAuthorizationServerMetadata("")) == true)
+        #expect(error?.code == .invalidAuthorizationServerMetadata)
     }
 }

@@ -74,7 +74,7 @@ struct MetadataResolverTests {
             prmURL: HTTPResponse(status: 301, headers: ["Location": "https://evil.example.com/"])
         ])
         let error = await #expect(throws: FetchError.self) { try await resolve(transport) }
-        #expect(error?.hasSameCode(as: .redirectRefused(url: try url(prmURL), status: 301, location: nil)) == true)
+        #expect(error?.code == .redirectRefused)
     }
 
     @Test("an authorization server on a private address is never contacted")

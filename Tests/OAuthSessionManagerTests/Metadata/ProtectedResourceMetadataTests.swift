@@ -41,7 +41,7 @@ struct ProtectedResourceMetadataTests {
         let error = failure(Fixtures.protectedResource(resource: resource))
         #expect(error?.field == "resource")
         #expect(error?.category == .securityCheckFailed)
-        #expect(error?.hasSameCode(as: .invalidProtectedResourceMetadata("")) == true)
+        #expect(error?.code == .invalidProtectedResourceMetadata)
     }
 
     @Test("two authorization servers are refused")

@@ -97,7 +97,7 @@ struct PinnedEndpointTests {
                 purpose: "app-password sign-in"
             )
         }
-        #expect(error?.hasSameCode(as: .unsafeDestination("")) == true)
+        #expect(error?.code == .unsafeDestination)
         #expect(script.requests.isEmpty && transport.connections.isEmpty)
     }
 }

@@ -109,8 +109,8 @@ struct DoctorLocalSide: Sendable {
         do {
             account = try await accounts.account(identifier)
         } catch let error as AccountError
-            where error.hasSameCode(as: .noSuchAccount(""))
-            || error.hasSameCode(as: .sessionEnded("", requestedScope: nil, reason: ""))
+            where error.code == .noSuchAccount
+            || error.code == .sessionEnded
         {
             // An account whose session ended (a forced key removal) is no longer signed in here.
             return nil

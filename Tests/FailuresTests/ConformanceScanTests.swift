@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+
+/// Finds every public error type in `Sources/` by reading the source, so that a new type that does not conform to
+/// `CategorizedError` fails a test without anyone adding it to a list.
+@Suite("Every public error type in Sources conforms to CategorizedError, found by reading the sources")
+struct ConformanceScanTests {
+    /// What the scan of `Sources/` found.
+    struct Scan {
+        /// The public types whose declaration or an extension says they are an `Error` (or a `CategorizedError`),
+        /// by simple name, with the file that declares each.
+        var errorTypes: [String: String] = [:]
+        /// The types named in a `CategorizedError` conformance, by simple name.
+        var conforming: Set<String> = []
+    }
+
+    /// The package's `Sources` directory, found from this file's place in `Tests/FailuresTests`.
+    static let sources = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Sources")
+
+    /// `public struct X: A, B {`, `public final class X<T>: A {`: the name and the inheritance clause.
+    static var declaration: Regex<(Substring, Substring, Substring)> {
+        #/public\s+(?:final\s+)?(?:struct|enum|class|actor)\s+(\w+)(?:<[^>{]*>)?\s*:\s*([^{]*)\{/#
+    }
+    /// `extension X.Y: A, B {` or `extension X: A where …{`: the name and the conformances.
+    static var conformance: Regex<(Substring, Substring, Substring)> { #/extension\s+([\w.]+)\s*:\s*([^{]*)\{/# }
+
+    /// Whether an inheritance clause names `Error` or `CategorizedError` (as a whole word, not `SyntaxError`).
+    static func saysError(_ clause: Substring) -> Bool {
+        clause.split(whereSeparator: { ",& \n\t".contains($0) }).contains { $0 == "Error" || $0 == "CategorizedError" }
+    }
+
+    static func saysCategorized(_ clause: Substring) -> Bool {
+        clause.split(whereSeparator: { ",& \n\t".contains($0) }).contains("CategorizedError")
+    }
+
+    /// Reads every Swift file under `Sources/`.
+    static func scan() throws -> Scan {
+        var scan = Scan()
+        var publicTypes: [String: String] = [:]
+        var extendedAsError: Set<String> = []
+        let files = try #require(FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil))
+        for case let file as URL in files where file.pathExtension == "swift" {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            let path = file.path.replacingOccurrences(of: sources.path + "/", with: "")
+            for match in text.matches(of: declaration) {
+                let name = String(match.1)
+                publicTypes[name] = path
+                if saysError(match.2) { scan.errorTypes[name] = path }
+                if saysCategorized(match.2) { scan.conforming.insert(name) }
+            }
+            for match in text.matches(of: conformance) {
+                let name = String(match.1.split(separator: ".").last ?? match.1)
+                if saysError(match.2) { extendedAsError.insert(name) }
+                if saysCategorized(match.2) { scan.conforming.insert(name) }
+            }
+        }
+        for name in extendedAsError { if let path = publicTypes[name] { scan.errorTypes[name] = path } }
+        return scan
+    }
+
+    @Test("each public error type found in Sources is named in a CategorizedError conformance")
+    func everyPublicErrorConforms() throws {
+        let scan = try Self.scan()
+        let missing = scan.errorTypes.filter { !scan.conforming.contains($0.key) }
+        #expect(missing.isEmpty, "public errors that do not conform to CategorizedError: \(missing)")
+    }
+
+    @Test("the scan finds the error types of every layer, nested ones and those made errors by an extension")
+    func scanFindsThem() throws {
+        let found = Set(try Self.scan().errorTypes.keys)
+        let known: Set = [
+            "SyntaxError", "PermissionError", "Failure", "TransportError", "FetchError", "ShortBody", "TooLarge",
+            "KeystoreError", "PostgresStoreError", "DPoPError", "IdentityError", "OAuthError", "LoopbackListenerError",
+            "AccountError", "CallTimeoutError", "XRPCError", "XRPCRequestError", "MissingPermissionError",
+            "DoctorInputError", "SandboxError", "SandboxWorldError", "GatewayError", "WaitTimedOut",
+            "ThrowawayPostgresError", "UnreadablePrivateScalar",
+        ]
+        #expect(known.subtracting(found).isEmpty, "not found: \(known.subtracting(found))")
+    }
+
+    @Test("a type that says it is an Error and not a CategorizedError is caught")
+    func scanCatchesANewType() {
+        let clause: Substring = "Error, Sendable, Hashable "
+        #expect(Self.saysError(clause))
+        #expect(!Self.saysCategorized(clause))
+        #expect(!Self.saysError("SyntaxError, Sendable"))
+        let source = "public struct NewFailure: Error, Sendable {\n    let reason: String\n}"
+        let match = source.firstMatch(of: Self.declaration)
+        #expect(match.map { String($0.1) } == "NewFailure")
+    }
+}
