@@ -62,6 +62,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        // `swift package generate-documentation` (scripts/docs): CI builds the DocC catalogues with warnings as errors.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // libsodium backs the encrypted file store, which only Linux builds; Apple platforms use the Keychain.
@@ -154,6 +156,7 @@ let package = Package(
             dependencies: [
                 "Failures", "ATProtoSyntax", "ATProtoPermissions", "WireFormat", "HTTPTransport", "Keystore",
                 "DPoPRequestExecutor", "ATProtoIdentity", "OAuthSessionManager",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -249,7 +252,7 @@ let package = Package(
             dependencies: [
                 "ATProtoSyntax", "HTTPTransport", "Keystore", "DPoPRequestExecutor", "ATProtoIdentity",
                 "OAuthSessionManager", "AccountManager", "ATClient", "Sandbox", "ATOAuthTesting", "CSodium",
-                "PostgresStore", "Gateway",
+                "PostgresStore", "Gateway", "ATProtoPermissions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -397,7 +400,7 @@ let package = Package(
             dependencies: [
                 "Gateway", "ATOAuthTesting", "Sandbox", "AccountManager", "ATClient", "ATProtoSyntax", "HTTPTransport",
                 "WireFormat",
-                "Keystore", "OAuthSessionManager", "Failures", "DPoPRequestExecutor",
+                "Keystore", "OAuthSessionManager", "Failures", "DPoPRequestExecutor", "ATProtoPermissions",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],

@@ -182,7 +182,8 @@ public struct ATClient: Sendable {
     func prepare(
         _ call: some XRPCCall,
         as account: ATIdentifier?,
-        otherwise fallback: ATIdentifier? = nil
+        otherwise fallback: ATIdentifier? = nil,
+        admit: CallAdmission? = nil
     ) async throws -> PreparedCall {
         if let reserved = call.headers.first(where: { Self.reservedHeaders.contains($0.name.lowercased()) }) {
             throw XRPCRequestError.reservedHeader(reserved.name)
@@ -206,6 +207,7 @@ public struct ATClient: Sendable {
             body: call.inspectableBody,
             contentType: call.contentType
         )
+        try admit?(connection.did, needed)
         return PreparedCall(nsid: call.nsid, connection: connection, headers: headers, needed: needed)
     }
 

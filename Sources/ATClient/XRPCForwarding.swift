@@ -1,4 +1,4 @@
-import ATProtoPermissions
+package import ATProtoPermissions
 public import ATProtoSyntax
 import AccountManager
 public import Foundation
@@ -86,8 +86,21 @@ extension ATClient {
         timeout: Duration? = nil,
         logger: Logger? = nil
     ) async throws -> XRPCForwardedResponse {
+        try await forward(request, as: account, otherwise: fallback, timeout: timeout, logger: logger, admit: nil)
+    }
+
+    /// ``forward(_:as:otherwise:timeout:logger:)``, with `admit` judging the account and permissions before anything
+    /// is sent (a gateway token's limits).
+    package func forward(
+        _ request: XRPCForwardedRequest,
+        as account: ATIdentifier?,
+        otherwise fallback: ATIdentifier?,
+        timeout: Duration? = nil,
+        logger: Logger? = nil,
+        admit: CallAdmission?
+    ) async throws -> XRPCForwardedResponse {
         try await CallDeadline.run(within: CallDeadline(timeout), call: request.nsid.rawValue) {
-            let prepared = try await self.prepare(request, as: account, otherwise: fallback)
+            let prepared = try await self.prepare(request, as: account, otherwise: fallback, admit: admit)
             let response = try await prepared.connection.stream(
                 prepared.request(request.method, query: request.percentEncodedQuery),
                 body: request.body,
@@ -118,7 +131,18 @@ extension ATClient {
         as account: ATIdentifier? = nil,
         otherwise fallback: ATIdentifier? = nil
     ) async throws -> DID {
-        let prepared = try await prepare(request, as: account, otherwise: fallback)
+        try await preflight(request, as: account, otherwise: fallback, admit: nil)
+    }
+
+    /// ``preflight(_:as:otherwise:)``, with `admit` judging the account and permissions as the forward will.
+    @discardableResult
+    package func preflight(
+        _ request: XRPCForwardedRequest,
+        as account: ATIdentifier?,
+        otherwise fallback: ATIdentifier?,
+        admit: CallAdmission?
+    ) async throws -> DID {
+        let prepared = try await prepare(request, as: account, otherwise: fallback, admit: admit)
         let connection = prepared.connection
         // The current session, read again when another process changed it (a new sign-in may grant more), as the
         // forward's own check reads it.
@@ -127,3 +151,7 @@ extension ATClient {
         return connection.did
     }
 }
+
+/// A judge of a call before it is sent, given the account it goes out as and the permissions it needs (as the
+/// pre-flight check computes them); it throws to refuse the call, and nothing is sent.
+package typealias CallAdmission = @Sendable (_ account: DID, _ needed: [Permission]) throws -> Void

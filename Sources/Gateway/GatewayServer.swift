@@ -94,7 +94,11 @@ public final class GatewayServer: Service, CustomStringConvertible {
 
     private func serve() async throws {
         let spool = try SpoolDirectory(configuration.spoolDirectory)
-        let metrics = GatewayMetrics(registry: registry, perAccount: configuration.metricsPerAccount)
+        let metrics = GatewayMetrics(
+            registry: registry,
+            perAccount: configuration.metricsPerAccount,
+            perToken: configuration.metricsPerToken
+        )
         let handler = GatewayHandler(
             configuration: configuration,
             client: accounts.client(),
@@ -103,12 +107,15 @@ public final class GatewayServer: Service, CustomStringConvertible {
             bodies: RequestBodyReader(
                 limit: configuration.maximumBodyBytes,
                 spool: spool,
-                idleTimeout: configuration.idleTimeout
+                idleTimeout: configuration.idleTimeout,
+                deadline: configuration.requestDeadline
             ),
             listening: listening,
             logger: logger,
             now: { Date() },
-            nonceRetries: { [accounts] in accounts.nonceCache.challengesAnswered }
+            nonceRetries: { [accounts] in accounts.nonceCache.challengesAnswered },
+            authenticator: GatewayAuthenticator(configuration: configuration, accounts: accounts, logger: logger),
+            audit: try configuration.auditLog.map(AuditLog.init)
         )
         var serverLogger = logger
         serverLogger.logLevel = max(logger.logLevel, .warning)  // Hummingbird's own chatter stays out of the log.
@@ -119,8 +126,17 @@ public final class GatewayServer: Service, CustomStringConvertible {
         let signal = listening
         let log = logger
         let channelConfiguration = HTTP1Channel.Configuration(idleTimeout: TimeAmount(configuration.idleTimeout))
+        let connections = ConnectionCount(limit: configuration.connectionLimit)
+        let deadline = TimeAmount(configuration.requestDeadline)
+        let reserve = DescriptorReserve()
         let server = try HTTPServerBuilder { responder in
-            GatewayHTTP1Channel(responder: responder, configuration: channelConfiguration)
+            GatewayHTTP1Channel(
+                responder: responder,
+                configuration: channelConfiguration,
+                connections: connections,
+                deadline: deadline,
+                reserve: reserve
+            )
         }.buildServer(
             configuration: ServerConfiguration(address: address),
             eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
@@ -129,6 +145,9 @@ public final class GatewayServer: Service, CustomStringConvertible {
                 try await handler.serve(request, writer: writer)
             },
             onServerRunning: { channel in
+                // First, so that no handler after it sees a failed accept for want of a descriptor.
+                try? await channel.pipeline.addHandler(DescriptorReserve.Guard(reserve: reserve), position: .first)
+                    .get()
                 if let privatePath {
                     let code = privatePath.publish()
                     guard code == 0 else {
@@ -138,7 +157,7 @@ public final class GatewayServer: Service, CustomStringConvertible {
                                 "path": .string(privatePath.path), "error": .string(String(cString: strerror(code))),
                             ]
                         )
-                        _ = channel.close(mode: .all)
+                        channel.close(mode: .all, promise: nil)
                         return
                     }
                 }
@@ -202,7 +221,8 @@ public final class GatewayServer: Service, CustomStringConvertible {
     }
 
     /// The address to bind: the canonical loopback address, or, once no running server holds the socket path, a
-    /// socket in a private directory beside it (``PrivateSocketPath``), moved into place once bound.
+    /// socket in a private directory beside it (``PrivateSocketPath``), moved into place once bound: never, even
+    /// for a moment, a socket other users may connect to at the path.
     private func bindAddress() throws -> (BindAddress, PrivateSocketPath?) {
         switch configuration.listen {
         case .tcp(let host, let port):
@@ -215,23 +235,25 @@ public final class GatewayServer: Service, CustomStringConvertible {
             guard let privatePath = PrivateSocketPath.beside(path) else {
                 throw GatewayError.cannotListen("unix:\(path)", String(cString: strerror(errno)))
             }
-            guard privatePath.bindPath.utf8.count <= GatewayConfiguration.Listen.maximumSocketPathBytes else {
-                // A path within a few bytes of the limit, with a short name: the private one would be too long. The
-                // socket is bound in place and made 0600 at once (``bound(_:port:)``), as before.
+            guard privatePath.canBind else {
+                // Within a few bytes of the limit, where no /proc names the directory in fewer: bound in place, the
+                // socket would be 0777 less the umask until its chmod, so it is not bound at all.
                 privatePath.discard()
-                return (.unixDomainSocket(path: path), nil)
+                throw GatewayError.cannotListen(
+                    "unix:\(path)",
+                    "the path is too long to bind the socket in a private directory first; give a shorter one"
+                )
             }
             return (.unixDomainSocket(path: privatePath.bindPath), privatePath)
         }
     }
 
-    /// The address bound: the port chosen, or the socket, 0600 at its path before any request is read.
+    /// The address bound: the port chosen, or the socket (0600 at its path, ``PrivateSocketPath/publish()``).
     private static func bound(_ listen: GatewayConfiguration.Listen, port: Int?) -> GatewayConfiguration.Listen {
         switch listen {
         case .tcp(let host, let configured):
             return .tcp(host: LoopbackHost.canonical(host) ?? host, port: port ?? configured)
         case .unixSocket(let path):
-            chmod(path, 0o600)  // already 0600 when it was bound in a private directory
             return .unixSocket(path: path)
         }
     }

@@ -16,22 +16,48 @@ final class GatewayProcess: Sendable {
     private let pipes: DrainedPipes
 
     /// Starts `atoauth gateway --token-file … arguments…` (with `--listen 127.0.0.1:0` unless `arguments` choose)
-    /// and waits (a minute at most) for its `listening on` line.
-    init(in world: CLIWorld, _ arguments: [String] = [], environment extra: [String: String] = [:]) async throws {
-        let executable = try #require(CLIProcess.executable, "build the atoauth executable first (swift build)")
-        tokenFile = world.directory.appendingPathComponent("gateway-token-\(UUID().uuidString)")
+    /// and waits (a minute at most) for its `listening on` line (or, with `--print-env`, its
+    /// `ATOAUTH_GATEWAY_URL=` line).
+    ///
+    /// - Parameters:
+    ///   - world: the world whose home and PDS it serves.
+    ///   - arguments: more arguments for `atoauth gateway`.
+    ///   - extra: more environment variables.
+    ///   - tokenFile: the token file; a new one in the world's directory by default.
+    ///   - openFiles: when given, the gateway runs with this limit on open files, soft and hard (`ulimit -n` in a
+    ///     shell that then becomes the gateway, so ``process`` is the gateway's own).
+    /// - Throws: ``GatewayStartFailure`` when it exits or prints no address first.
+    init(
+        in world: CLIWorld,
+        _ arguments: [String] = [],
+        environment extra: [String: String] = [:],
+        tokenFile: URL? = nil,
+        openFiles: Int? = nil
+    ) async throws {
+        let atoauth = try #require(CLIProcess.executable, "build the atoauth executable first (swift build)")
+        let tokenFile = tokenFile ?? world.directory.appendingPathComponent("gateway-token-\(UUID().uuidString)")
+        self.tokenFile = tokenFile
         let listen =
             arguments.contains("--socket") || arguments.contains("--listen") ? [] : ["--listen", "127.0.0.1:0"]
+        var executable = atoauth
+        var all = ["gateway", "--token-file", tokenFile.path] + listen + arguments
+        if let openFiles {
+            executable = URL(fileURLWithPath: "/bin/sh")
+            all = ["-c", "ulimit -n \(openFiles) && exec \"$0\" \"$@\"", atoauth.path] + all
+        }
         let (process, stdout, stderr, pipes) = try DrainedPipes.start(
             executable,
-            arguments: ["gateway", "--token-file", tokenFile.path] + listen + arguments,
+            arguments: all,
             environment: world.environment.merging(extra) { $1 }
         )
         (self.process, self.stdout, self.stderr, self.pipes) = (process, stdout, stderr, pipes)
         address = try await process.awaitStart(
             "the gateway's “listening on” line",
             failure: GatewayStartFailure(output: stdout.text + stderr.text)
-        ) { stdout.line(after: "listening on ") ?? Self.listening(inJSON: stdout.text) }
+        ) {
+            stdout.line(after: "listening on ") ?? stdout.line(after: "ATOAUTH_GATEWAY_URL=")
+                ?? Self.listening(inJSON: stdout.text)
+        }
     }
 
     /// The address in a `--json` gateway's `{"listening": …}` line, when it has printed it.
@@ -53,6 +79,9 @@ final class GatewayProcess: Sendable {
 
     /// The port the gateway listens on, for a TCP gateway.
     var port: Int? { address.split(separator: ":").last.flatMap { Int($0) } }
+
+    /// What the gateway wrote on standard output so far.
+    var printed: String { stdout.text }
 
     /// What the gateway wrote on standard error so far.
     var errors: String { stderr.text }

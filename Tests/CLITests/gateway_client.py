@@ -3,6 +3,7 @@
 Usage: gateway_client.py records BASE TOKEN_FILE REPO
        gateway_client.py blob BASE TOKEN_FILE SIZE
        gateway_client.py slow-upload BASE TOKEN_FILE SIZE CHUNKS PAUSE [HOLD]
+       gateway_client.py calls BASE TOKEN_FILE CALLS_JSON
 Prints one JSON object on stdout. With HOLD, the upload stops after HOLD pieces, says "held" on standard error, and
 goes on when a line arrives on standard input: a test holds an upload half sent for as long as it needs.
 """
@@ -23,11 +24,11 @@ def token(path):
         return f.read().strip()
 
 
-def call(base, tok, nsid, params=None, body=None, content_type=None):
+def call(base, tok, nsid, params=None, body=None, content_type=None, headers=None):
     url = f"{base}/xrpc/{nsid}"
     if params:
         url += "?" + urllib.parse.urlencode(params)
-    headers = {"Authorization": f"Bearer {tok}"}
+    headers = dict(headers or {}, Authorization=f"Bearer {tok}")
     if content_type:
         headers["Content-Type"] = content_type
     request = urllib.request.Request(url, data=body, headers=headers, method="POST" if body is not None else "GET")
@@ -146,6 +147,20 @@ def slow_upload(base, tok, size, chunks, pause, hold=None):
         return {"failed": type(error).__name__}
 
 
+def calls(base, tok, listed):
+    """Makes each call of a JSON list ({nsid, params, json, data, content_type, headers}); their statuses and errors."""
+    answers = []
+    for item in json.loads(listed):
+        body, content_type = None, item.get("content_type")
+        if "json" in item:
+            body, content_type = json.dumps(item["json"]).encode(), "application/json"
+        elif "data" in item:
+            body = item["data"].encode()
+        status, answer = call(base, tok, item["nsid"], item.get("params"), body, content_type, item.get("headers"))
+        answers.append({"status": status, "error": answer.get("error"), "did": answer.get("did")})
+    return {"answers": answers}
+
+
 def main():
     command, base, token_file = sys.argv[1], sys.argv[2], sys.argv[3]
     tok = token(token_file)
@@ -153,6 +168,8 @@ def main():
         result = records(base, tok, sys.argv[4])
     elif command == "blob":
         result = blob(base, tok, int(sys.argv[4]))
+    elif command == "calls":
+        result = calls(base, tok, sys.argv[4])
     else:
         hold = int(sys.argv[7]) if len(sys.argv) > 7 else None
         result = slow_upload(base, tok, int(sys.argv[4]), int(sys.argv[5]), float(sys.argv[6]), hold)

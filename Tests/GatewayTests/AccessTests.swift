@@ -86,7 +86,7 @@ struct AccessTests {
         }
     }
 
-    @Test("a body a little over the limit is read and dropped: 413, and the next call is answered")
+    @Test("a body a little over the limit is not read: 413, its connection closed, and the next call is answered")
     func slightlyOversizedBody() async throws {
         try await RunningGateway.withSignedIn(
             configure: { $0.maximumBodyBytes = 1024 },

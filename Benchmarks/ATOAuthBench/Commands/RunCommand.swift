@@ -103,6 +103,10 @@ struct RunCommand: AsyncParsableCommand {
                 accountCounts: settings.gatewayAccountCounts
             )
             figures += Figure.gateway(gateway)
+            progress("the gateway with a scoped named token, and with the audit log")
+            figures += Figure.gatewayLending(
+                try await GatewayLending.run(calls: settings.gatewayCalls, callers: 16, rounds: settings.gatewayRounds)
+            )
         }
         if selected.contains(.cli) {
             figures += try await commandLine(settings)

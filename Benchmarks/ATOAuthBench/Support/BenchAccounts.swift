@@ -49,15 +49,16 @@ struct BenchGateway {
     private let spool: URL
     private let serving: Task<Void, any Error>
 
-    /// Starts a gateway over `accounts` and waits until it listens.
-    static func start(_ accounts: AccountManager) async throws -> BenchGateway {
+    /// Starts a gateway over `accounts`, appending to `auditLog` when given, and waits until it listens.
+    static func start(_ accounts: AccountManager, auditLog: URL? = nil) async throws -> BenchGateway {
         let spool = FileManager.default.temporaryDirectory.appendingPathComponent("bench-spool-\(UUID())")
-        let configuration = GatewayConfiguration(
+        var configuration = GatewayConfiguration(
             listen: .tcp(host: "127.0.0.1", port: 0),
             token: GatewayToken.generate(),
             spoolDirectory: spool,
             maximumConcurrentRequests: 4096
         )
+        configuration.auditLog = auditLog
         let server = try GatewayServer(configuration: configuration, accounts: accounts)
         let serving = Task { try await server.run() }
         guard case .tcp(_, let port) = try await server.boundAddress() else {

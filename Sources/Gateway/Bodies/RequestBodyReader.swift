@@ -14,6 +14,9 @@ struct RequestBodyReader: Sendable {
     /// How long the client may send nothing; the connection is closed by then (the server's idle timeout), so a
     /// body that ends in an error after so long stalled rather than broke.
     let idleTimeout: Duration
+    /// How long a body received whole may take (``GatewayConfiguration/requestDeadline``); the connection ends it
+    /// with ``RequestDeadline/Exceeded`` then.
+    let deadline: Duration
 
     /// A body read whole.
     struct Body: Sendable {
@@ -97,6 +100,11 @@ struct RequestBodyReader: Sendable {
             throw error
         } catch let error as SpoolFailure {
             throw error
+        } catch is RequestDeadline.Exceeded {
+            let expected = declaredLength.map { " of its \($0)" } ?? ""
+            throw GatewayRefusal.requestTimeout(
+                "The body did not arrive within \(deadline): \(count)\(expected) bytes came; the request was dropped."
+            )
         } catch {
             throw stalledOrBroken(since: lastProgress, read: count, of: declaredLength)
         }

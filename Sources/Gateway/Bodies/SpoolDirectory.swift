@@ -1,6 +1,8 @@
 import Foundation
 
 #if canImport(Glibc)
+// As in UnixSocketProbe: with member import visibility the compiler may attribute `stat` to CDispatch.
+import CDispatch
 import Glibc
 #elseif canImport(Darwin)
 import Darwin

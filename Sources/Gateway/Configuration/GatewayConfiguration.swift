@@ -34,6 +34,39 @@ public struct GatewayConfiguration: Sendable {
     /// retry): made 0700, each file 0600 and unlinked as soon as it is opened.
     public var spoolDirectory: URL
 
+    // Connections (issue #34 item 5): what one without a token can hold open, and for how long.
+    /// The most connections open at once; one more is closed as soon as it is accepted.
+    ///
+    /// `nil` (the default) for ``maximumConcurrentRequests`` + 64, so that callers of a health check, or of a call
+    /// refused as overloaded, still get in.
+    public var maximumConnections: Int?
+    /// How long a request's head, and a body received whole before it is forwarded, may take to arrive; 10 seconds.
+    ///
+    /// A head's time runs from its first byte, a body's from the end of the head. When it runs out, the connection
+    /// is closed (for a body, after a 408 answer).
+    public var requestDeadline = GatewayConfiguration.defaultRequestDeadline
+    /// 10 seconds.
+    public static let defaultRequestDeadline = Duration.seconds(10)
+    /// The connections allowed beyond ``maximumConcurrentRequests`` when ``maximumConnections`` is not set.
+    public static let connectionsBeyondRequests = 64
+    /// ``maximumConnections``, or its default.
+    public var connectionLimit: Int {
+        let beyond = maximumConcurrentRequests.addingReportingOverflow(Self.connectionsBeyondRequests)
+        return maximumConnections ?? beyond.partialValue
+    }
+
+    // Named tokens, account limits and the audit trail (issue #34 items 1–3).
+    /// The accounts every token of this gateway may act as, the start-up token's included (`--allow-account`);
+    /// `nil` for every account the store holds.
+    public var allowedAccounts: Set<DID>? = nil
+    /// Whether named tokens from the account store (`atoauth gateway token create`) are honoured besides the
+    /// start-up token; on by default.
+    public var acceptsNamedTokens = true
+    /// Where to append one JSON line per answered request; `nil` for no audit trail.
+    public var auditLog: URL? = nil
+    /// Whether the requests counter carries a `token` label with the token's name; off by default.
+    public var metricsPerToken = false
+
     /// 100 MiB.
     public static let defaultMaximumBodyBytes = 100 << 20
     /// 1,000 requests.
@@ -89,6 +122,10 @@ public struct GatewayConfiguration: Sendable {
         }
         guard maximumConcurrentRequests >= 1 else {
             throw GatewayError.invalidLimit("at least 1 request must be allowed in flight")
+        }
+        guard connectionLimit >= 1 else { throw GatewayError.invalidLimit("at least 1 connection must be allowed") }
+        guard requestDeadline > .zero else {
+            throw GatewayError.invalidLimit("the deadline of a request's head and body must be positive")
         }
         guard idleTimeout > .zero else { throw GatewayError.invalidLimit("the idle timeout must be positive") }
         guard shutdownGrace >= .zero else {

@@ -16,6 +16,8 @@ public struct GatewayError: CategorizedError, Hashable {
         case cannotListen
         case spoolDirectory
         case tokenFile
+        case tokenFileInUse
+        case auditLog
     }
 
     let kind: Kind
@@ -83,11 +85,25 @@ public struct GatewayError: CategorizedError, Hashable {
         GatewayError(.tokenFile, "The gateway token cannot be written to \(path): \(reason). Nothing was kept.")
     }
 
+    /// Another gateway, running, holds the token file: starting would replace the token its clients use.
+    public static func tokenFileInUse(_ path: String, holder: String) -> GatewayError {
+        GatewayError(
+            .tokenFileInUse,
+            "Another gateway (\(holder)) holds the token file \(path); its token is left as it is. Stop that gateway, "
+                + "or give this one another --token-file."
+        )
+    }
+
+    /// The audit log cannot be opened for appending.
+    public static func auditLog(_ path: String, _ reason: String) -> GatewayError {
+        GatewayError(.auditLog, "The gateway's audit log \(path) cannot be opened: \(reason).")
+    }
+
     /// `usage` for a setting that cannot be used; `failed` when the system refuses (an address taken, a file).
     public var category: FailureCategory {
         switch kind {
         case .notLoopback, .invalidPort, .unusableSocketPath, .unusableToken, .invalidLimit: .usage
-        case .addressInUse, .cannotListen, .spoolDirectory, .tokenFile: .failed
+        case .addressInUse, .cannotListen, .spoolDirectory, .tokenFile, .tokenFileInUse, .auditLog: .failed
         }
     }
 
@@ -110,7 +126,7 @@ extension GatewayError {
     public var origin: FailureOrigin {
         switch kind {
         case .notLoopback, .invalidPort, .unusableSocketPath, .unusableToken, .invalidLimit: .input
-        case .addressInUse, .cannotListen, .spoolDirectory, .tokenFile: .machine
+        case .addressInUse, .cannotListen, .spoolDirectory, .tokenFile, .tokenFileInUse, .auditLog: .machine
         }
     }
 }
@@ -134,4 +150,8 @@ extension FailureCode where Failure == GatewayError {
     public static let spoolDirectory = Self("spoolDirectory")
     /// The code of `GatewayError.tokenFile`.
     public static let tokenFile = Self("tokenFile")
+    /// The code of `GatewayError.auditLog`.
+    public static let auditLog = Self("auditLog")
+    /// The code of `GatewayError.tokenFileInUse`.
+    public static let tokenFileInUse = Self("tokenFileInUse")
 }

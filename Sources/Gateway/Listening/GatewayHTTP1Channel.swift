@@ -3,22 +3,62 @@ import Logging
 import NIOCore
 import NIOHTTP1
 
-/// Hummingbird's HTTP/1 child channel with ``HTTP10ConnectionHandler`` right after the request decoder, so that an
-/// HTTP/1.0 connection is not kept open unless it asked to be.
+/// Hummingbird's HTTP/1 child channel with the gateway's own handlers around the request decoder:
+/// ``HTTP10ConnectionHandler``, so that an HTTP/1.0 connection is not kept open unless it asked to be, and the two of
+/// ``RequestDeadline``; and a connection over ``ConnectionCount/limit``, or accepted on the descriptor of
+/// ``DescriptorReserve``, closed as soon as it is accepted.
 struct GatewayHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
     let inner: HTTP1Channel
+    /// The connections open, against their limit.
+    let connections: ConnectionCount
+    /// The deadline of a request's head, and of a body received whole.
+    let deadline: TimeAmount
+    /// The descriptor kept for shedding connections while the process has no other.
+    let reserve: DescriptorReserve
 
     var responder: HTTPChannelHandler.Responder { inner.responder }
 
-    init(responder: @escaping HTTPChannelHandler.Responder, configuration: HTTP1Channel.Configuration) {
+    init(
+        responder: @escaping HTTPChannelHandler.Responder,
+        configuration: HTTP1Channel.Configuration,
+        connections: ConnectionCount,
+        deadline: TimeAmount,
+        reserve: DescriptorReserve
+    ) {
         inner = HTTP1Channel(responder: responder, configuration: configuration)
+        self.connections = connections
+        self.deadline = deadline
+        self.reserve = reserve
     }
 
+    // Nothing here may fail: a child channel whose setup fails ends the server's accept loop (Hummingbird reads the
+    // accepted connections from one stream, which the failure finishes). A connection over the limit is set up, then
+    // closed at once; the server then reads no byte of it.
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<HTTP1Channel.Value> {
-        inner.setup(channel: channel, logger: logger).flatMapThrowing { value in
+        let shed = reserve.shedsNext()
+        let admitted = connections.opened() && !shed
+        channel.closeFuture.whenComplete { [connections, reserve] _ in
+            connections.closed()
+            reserve.restore()
+        }
+        return inner.setup(channel: channel, logger: logger).map { [deadline] value in
+            guard admitted else {
+                channel.close(promise: nil)
+                return value
+            }
             let operations = channel.pipeline.syncOperations
-            let decoder = try operations.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
-            try operations.addHandler(HTTP10ConnectionHandler(), position: .after(decoder))
+            guard let decoder = try? operations.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self) else {
+                channel.close(promise: nil)
+                return value
+            }
+            let timing = RequestDeadline(limit: deadline).handlers()
+            do {
+                try operations.addHandler(timing.headStart, position: .before(decoder))
+                try operations.addHandler(timing.partsWatch, position: .after(decoder))
+                try operations.addHandler(HTTP10ConnectionHandler(), position: .after(decoder))
+            } catch {
+                channel.close(promise: nil)
+            }
             return value
         }
     }

@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -13,9 +15,21 @@ struct PrivateSocketPath: Sendable {
     let directory: String
     /// The path the socket is published at.
     let path: String
+    /// The private directory, open, on Linux: a socket path too long to bind inside the directory by name is bound
+    /// through `/proc/self/fd/<descriptor>/s`, which names the same directory in a few bytes.
+    private let opened: OpenDirectory?
 
-    /// The path to bind: inside the private directory.
-    var bindPath: String { directory + "/s" }
+    /// The socket in the private directory, by its full path.
+    var socketPath: String { directory + "/s" }
+
+    /// The path to bind: the socket in the private directory, by a name short enough for `sun_path`.
+    var bindPath: String {
+        if socketPath.utf8.count <= GatewayConfiguration.Listen.maximumSocketPathBytes { return socketPath }
+        return opened.map { "/proc/self/fd/\($0.descriptor)/s" } ?? socketPath
+    }
+
+    /// Whether ``bindPath`` fits in `sun_path`.
+    var canBind: Bool { bindPath.utf8.count <= GatewayConfiguration.Listen.maximumSocketPathBytes }
 
     /// Makes the private directory beside `path` (in the same directory, so the rename stays on one file system).
     ///
@@ -28,7 +42,14 @@ struct PrivateSocketPath: Sendable {
             buffer.baseAddress.flatMap { mkdtemp($0) }.map { String(cString: $0) }
         }
         guard let made else { return nil }
-        return PrivateSocketPath(directory: made, path: path)
+        var opened: OpenDirectory?
+        #if os(Linux)
+        if made.utf8.count + 2 > GatewayConfiguration.Listen.maximumSocketPathBytes {
+            let descriptor = open(made, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW)
+            opened = descriptor >= 0 ? OpenDirectory(descriptor: descriptor) : nil
+        }
+        #endif
+        return PrivateSocketPath(directory: made, path: path, opened: opened)
     }
 
     /// Makes the bound socket 0600 and renames it to ``path``, replacing what is there (a socket a dead process
@@ -36,18 +57,40 @@ struct PrivateSocketPath: Sendable {
     ///
     /// - Returns: `0` on success, else the `errno` of the step that failed (the socket is then removed).
     func publish() -> Int32 {
-        guard chmod(bindPath, 0o600) == 0, rename(bindPath, path) == 0 else {
+        guard chmod(socketPath, 0o600) == 0, rename(socketPath, path) == 0 else {
             let code = errno
             discard()
             return code
         }
         rmdir(directory)
+        closeDirectory()
         return 0
     }
 
     /// Removes the private directory and a socket still in it.
     func discard() {
-        unlink(bindPath)
+        unlink(socketPath)
         rmdir(directory)
+        closeDirectory()
+    }
+
+    private func closeDirectory() {
+        opened?.closeOnce()
+    }
+}
+
+/// The private directory, open, closed once however often ``PrivateSocketPath/discard()`` runs: a descriptor
+/// closed twice could be another's by then.
+private final class OpenDirectory: Sendable {
+    let descriptor: Int32
+    private let closed = Atomic(false)
+
+    init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    func closeOnce() {
+        guard !closed.exchange(true, ordering: .relaxed) else { return }
+        close(descriptor)
     }
 }

@@ -9,6 +9,8 @@ struct GatewayMetrics: Sendable {
     let registry: PrometheusCollectorRegistry
     /// Whether requests are also counted by account DID.
     let perAccount: Bool
+    /// Whether requests are also counted by token name.
+    let perToken: Bool
     /// `atoauth_gateway_in_flight`.
     let inFlight: Gauge
     /// `atoauth_gateway_request_duration_seconds`.
@@ -29,9 +31,10 @@ struct GatewayMetrics: Sendable {
         .seconds(30),
     ]
 
-    init(registry: PrometheusCollectorRegistry, perAccount: Bool) {
+    init(registry: PrometheusCollectorRegistry, perAccount: Bool, perToken: Bool = false) {
         self.registry = registry
         self.perAccount = perAccount
+        self.perToken = perToken
         inFlight = registry.makeGauge(
             descriptor: Self.name("in_flight", unit: "", help: "XRPC requests the gateway is forwarding now.")
         )
@@ -91,10 +94,12 @@ struct GatewayMetrics: Sendable {
     }
 
     /// Counts a finished request: its method (GET, POST, or `other`), its status, and, with ``perAccount``, the DID
-    /// it went out as (`none` for a request answered before an account was chosen).
-    func finished(method: String, status: Int, account: String?, after elapsed: Duration) {
+    /// it went out as (`none` for a request answered before an account was chosen), and with ``perToken`` the name
+    /// of its token (`startup`, or `none` without a valid one).
+    func finished(method: String, status: Int, account: String?, token: String? = nil, after elapsed: Duration) {
         var labels = [("method", ["GET", "POST"].contains(method) ? method : "other"), ("status", String(status))]
         if perAccount { labels.append(("account", account ?? "none")) }
+        if perToken { labels.append(("token", token ?? "none")) }
         registry.makeCounter(
             descriptor: Self.name(
                 "requests",

@@ -16,6 +16,7 @@ extension GatewayHandler {
     func forward(
         _ request: Request,
         nsid name: String,
+        grant: TokenGrant,
         writer: borrowing ResponseWriter,
         record: inout RequestRecord
     ) async -> Answer {
@@ -29,6 +30,9 @@ extension GatewayHandler {
             )
         }
         record.nsid = nsid.rawValue
+        guard !GatewayRefusal.unlentMethods.contains(nsid.rawValue) else {
+            return refuse(.notLent(nsid), &record, closing: unwanted)
+        }
         let method: HTTPMethod
         switch request.method {
         case .get: method = .get
@@ -37,7 +41,12 @@ extension GatewayHandler {
             return refuse(.methodNotAllowed(request.method.rawValue, allowed: "GET, POST"), &record, closing: unwanted)
         }
         guard gate.enter() else { return refuse(.overloaded(limit: gate.limit), &record, closing: unwanted) }
-        var answer = await forwardAdmitted(request, nsid: nsid, method: method, writer: writer, record: &record)
+        var answer = await forwardAdmitted(
+            request,
+            call: LentCall(nsid: nsid, method: method, grant: grant),
+            writer: writer,
+            record: &record
+        )
         answer.admitted = true
         return answer
     }
@@ -47,11 +56,12 @@ extension GatewayHandler {
     /// arrives) and the call sent through the routed client.
     private func forwardAdmitted(
         _ request: Request,
-        nsid: NSID,
-        method: HTTPMethod,
+        call lent: LentCall,
         writer: borrowing ResponseWriter,
         record: inout RequestRecord
     ) async -> Answer {
+        let nsid = lent.nsid
+        let method = lent.method
         let fields = request.headers
         let unwanted = Self.bodyIsUnwanted(fields, limit: configuration.maximumBodyBytes)
         let lengths = fields[values: .contentLength]
@@ -114,7 +124,8 @@ extension GatewayHandler {
         // to fail is answered before it is sent, or, without `Expect`, dropped as it arrives rather than kept.
         if hasBody, !Self.isRoutedByBody(contentType: contentType, declaredLength: declaredLength) {
             do {
-                try await client.preflight(call, as: account, otherwise: configuration.fallbackAccount)
+                let fallback = lent.fallback(configuration)
+                try await client.preflight(call, as: account, otherwise: fallback, admit: lent.admit)
             } catch {
                 return refuse(.answering(error), &record, closing: unwanted)
             }
@@ -143,10 +154,13 @@ extension GatewayHandler {
             call.inspectableBody = bytes
         }
         call.body = arriving.map { $0.file.growingBody(length: $0.length) } ?? body?.body
-        guard let arriving else { return answering(await forwarded(call, as: account), spooled: body?.file, &record) }
+        record.bytesIn = arriving?.length ?? body?.bytes?.count ?? declaredLength ?? 0
+        guard let arriving else {
+            return answering(await forwarded(call, as: account, lent), spooled: body?.file, &record)
+        }
         // The body is received while it is forwarded; the answer waits until the client has sent all of it.
         async let received = bodies.receive(request.body, declaredLength: arriving.length, into: arriving.file)
-        let answer = await forwarded(call, as: account)
+        let answer = await forwarded(call, as: account, lent)
         if let failure = await received {
             arriving.file.discard()
             return refuse(Self.refusal(ofBody: failure), &record, closing: true)
@@ -157,10 +171,22 @@ extension GatewayHandler {
     /// The PDS's answer to a forwarded call, or why there is none.
     private typealias Forwarded = Result<XRPCForwardedResponse, any Error>
 
-    /// The call sent through the routed client, as `account` else the configured fallback.
-    private func forwarded(_ call: XRPCForwardedRequest, as account: ATIdentifier?) async -> Forwarded {
+    /// The call sent through the routed client, as `account` else the token's or the configured fallback, once
+    /// the token's limits admit it.
+    private func forwarded(
+        _ call: XRPCForwardedRequest,
+        as account: ATIdentifier?,
+        _ lent: LentCall
+    ) async -> Forwarded {
         do {
-            return .success(try await client.forward(call, as: account, otherwise: configuration.fallbackAccount))
+            return .success(
+                try await client.forward(
+                    call,
+                    as: account,
+                    otherwise: lent.fallback(configuration),
+                    admit: lent.admit
+                )
+            )
         } catch {
             return .failure(error)
         }
@@ -176,6 +202,11 @@ extension GatewayHandler {
         switch forwarded {
         case .success(let answer):
             record.account = answer.account.rawValue
+            // A status no final answer has (RFC 9110 §15), or a switch of protocols, is not passed on.
+            guard (200...599).contains(answer.response.status) else {
+                spooled?.discard()
+                return refuse(.upstreamInvalid(status: answer.response.status), &record)
+            }
             return Answer(response: Self.passedOn(answer.response), spooled: spooled)
         case .failure(let error):
             spooled?.discard()

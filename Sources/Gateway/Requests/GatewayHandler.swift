@@ -24,6 +24,10 @@ struct GatewayHandler: Sendable {
     let dates = DateHeader()
     /// How many nonce challenges the account manager's requests have answered so far.
     let nonceRetries: @Sendable () -> Int
+    /// Who a request's token is, and what it may do.
+    let authenticator: GatewayAuthenticator
+    /// The audit trail, when asked for.
+    let audit: AuditLog?
 
     /// What a request is answered with, and what to do once the answer is written.
     struct Answer: Sendable {
@@ -50,6 +54,7 @@ struct GatewayHandler: Sendable {
         var response = answer.response
         // Every answer carries a Date: the PDS's, else the gateway's own (RFC 9110 §6.6.1).
         if response.headers[.date] == nil { response.headers[.date] = dates.header(for: now()) }
+        if audit != nil { response.body = Self.counted(response.body, into: record.bytesOut) }
         var failure: (any Error)?
         do {
             try await writer.write(response: response.head, body: response.body)
@@ -78,9 +83,12 @@ struct GatewayHandler: Sendable {
             }
             return Answer(response: Self.json(#"{"status":"ok"}"#))
         }
-        guard BearerToken.matches(request.headers[values: .authorization], expected: configuration.token) else {
-            return refuse(.authRequired, &record, closing: unreadBody)
+        let grant: TokenGrant
+        switch await authenticator.grant(request.headers[values: .authorization]) {
+        case .success(let granted): grant = granted
+        case .failure(let refusal): return refuse(refusal, &record, closing: unreadBody)
         }
+        record.token = grant.name
         if path == "/_gateway/metrics" {
             guard request.method == .get else {
                 return refuse(.methodNotAllowed(request.method.rawValue, allowed: "GET"), &record, closing: unreadBody)
@@ -88,13 +96,19 @@ struct GatewayHandler: Sendable {
             return Answer(response: metricsResponse())
         }
         guard path.hasPrefix("/xrpc/") else { return refuse(.notFound, &record, closing: unreadBody) }
-        return await forward(request, nsid: String(path.dropFirst("/xrpc/".count)), writer: writer, record: &record)
+        let nsid = String(path.dropFirst("/xrpc/".count))
+        return await forward(request, nsid: nsid, grant: grant, writer: writer, record: &record)
     }
 
     /// 403 for a `Host` other than the gateway's own address (a DNS rebinding page), and for a request a browser
     /// sent: it carries `Origin` (RFC 6454 §7) or `Sec-Fetch-Site` (W3C Fetch Metadata), which browsers send and
     /// programs do not (Node's `fetch` sends `Sec-Fetch-Mode` alone, so that one proves nothing).
     private func refusalOfOrigin(_ request: Request) -> GatewayRefusal? {
+        // The first Host becomes the authority; a second stays a field. HTTP/1.1 allows one (RFC 9112 §3.2), and two
+        // could name different hosts to the check here and to a proxy in front.
+        guard !request.headers.contains(where: { $0.name.canonicalName == "host" }) else {
+            return .invalidRequest("A request has one Host header; this one has several.")
+        }
         // HTTP/1.1's Host reaches here as the request's authority (RFC 9110 §7.2).
         guard listening.hostCheck?.allows(request.head.authority) == true else {
             return .forbidden(
@@ -127,27 +141,20 @@ struct GatewayHandler: Sendable {
         return Answer(response: response, closesConnection: closing)
     }
 
-    /// Whether the connection is closed rather than the body read and dropped, when the request is refused before
-    /// its body is read.
+    /// Whether the request carries a body: chunked, or a `Content-Length` that is not `0`.
     ///
-    /// It is when the body is chunked (of any length), larger than the limit and ``drainAllowance`` together, or held
-    /// back until the client hears `100 Continue` (RFC 9110 §10.1.1). A body of known, bounded length is read and
-    /// dropped instead: closing with unread bytes would reset the connection, and the client could lose the answer
-    /// (RFC 9112 §9.6).
+    /// A refusal made before reading such a body never reads it: the answer says `Connection: close` and the
+    /// connection is closed after it (RFC 9112 §9.6), so that a caller without a token cannot make the gateway read
+    /// and drop bodies, and a client waiting for `100 Continue` (RFC 9110 §10.1.1) sends none.
     static func bodyIsUnwanted(_ fields: HTTPFields, limit: Int) -> Bool {
         if !fields[values: .transferEncoding].isEmpty { return true }
-        if expectsContinue(fields) { return true }
-        guard let length = fields[values: .contentLength].first else { return false }
-        return Int(length).map { $0 > limit.addingReportingOverflow(drainAllowance).partialValue } ?? true
+        return fields[values: .contentLength].contains { $0 != "0" }
     }
 
     /// Whether the client holds its body back until it hears `100 Continue` (RFC 9110 §10.1.1).
     static func expectsContinue(_ fields: HTTPFields) -> Bool {
         fields[values: .expect].contains { $0.lowercased() == "100-continue" }
     }
-
-    /// How far past the limit a refused body is still read and dropped to keep the connection: 1 MiB.
-    static let drainAllowance = 1 << 20
 
     /// A JSON answer with status 200.
     static func json(_ text: String) -> Response {
@@ -172,7 +179,14 @@ struct GatewayHandler: Sendable {
     /// the account's DID only at debug level; never a token, a body, a query or an `Authorization` value.
     private func finish(_ record: RequestRecord, status: Int, started: ContinuousClock.Instant, failure: (any Error)?) {
         let elapsed = ContinuousClock.now - started
-        metrics.finished(method: record.method, status: status, account: record.account, after: elapsed)
+        metrics.finished(
+            method: record.method,
+            status: status,
+            account: record.account,
+            token: record.token,
+            after: elapsed
+        )
+        audit(record, status: status, elapsed: elapsed)
         if let refusal = record.refusal { metrics.refused(refusal.name) }
         let level: Logger.Level
         if record.isHealthCheck {

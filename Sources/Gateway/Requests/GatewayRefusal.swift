@@ -29,7 +29,7 @@ struct GatewayRefusal: Error, Sendable {
     }
 
     /// The realm of the gateway's `WWW-Authenticate` challenge (RFC 6750 §3).
-    private static let challenge = (name: "WWW-Authenticate", value: #"Bearer realm="atoauth gateway""#)
+    static let challenge = (name: "WWW-Authenticate", value: #"Bearer realm="atoauth gateway""#)
 
     /// 403: a `Host` other than the gateway's address, or a browser's request.
     static func forbidden(_ message: String) -> GatewayRefusal { GatewayRefusal(403, "Forbidden", message) }
@@ -106,6 +106,12 @@ struct GatewayRefusal: Error, Sendable {
     /// 502: the PDS could not be reached, or its answer could not be read.
     static func upstreamFailed(_ message: String) -> GatewayRefusal {
         GatewayRefusal(502, "UpstreamFailed", message)
+    }
+
+    /// 502: the PDS answered with a status no final answer has: outside 200–599, or 101 (a switch of protocols the
+    /// gateway never asks for).
+    static func upstreamInvalid(status: Int) -> GatewayRefusal {
+        GatewayRefusal(502, "UpstreamInvalid", "The PDS answered with status \(status), which is not passed on.")
     }
 
     /// 503: the gateway is stopping and cut the request off.

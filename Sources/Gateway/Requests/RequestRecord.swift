@@ -13,4 +13,10 @@ struct RequestRecord: Sendable {
     var refusal: GatewayRefusal?
     /// Whether the request is a health check, logged only at debug level (probes come often).
     var isHealthCheck = false
+    /// The name of the token it carried (`startup` for the start-up token); `nil` without a valid one.
+    var token: String?
+    /// The bytes of the request's body read.
+    var bytesIn = 0
+    /// The bytes of the answer's body written, counted when the audit log is on.
+    let bytesOut = ByteCount()
 }

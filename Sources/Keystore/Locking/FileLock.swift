@@ -15,7 +15,7 @@ import Darwin
 /// A lock file may be deleted, but only by its holder (``release(removingFile:)``): an acquirer that gets the lock
 /// checks that the file it locked is still the one at the path, and starts over on the new file when it is not, so
 /// a waiter on a deleted file never becomes a second holder.
-struct FileLock: Sendable {
+package struct FileLock: Sendable {
     /// The first pause between attempts; it grows by half after each attempt up to ``maximumDelay``.
     static let initialDelay = Duration.milliseconds(2)
     /// The longest pause between attempts.
@@ -71,6 +71,30 @@ struct FileLock: Sendable {
         return nil
     }
 
+    /// Takes the lock on the file at `path` (creating it, `0600`) only when it is free at once: the lock, or `nil`
+    /// when another holder has it; for a lock held for a process's lifetime, such as a gateway's token file.
+    package static func acquireNow(path: String) throws -> FileLock? {
+        while true {
+            if let lock = try attempt(path: path) { return lock }
+            // A holder that deleted the file meanwhile leaves a new one to try; one that holds it answers `nil`.
+            guard let descriptor = try? openLockFile(path) else { return nil }
+            defer { close(descriptor) }
+            guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { return nil }
+            _ = flock(descriptor, LOCK_UN)
+        }
+    }
+
+    /// Replaces what the lock file holds with `text`, for others to read who the holder is (never a secret: any
+    /// process of the user may read it).
+    ///
+    /// - Returns: whether it was written whole.
+    @discardableResult
+    package func record(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard ftruncate(descriptor, 0) == 0 else { return false }
+        return bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) } == bytes.count
+    }
+
     /// Takes the lock on the file at `path` only when it is free at once and the file exists; for sweeping.
     static func acquireIfFree(path: String) -> FileLock? {
         let descriptor = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW)
@@ -84,7 +108,7 @@ struct FileLock: Sendable {
 
     /// Releases the lock and closes the lock file; with `removingFile`, deletes the file first, while still holding
     /// the lock, so that every waiter on it starts over on a new file.
-    func release(removingFile: Bool = false) {
+    package func release(removingFile: Bool = false) {
         if removingFile { _ = unlink(path) }
         _ = flock(descriptor, LOCK_UN)
         close(descriptor)

@@ -22,7 +22,16 @@ struct GatewayCommand: AsyncParsableCommand, GlobalOptionUser {
 
             The token. Every request but GET /_gateway/health needs Authorization: Bearer <token>. A new random \
             token is made at each start and written alone on one line to --token-file (mode 0600; default \
-            <home>/gateway-token). Only its path is printed, never the token.
+            <home>/gateway-token) once the gateway listens. Only its path is printed, never the token. The file is \
+            this gateway's while it runs (a lock on <file>.lock): a second gateway on it exits 1 naming the first \
+            one's PID and address, and leaves the token alone. A clean stop removes it.
+
+            The start-up token opens every account the store holds, unless --allow-account limits it (and every \
+            other token of this gateway). Named tokens (atoauth gateway token create) lend less: some accounts \
+            (403 AccountNotAllowed otherwise), some permissions (403 ScopeMissingError), for some time (401 \
+            TokenExpired); every gateway on the same store honours them until revoked. No token may call \
+            createSession, refreshSession, deleteSession, createAppPassword or revokeAppPassword (403 \
+            MethodNotAllowed).
 
             The account. The atoauth-account header (a handle or DID; one not signed in here is refused, never \
             served as another), else the account the request's repo names, else --account, else the account \
@@ -35,18 +44,24 @@ struct GatewayCommand: AsyncParsableCommand, GlobalOptionUser {
 
             Errors are JSON, {"error":"<Name>","message":"..."}: AuthRequired (401), Forbidden (403), \
             AccountNotSignedIn (403), ScopeMissingError (403), SessionEnded (401), InvalidRequest (400), \
-            PayloadTooLarge (413), Overloaded (503), UpstreamFailed (502). GET /_gateway/metrics serves \
+            PayloadTooLarge (413), Overloaded (503), UpstreamFailed (502), UpstreamInvalid (502: the PDS's status was \
+            outside 200-599, or 101). GET /_gateway/metrics serves \
             Prometheus metrics.
 
             Prints `listening on http://127.0.0.1:PORT` (or `listening on unix:PATH`) on stdout once it listens, \
-            and one log line per request on stderr. On SIGTERM or Ctrl-C it stops accepting, lets the requests \
+            and one log line per request on stderr. With --print-env it prints ATOAUTH_GATEWAY_URL=... and \
+            ATOAUTH_GATEWAY_TOKEN_FILE=... lines instead, for a script to source or eval.
+
+            Connections. A refused request's body is never read: the answer says Connection: close. A request \
+            head, and a body received whole, must arrive within 10 seconds; at most --max-connections are open. On SIGTERM or Ctrl-C it stops accepting, lets the requests \
             in flight finish for up to --shutdown-grace seconds, and exits 0.
 
             Examples:
-              atoauth gateway --account alice.bsky.social
-              TOKEN=$(cat ~/.local/share/atoauth/gateway-token)
+              atoauth gateway --account alice.bsky.social --print-env > gateway.env &
+              set -a; . ./gateway.env; set +a    # once the two lines are there
+              TOKEN=$(cat "$ATOAUTH_GATEWAY_TOKEN_FILE")
               curl -H "Authorization: Bearer $TOKEN" \\
-                http://127.0.0.1:8787/xrpc/com.atproto.server.getSession
+                "$ATOAUTH_GATEWAY_URL/xrpc/com.atproto.server.getSession"
               curl -H "Authorization: Bearer $TOKEN" \\
                 -H "atoauth-account: bob.bsky.social" \\
                 -H "Content-Type: application/json" \\
@@ -56,7 +71,8 @@ struct GatewayCommand: AsyncParsableCommand, GlobalOptionUser {
               curl --unix-socket /run/user/1000/atoauth.sock \\
                 -H "Authorization: Bearer $TOKEN" \\
                 http://localhost/xrpc/com.atproto.server.getSession
-            """
+            """,
+        subcommands: [GatewayTokenCommand.self]
     )
 
     static let globalOptions = GlobalOption.signedInRequests
@@ -116,6 +132,52 @@ struct GatewayCommand: AsyncParsableCommand, GlobalOptionUser {
     @Flag(name: .long, help: "Count requests by account DID in the metrics (by default no DID is in a metric).")
     var metricsPerAccount = false
 
+    // Start-up and connections (issue #34 items 4 and 5).
+    @Flag(
+        name: .long,
+        help: ArgumentHelp(
+            "Once listening, print ATOAUTH_GATEWAY_URL=… and ATOAUTH_GATEWAY_TOKEN_FILE=… lines on stdout (and "
+                + "ATOAUTH_GATEWAY_SOCKET=… with --socket), shell-quoted, instead of the `listening on` line."
+        )
+    )
+    var printEnv = false
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The most connections open at once; one more is closed as soon as it is accepted (default "
+                + "--max-concurrent + \(GatewayConfiguration.connectionsBeyondRequests)).",
+            valueName: "n"
+        )
+    )
+    var maxConnections: Int?
+
+    // Named tokens and the audit trail (issue #34 items 1–3).
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Limit every token of this gateway, the start-up token's included, to this account; repeat for several. "
+                + "Without it the start-up token opens every account the store holds.",
+            valueName: "handle-or-did"
+        ),
+        completion: AccountCompletion.signedIn
+    )
+    var allowAccount: [String] = []
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Append one JSON line per answered request to this file (made 0600): time, token name, account DID, "
+                + "method, NSID, status, error, bytes and milliseconds; never a token, body or value.",
+            valueName: "path"
+        ),
+        completion: .file()
+    )
+    var auditLog: String?
+
+    @Flag(name: .long, help: "Count requests by token name in the metrics.")
+    var metricsPerToken = false
+
     @OptionGroup var global: GlobalOptions<Self>
 
     /// The port when `--listen` is not given.
@@ -124,6 +186,8 @@ struct GatewayCommand: AsyncParsableCommand, GlobalOptionUser {
     static let defaultMaximumConcurrent = GatewayConfiguration.defaultMaximumConcurrentRequests
     /// The largest `--max-concurrent`.
     static let maximumConcurrent = 100_000
+    /// The largest `--max-connections`.
+    static let maximumConnections = 1_000_000
     /// The largest `--max-body`: 64 GiB.
     static let maximumBody = 64 << 30
     /// The longest `--shutdown-grace`, in seconds.
@@ -147,6 +211,11 @@ struct GatewayCommand: AsyncParsableCommand, GlobalOptionUser {
         if let maxConcurrent, !(1...Self.maximumConcurrent).contains(maxConcurrent) {
             throw ValidationError("--max-concurrent must be a number of requests from 1 to \(Self.maximumConcurrent).")
         }
+        if let maxConnections, !(1...Self.maximumConnections).contains(maxConnections) {
+            throw ValidationError(
+                "--max-connections must be a number of connections from 1 to \(Self.maximumConnections)."
+            )
+        }
         if let shutdownGrace, !shutdownGrace.isFinite || !(0...Self.maximumGrace).contains(shutdownGrace) {
             throw ValidationError("--shutdown-grace must be a number of seconds from 0 to \(Int(Self.maximumGrace)).")
         }
@@ -167,8 +236,10 @@ struct GatewayCommand: AsyncParsableCommand, GlobalOptionUser {
             let fallback = try await fallbackAccount(context, log: logger)
             let tokenURL =
                 tokenFile.map { URL(fileURLWithPath: $0) } ?? context.home.appendingPathComponent("gateway-token")
+            // Held until the gateway stops: a second gateway on this file stops here, leaving the token alone.
+            let claimed = try GatewayTokenFile.claim(tokenURL)
+            defer { claimed.remove() }
             let token = GatewayToken.generate()
-            try GatewayToken.save(token, to: tokenURL)
             var configuration = GatewayConfiguration(
                 listen: listen,
                 token: token,
@@ -179,9 +250,12 @@ struct GatewayCommand: AsyncParsableCommand, GlobalOptionUser {
                 metricsPerAccount: metricsPerAccount
             )
             if let shutdownGrace { configuration.shutdownGrace = .milliseconds(Int(shutdownGrace * 1000)) }
+            try await lending(into: &configuration, context)
+            configuration.maximumConnections = maxConnections
             let server = try GatewayServer(configuration: configuration, accounts: context.accounts, logger: logger)
             do {
-                try await Self.serve(server, tokenFile: tokenURL, json: global.json, logger: logger)
+                let announcement = Announcement(json: global.json, printEnv: printEnv)
+                try await Self.serve(server, token: token, file: claimed, announcing: announcement, logger: logger)
             } catch let error as GatewayError where error.code == .addressInUse {
                 let advice =
                     socket == nil
@@ -192,8 +266,16 @@ struct GatewayCommand: AsyncParsableCommand, GlobalOptionUser {
         }
     }
 
-    /// Runs `server` until SIGTERM or Ctrl-C, each a graceful stop, announcing where it listens once it does.
-    private static func serve(_ server: GatewayServer, tokenFile: URL, json: Bool, logger: Logger) async throws {
+    /// Runs `server` until SIGTERM or Ctrl-C, each a graceful stop; once it listens, writes `token` to `file` and
+    /// announces where it listens.
+    private static func serve(
+        _ server: GatewayServer,
+        token: String,
+        file: GatewayTokenFile,
+        announcing announcement: Announcement,
+        logger: Logger
+    ) async throws {
+        let json = announcement.json
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: [server],
@@ -213,14 +295,17 @@ struct GatewayCommand: AsyncParsableCommand, GlobalOptionUser {
                 try await running.value  // the server's own error, when it ended with one
                 throw error
             }
-            if json {
-                try Output.json(["listening": address.description, "tokenFile": tokenFile.path])
-            } else {
-                Output.line("listening on \(address)")
+            do {
+                try file.publish(token, address: address)
+            } catch {
+                await group.triggerGracefulShutdown()
+                _ = try? await running.value
+                throw error
             }
+            try announcement.listening(at: address, tokenFile: file.url)
             note(
-                "The gateway token is in \(tokenFile.path) (mode 0600, new at each start): send it as "
-                    + "Authorization: Bearer <token>.",
+                "The gateway token is in \(file.url.path) (mode 0600, new at each start, removed at a stop): send it "
+                    + "as Authorization: Bearer <token>.",
                 json: json,
                 log: logger
             )

@@ -1,0 +1,96 @@
+public import Failures
+import WireFormat
+
+/// A named gateway token that cannot be made, found or read.
+///
+/// Nothing in it is secret: a token never appears, only its name.
+public struct GatewayTokenError: CategorizedError, Hashable {
+    enum Kind: String, Hashable, Sendable {
+        case invalidName
+        case nameTaken
+        case unknownName
+        case invalidScope
+        case invalidLifetime
+        case unreadable
+    }
+
+    let kind: Kind
+    /// What went wrong, in words, safe to print.
+    public let reason: String
+
+    init(_ kind: Kind, _ reason: String) {
+        self.kind = kind
+        self.reason = TerminalText.sanitized(reason)
+    }
+
+    /// A name with characters other than letters, digits, `.`, `_` and `-`, or longer than 64.
+    public static func invalidName(_ name: String) -> GatewayTokenError {
+        GatewayTokenError(
+            .invalidName,
+            "A token name is 1 to 64 letters, digits, “.”, “_” or “-”, not “\(TerminalText.sanitized(name, limit: 80))”."
+        )
+    }
+
+    /// A name another token has.
+    public static func nameTaken(_ name: String) -> GatewayTokenError {
+        GatewayTokenError(
+            .nameTaken,
+            "A gateway token named “\(name)” exists already; revoke it first (atoauth gateway token revoke \(name)) "
+                + "or choose another name."
+        )
+    }
+
+    /// No token has the name.
+    public static func unknownName(_ name: String) -> GatewayTokenError {
+        GatewayTokenError(
+            .unknownName,
+            "No gateway token is named “\(TerminalText.sanitized(name, limit: 80))” (atoauth gateway token list)."
+        )
+    }
+
+    /// A permission that does not parse.
+    public static func invalidScope(_ reason: String) -> GatewayTokenError {
+        GatewayTokenError(.invalidScope, "The token's --scope cannot be used: \(reason)")
+    }
+
+    /// A lifetime that is not a duration such as `90m`.
+    public static func invalidLifetime(_ text: String) -> GatewayTokenError {
+        GatewayTokenError(
+            .invalidLifetime,
+            "--expires takes a number with s, m, h or d, such as 8s, 90m, 1h or 7d; not “"
+                + "\(TerminalText.sanitized(text, limit: 40))”."
+        )
+    }
+
+    /// The store's token list cannot be decoded.
+    public static func unreadable(_ reason: String) -> GatewayTokenError {
+        GatewayTokenError(.unreadable, "The gateway tokens in the account store cannot be read: \(reason).")
+    }
+
+    /// `usage` for what the caller gave; `failed` for a store that cannot be read.
+    public var category: FailureCategory { kind == .unreadable ? .failed : .usage }
+
+    /// The caller's input, or this machine's store.
+    public var origin: FailureOrigin { kind == .unreadable ? .machine : .input }
+
+    /// The reason.
+    public var description: String { reason }
+
+    /// Which failure this is, whatever its details: `error.code == .nameTaken`.
+    public var code: FailureCode<GatewayTokenError> { FailureCode(kind.rawValue) }
+}
+
+extension FailureCode where Failure == GatewayTokenError {
+    /// The code of `GatewayTokenError.invalidName`.
+    public static let invalidName = Self("invalidName")
+    /// The code of `GatewayTokenError.nameTaken`.
+    public static let nameTaken = Self("nameTaken")
+    /// The code of `GatewayTokenError.unknownName`.
+    public static let unknownName = Self("unknownName")
+    /// The code of `GatewayTokenError.invalidScope`.
+    public static let invalidScope = Self("invalidScope")
+    /// The code of `GatewayTokenError.invalidLifetime`.
+    public static let invalidLifetime = Self("invalidLifetime")
+    /// The code of `GatewayTokenError.unreadable`.
+    public static let unreadable = Self("unreadable")
+}

@@ -1,0 +1,46 @@
+import ATProtoSyntax
+
+extension GatewayRefusal {
+    /// 401: a named token that expired.
+    static let tokenExpired = GatewayRefusal(
+        401,
+        "TokenExpired",
+        "This gateway token has expired; ask for a new one (atoauth gateway token create).",
+        headers: [challenge]
+    )
+
+    /// 403: the token may not act as the account the call would go out as; nothing was forwarded.
+    static func accountNotAllowed(_ account: DID?) -> GatewayRefusal {
+        let named = account.map { "as \($0)" } ?? "without naming one of its accounts"
+        return GatewayRefusal(
+            403,
+            "AccountNotAllowed",
+            "This gateway token may not act \(named); name one of its accounts with atoauth-account."
+        )
+    }
+
+    /// 403: the token's permissions do not cover the call; nothing was forwarded.
+    static func tokenScopeMissing(_ permission: String?, nsid: NSID) -> GatewayRefusal {
+        var refusal = scopeMissing(permission)
+        refusal.message +=
+            permission == nil
+            ? " (the gateway token's permissions do not cover \(nsid))"
+            : " (the gateway token's permissions lack it)"
+        return refusal
+    }
+
+    /// 403: a method that would end or rotate the gateway's own sessions, or make credentials, is never lent.
+    static func notLent(_ nsid: NSID) -> GatewayRefusal {
+        GatewayRefusal(
+            403,
+            "MethodNotAllowed",
+            "\(nsid) is not lent through the gateway: its sessions are signed in, refreshed and ended by atoauth alone."
+        )
+    }
+
+    /// The methods no token may call: they make, refresh or end sessions, or make app passwords.
+    static let unlentMethods: Set<String> = [
+        "com.atproto.server.createSession", "com.atproto.server.refreshSession", "com.atproto.server.deleteSession",
+        "com.atproto.server.createAppPassword", "com.atproto.server.revokeAppPassword",
+    ]
+}

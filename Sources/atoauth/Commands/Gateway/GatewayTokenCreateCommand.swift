@@ -1,0 +1,169 @@
+import ATProtoPermissions
+import ATProtoSyntax
+import AccountManager
+import ArgumentParser
+import Foundation
+import Gateway
+
+/// `atoauth gateway token create`.
+struct GatewayTokenCreateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "create",
+        abstract: "Make a named gateway token and print it, once.",
+        discussion: """
+            The token is printed alone on one line of stdout (with --json, one object with name, token, accounts \
+            (DIDs), scope (null when unrestricted) and expires (RFC 3339, or null)); it is never shown again and \
+            the store keeps only its hash. Send it to any gateway on this store as Authorization: Bearer <token>.
+
+            --account limits it to those accounts (with one, that account is the default; with several, a request \
+            naming none goes out as the active account when it is one of them). --scope limits it to the calls \
+            those permissions cover, by the rules the permission check applies to a session's grant; the \
+            session's own grant still applies. --expires takes 8s, 90m, 1h or 7d. A name that exists already is \
+            a usage error (exit 2).
+
+            Examples:
+              atoauth gateway token create ci-post --account bot.bsky.social \\
+                --scope 'repo:app.bsky.feed.post?action=create' --expires 1h
+              atoauth gateway token create reader \\
+                --scope 'rpc:app.bsky.feed.getTimeline?aud=*' --json
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The token's name: 1–64 letters, digits, “.”, “_” or “-”.", valueName: "name"))
+    var name: String
+
+    @Option(
+        name: .customLong("account"),
+        help: ArgumentHelp(
+            "An account the token may act as; repeat for several (default: every account).",
+            valueName: "handle-or-did"
+        ),
+        completion: AccountCompletion.signedIn
+    )
+    var accounts: [String] = []
+
+    @Option(
+        name: .customLong("scope"),
+        help: ArgumentHelp(
+            "A permission the token is limited to, such as repo:app.bsky.feed.like?action=create; repeat for "
+                + "several (default: unrestricted).",
+            valueName: "permission"
+        )
+    )
+    var scopes: [String] = []
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("How long the token works: 8s, 90m, 1h, 7d (default: until revoked).", valueName: "duration")
+    )
+    var expires: TokenLifetime?
+
+    @OptionGroup var store: TokenStoreOptions
+
+    func validate() throws {
+        guard GatewayTokenRecord.isValidName(name) else {
+            throw ValidationError(GatewayTokenError.invalidName(name).reason)
+        }
+        _ = try scope()
+    }
+
+    /// The permissions `--scope` gives, canonical; `nil` for none.
+    private func scope() throws -> ScopeSet? {
+        guard !scopes.isEmpty else { return nil }
+        do {
+            return try ScopeSet(requested: scopes.joined(separator: " "))
+        } catch {
+            throw ValidationError("--scope: \(error.description) \(PermissionHelp.examples)")
+        }
+    }
+
+    func run() async throws {
+        try await GatewayTokenArguments.reparsed(Self.self).create()
+    }
+
+    private func create() async throws {
+        let scope = try scope()
+        let token = GatewayToken.generate()
+        let record = try await CLIContext.run(store.settings, creatingStore: true) { context in
+            var dids: [DID] = []
+            for account in accounts {
+                let identifier: ATIdentifier = try AccountName.identifier(account)
+                let did = try await context.accounts.account(identifier).did
+                if !dids.contains(did) { dids.append(did) }
+            }
+            return try await context.accounts.gatewayTokens().create(
+                name: name,
+                token: token,
+                accounts: dids,
+                scope: scope,
+                lifetime: expires?.duration,
+                now: Date()
+            )
+        }
+        if store.json {
+            try Output.json(CreatedTokenJSON(record, token: token))
+        } else {
+            Output.line(token)
+        }
+        if Output.isTerminal {
+            Output.message("This token will not be shown again; only its hash is kept.")
+        }
+    }
+}
+
+/// The `--home`, `--store`, `--json` and `-v` options of a command that keeps its own `--account`.
+struct TokenStoreOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Where accounts are kept (env ATOAUTH_HOME).", valueName: "dir"))
+    var home: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("A postgresql:// URL of a shared account store (env ATOAUTH_STORE).", valueName: "url")
+    )
+    var store: String?
+
+    @Flag(name: .long, help: "Machine-readable JSON output on stdout, and errors as JSON on stderr.")
+    var json = false
+
+    @Flag(name: .shortAndLong, help: "Log what is done on stderr (env ATOAUTH_VERBOSE=1).")
+    var verbose = false
+
+    /// The settings: each option, else its variable.
+    var settings: GlobalSettings {
+        let environment = ProcessInfo.processInfo.environment
+        var settings = GlobalSettings(home: home, store: store, environment: environment)
+        settings.json = json
+        settings.verbose = verbose || environment[GlobalOption.verbose.variable ?? ""] == "1"
+        return settings
+    }
+}
+
+/// What `token create --json` prints: `name`, `token`, `accounts`, `scope` and `expires`, null when absent.
+struct CreatedTokenJSON: Encodable {
+    var name: String
+    var token: String
+    var accounts: [String]
+    var scope: String?
+    var expires: String?
+
+    init(_ record: GatewayTokenRecord, token: String) {
+        name = record.name
+        self.token = token
+        accounts = record.accounts.map(\.rawValue)
+        scope = record.scope
+        expires = record.expires.map(GatewayTokenJSON.time)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(token, forKey: .token)
+        try container.encode(accounts, forKey: .accounts)
+        try container.encode(scope, forKey: .scope)
+        try container.encode(expires, forKey: .expires)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case name, token, accounts, scope, expires
+    }
+}

@@ -1,0 +1,133 @@
+import ATOAuthTesting
+import ATProtoPermissions
+import ATProtoSyntax
+import AccountManager
+import Foundation
+import Gateway
+import HTTPTransport
+import Testing
+
+/// A Swift client of an in-process gateway with named tokens from the account store.
+@Suite("Named gateway tokens, from a Swift client")
+struct NamedTokenTests {
+    /// A `createRecord` body in `collection` of `repo`.
+    static func record(_ repo: DID, _ collection: String) -> Data {
+        let subject = #""subject":{"uri":"at://\#(repo)/app.bsky.feed.post/3k","cid":"bafyreia"}"#
+        return Data(
+            #"{"repo":"\#(repo)","collection":"\#(collection)","record":{"text":"hi",\#(subject)}}"#.utf8
+        )
+    }
+
+    @Test("a like-only token likes, cannot post or upload; for bob only, not alice; expired and revoked are 401")
+    func limits() async throws {
+        try await SandboxWorld.with { world in
+            let accounts = world.accounts()
+            let alice = try await world.signIn("alice.test", with: accounts)
+            let bob = try await world.signIn("bob.test", with: accounts)
+            let tokens = accounts.gatewayTokens()
+            let liker = GatewayToken.generate()
+            _ = try await tokens.create(
+                name: "liker",
+                token: liker,
+                accounts: [alice.did],
+                scope: try ScopeSet(requested: "repo:app.bsky.feed.like?action=create"),
+                lifetime: nil,
+                now: Date()
+            )
+            let bobOnly = GatewayToken.generate()
+            _ = try await tokens.create(
+                name: "bob",
+                token: bobOnly,
+                accounts: [bob.did],
+                scope: nil,
+                lifetime: nil,
+                now: Date()
+            )
+            let stale = GatewayToken.generate()
+            _ = try await tokens.create(
+                name: "stale",
+                token: stale,
+                accounts: [],
+                scope: nil,
+                lifetime: .seconds(1),
+                now: Date().addingTimeInterval(-60)
+            )
+            try await RunningGateway.with(accounts, transport: world.transport) { gateway in
+                let likes = GatewayClient(port: gateway.port, token: liker, transport: world.transport)
+                let json: HTTPHeaders = ["Content-Type": "application/json"]
+                let create = "/xrpc/com.atproto.repo.createRecord"
+                let liked = try await likes.send(
+                    create,
+                    method: .post,
+                    headers: json,
+                    body: Self.record(alice.did, "app.bsky.feed.like")
+                )
+                #expect(liked.status == 200, "\(String(decoding: liked.body, as: UTF8.self))")
+                let posted = try await likes.send(
+                    create,
+                    method: .post,
+                    headers: json,
+                    body: Self.record(alice.did, "app.bsky.feed.post")
+                )
+                #expect(posted.status == 403)
+                #expect(try GatewayClient.errorName(posted) == "ScopeMissingError")
+                #expect(String(decoding: posted.body, as: UTF8.self).contains("repo:app.bsky.feed.post"))
+                let uploaded = try await likes.uploadBlob(Data("png".utf8))
+                #expect(uploaded.answer.status == 403)
+
+                let asBob = GatewayClient(port: gateway.port, token: bobOnly, transport: world.transport)
+                let own = try await asBob.send("/xrpc/com.atproto.server.getSession")
+                #expect(own.status == 200)
+                #expect(try GatewayClient.object(own)["did"] as? String == bob.did.rawValue)
+                let other = try await asBob.send(
+                    "/xrpc/com.atproto.server.getSession",
+                    headers: ["atoauth-account": "alice.test"]
+                )
+                #expect(other.status == 403)
+                #expect(try GatewayClient.errorName(other) == "AccountNotAllowed")
+
+                let expired = try await GatewayClient(port: gateway.port, token: stale, transport: world.transport)
+                    .send("/xrpc/com.atproto.server.getSession")
+                #expect(expired.status == 401)
+                #expect(try GatewayClient.errorName(expired) == "TokenExpired")
+                try await tokens.revoke("bob")
+                let revoked = try await asBob.send("/xrpc/com.atproto.server.getSession")
+                #expect(revoked.status == 401)
+                #expect(try GatewayClient.errorName(revoked) == "AuthRequired")
+                // The last use is written after the answer, in a task of its own.
+                let listed = try await Waiting.value("the liker token's last use to be stored") {
+                    let listed = try await tokens.list()
+                    return listed.first?.lastUsed != nil ? listed : nil
+                }
+                #expect(listed.map(\.record.name) == ["liker", "stale"])
+            }
+        }
+    }
+
+    @Test("--allow-account limits the start-up token: another account is 403 AccountNotAllowed")
+    func allowedAccounts() async throws {
+        try await SandboxWorld.with { world in
+            let accounts = world.accounts()
+            let alice = try await world.signIn("alice.test", with: accounts)
+            let bob = try await world.signIn("bob.test", with: accounts)
+            try await RunningGateway.with(
+                accounts,
+                transport: world.transport,
+                configure: { $0.allowedAccounts = [bob.did] }
+            ) { gateway in
+                let own = try await gateway.send("/xrpc/com.atproto.server.getSession")
+                #expect(own.status == 200)
+                #expect(try GatewayClient.object(own)["did"] as? String == bob.did.rawValue)
+                let other = try await gateway.send(
+                    "/xrpc/com.atproto.server.getSession",
+                    headers: ["atoauth-account": alice.did.rawValue]
+                )
+                #expect(other.status == 403)
+                #expect(try GatewayClient.errorName(other) == "AccountNotAllowed")
+                let refresh = try await gateway.send("/xrpc/com.atproto.server.refreshSession", method: .post)
+                #expect(refresh.status == 403)
+                #expect(try GatewayClient.errorName(refresh) == "MethodNotAllowed")
+            }
+        }
+    }
+}
