@@ -1,5 +1,6 @@
 public import ATProtoSyntax
 public import Foundation
+public import OAuthMetadata
 public import OAuthSessionManager
 
 extension AccountManager {
@@ -15,10 +16,10 @@ extension AccountManager {
     ///   - identifier: the account's handle or DID.
     ///   - password: the app password; it is sent once and never stored.
     ///   - replacingOAuth: whether an OAuth session of the account may be replaced; when `false` (the default),
-    ///     `OAuthError.oauthSessionKept` is thrown before the password is sent.
+    ///     `SessionError.oauthSessionKept` is thrown before the password is sent.
     ///   - authFactor: returns the sign-in code when the PDS asks for one (two-factor sign-in), or `nil`.
     /// - Returns: the signed-in account, and the previous session's revocation when there was one.
-    /// - Throws: `OAuthError`, `IdentityError` or `FetchError` naming the failed check; nothing is stored then.
+    /// - Throws: `SessionError`, `IdentityError` or `FetchError` naming the failed check; nothing is stored then.
     public func signInWithAppPassword(
         _ identifier: ATIdentifier,
         password: String,

@@ -45,7 +45,7 @@ public actor AccountManager {
     }
 
     /// The sign-in, refresh and sign-out underneath, for this package only.
-    package nonisolated let sessions: OAuthSessionManager
+    package nonisolated let sessions: SessionManager
     /// The store of sessions, keys and the active account.
     package nonisolated let keystore: any Keystore
     /// The transport every request goes through.
@@ -73,7 +73,7 @@ public actor AccountManager {
         self.transport = transport
         self.nonceCache = nonceCache
         self.configuration = configuration
-        self.sessions = OAuthSessionManager(
+        self.sessions = SessionManager(
             keystore: keystore,
             transport: transport,
             identity: configuration.identity,
