@@ -35,7 +35,7 @@ extension AccountManager {
         return try await adopt(completion, activate: true)
     }
 
-    /// Starts moving an app-password account to OAuth: the same sign-in as ``authorize(_:client:)``, started from
+    /// Starts moving an app-password account to OAuth: the same sign-in as ``authorize(_:client:prompt:progress:)``, started from
     /// the account's DID so that only that account's tokens can complete it.
     ///
     /// Nothing changes until ``completeUpgrade(callbackURL:)`` stores the OAuth session.
@@ -50,7 +50,7 @@ extension AccountManager {
         return try await sessions.startSignIn(account.did.rawValue, client: client, progress: progress)
     }
 
-    /// Completes an upgrade started with ``authorizeUpgrade(_:client:)``: stores the OAuth session in place of the
+    /// Completes an upgrade started with ``authorizeUpgrade(_:client:progress:)``: stores the OAuth session in place of the
     /// app-password session, ends that one at the PDS (`com.atproto.server.deleteSession`, best effort, reported as
     /// `previousGrant`), and leaves the account active or not as it was.
     ///
