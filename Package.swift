@@ -40,6 +40,7 @@ let package = Package(
         .library(name: "PostgresStore", targets: ["PostgresStore"]),
         .library(name: "DPoPRequestExecutor", targets: ["DPoPRequestExecutor"]),
         .library(name: "ATProtoIdentity", targets: ["ATProtoIdentity"]),
+        .library(name: "OAuthMetadata", targets: ["OAuthMetadata"]),
         .library(name: "OAuthSessionManager", targets: ["OAuthSessionManager"]),
         .library(name: "OAuthLoopbackListener", targets: ["OAuthLoopbackListener"]),
         .library(name: "AccountManager", targets: ["AccountManager"]),
@@ -130,12 +131,23 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The documents both parties publish and the keys a client signs with: client metadata and its checker,
+        // confidential client keys, authorization-server and protected-resource metadata with checks that return
+        // findings.
+        .target(
+            name: "OAuthMetadata",
+            dependencies: [
+                "Failures", "ATProtoPermissions", "WireFormat", "HTTPTransport", "Keystore", "DPoPRequestExecutor",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "OAuthSessionManager",
             dependencies: [
                 "Failures", "ATProtoSyntax", "WireFormat", "HTTPTransport", "Keystore", "DPoPRequestExecutor",
                 "ATProtoIdentity",
-                "ATProtoPermissions",
+                "ATProtoPermissions", "OAuthMetadata",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -155,7 +167,7 @@ let package = Package(
             name: "AccountManager",
             dependencies: [
                 "Failures", "ATProtoSyntax", "ATProtoPermissions", "WireFormat", "HTTPTransport", "Keystore",
-                "DPoPRequestExecutor", "ATProtoIdentity", "OAuthSessionManager",
+                "DPoPRequestExecutor", "ATProtoIdentity", "OAuthSessionManager", "OAuthMetadata",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -165,6 +177,7 @@ let package = Package(
             name: "ATClient",
             dependencies: [
                 "Failures", "ATProtoSyntax", "ATProtoPermissions", "WireFormat", "HTTPTransport", "OAuthSessionManager",
+                "OAuthMetadata",
                 "AccountManager", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -174,7 +187,8 @@ let package = Package(
             name: "ATOAuth",
             dependencies: [
                 "Failures", "ATProtoSyntax", "ATProtoPermissions", "HTTPTransport", "Keystore", "DPoPRequestExecutor",
-                "ATProtoIdentity", "OAuthSessionManager", "OAuthLoopbackListener", "AccountManager", "ATClient",
+                "ATProtoIdentity", "OAuthMetadata", "OAuthSessionManager", "OAuthLoopbackListener", "AccountManager",
+                "ATClient",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -185,7 +199,7 @@ let package = Package(
             name: "Gateway",
             dependencies: [
                 "Failures", "ATProtoSyntax", "ATProtoPermissions", "WireFormat", "HTTPTransport", "AccountManager",
-                "ATClient", "OAuthSessionManager", "DPoPRequestExecutor",
+                "ATClient", "OAuthSessionManager", "OAuthMetadata", "DPoPRequestExecutor",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -203,7 +217,7 @@ let package = Package(
             name: "SignInDoctor",
             dependencies: [
                 "Failures", "ATProtoSyntax", "ATProtoPermissions", "WireFormat", "HTTPTransport",
-                "DPoPRequestExecutor", "ATProtoIdentity", "OAuthSessionManager",
+                "DPoPRequestExecutor", "ATProtoIdentity", "OAuthSessionManager", "OAuthMetadata",
             ],
             swiftSettings: strictSettings
         ),
@@ -223,7 +237,8 @@ let package = Package(
             name: "atoauth",
             dependencies: [
                 "Failures", "ATProtoSyntax", "ATProtoPermissions", "WireFormat", "HTTPTransport", "Keystore",
-                "ATProtoIdentity", "OAuthSessionManager", "OAuthLoopbackListener", "AccountManager", "ATClient",
+                "ATProtoIdentity", "OAuthMetadata", "OAuthSessionManager", "OAuthLoopbackListener", "AccountManager",
+                "ATClient",
                 "SignInDoctor", "Sandbox", "Gateway",
                 "PostgresStore", "CProcessGuard",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -251,8 +266,8 @@ let package = Package(
             name: "atoauth-bench",
             dependencies: [
                 "ATProtoSyntax", "HTTPTransport", "Keystore", "DPoPRequestExecutor", "ATProtoIdentity",
-                "OAuthSessionManager", "AccountManager", "ATClient", "Sandbox", "ATOAuthTesting", "CSodium",
-                "PostgresStore", "Gateway", "ATProtoPermissions",
+                "OAuthSessionManager", "OAuthMetadata", "AccountManager", "ATClient", "Sandbox", "ATOAuthTesting",
+                "CSodium", "PostgresStore", "Gateway", "ATProtoPermissions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -283,6 +298,7 @@ let package = Package(
             name: "ATOAuthTesting",
             dependencies: [
                 "Failures", "WireFormat", "HTTPTransport", "Keystore", "ATProtoIdentity", "OAuthSessionManager",
+                "OAuthMetadata",
                 "AccountManager", "Sandbox",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -295,7 +311,7 @@ let package = Package(
             name: "FailuresTests",
             dependencies: [
                 "Failures", "ATProtoSyntax", "ATProtoPermissions", "WireFormat", "HTTPTransport", "Keystore",
-                "PostgresStore", "DPoPRequestExecutor", "ATProtoIdentity", "OAuthSessionManager",
+                "PostgresStore", "DPoPRequestExecutor", "ATProtoIdentity", "OAuthSessionManager", "OAuthMetadata",
                 "OAuthLoopbackListener",
                 "AccountManager", "ATClient", "Sandbox", "ATOAuthTesting", "Gateway",
             ],
@@ -319,9 +335,17 @@ let package = Package(
         .testTarget(
             name: "DPoPRequestExecutorTests",
             dependencies: [
-                "DPoPRequestExecutor", "HTTPTransport", "WireFormat", "OAuthSessionManager", "Sandbox",
+                "DPoPRequestExecutor", "HTTPTransport", "WireFormat", "OAuthSessionManager", "OAuthMetadata", "Sandbox",
                 "ATOAuthTesting",
                 .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "OAuthMetadataTests",
+            dependencies: [
+                "OAuthMetadata", "Failures", "ATProtoSyntax", "ATProtoIdentity", "WireFormat", "HTTPTransport",
+                "Keystore", "DPoPRequestExecutor", "ATOAuthTesting",
             ],
             swiftSettings: strictSettings
         ),
@@ -330,6 +354,7 @@ let package = Package(
             dependencies: [
                 "Failures",
                 "ATProtoSyntax", "WireFormat", "HTTPTransport", "ATProtoIdentity", "OAuthSessionManager",
+                "OAuthMetadata",
                 "AccountManager", "ATOAuthTesting", "Keystore", "Sandbox", "ATProtoPermissions", "DPoPRequestExecutor",
             ],
             swiftSettings: strictSettings
@@ -364,6 +389,7 @@ let package = Package(
             name: "AccountManagerTests",
             dependencies: [
                 "AccountManager", "ATClient", "ATOAuthTesting", "HTTPTransport", "Keystore", "OAuthSessionManager",
+                "OAuthMetadata",
                 "Sandbox", "DPoPRequestExecutor", "ATProtoSyntax", "Failures",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -374,6 +400,7 @@ let package = Package(
             name: "PostgresStoreTests",
             dependencies: [
                 "PostgresStore", "Keystore", "ATOAuthTesting", "AccountManager", "ATClient", "OAuthSessionManager",
+                "OAuthMetadata",
                 "Sandbox", "HTTPTransport",
             ],
             exclude: ["Support/fake_postgres.py"],
@@ -383,7 +410,7 @@ let package = Package(
             name: "ATClientTests",
             dependencies: [
                 "ATClient", "AccountManager", "ATOAuthTesting", "ATProtoSyntax", "ATProtoPermissions",
-                "HTTPTransport", "OAuthSessionManager", "Failures", "Sandbox", "Keystore",
+                "HTTPTransport", "OAuthSessionManager", "OAuthMetadata", "Failures", "Sandbox", "Keystore",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -400,7 +427,8 @@ let package = Package(
             dependencies: [
                 "Gateway", "ATOAuthTesting", "Sandbox", "AccountManager", "ATClient", "ATProtoSyntax", "HTTPTransport",
                 "WireFormat",
-                "Keystore", "OAuthSessionManager", "Failures", "DPoPRequestExecutor", "ATProtoPermissions",
+                "Keystore", "OAuthSessionManager", "OAuthMetadata", "Failures", "DPoPRequestExecutor",
+                "ATProtoPermissions",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -410,6 +438,7 @@ let package = Package(
             name: "SignInDoctorTests",
             dependencies: [
                 "SignInDoctor", "ATProtoSyntax", "ATProtoIdentity", "HTTPTransport", "OAuthSessionManager",
+                "OAuthMetadata",
                 "ATOAuthTesting", "Keystore", "Failures",
             ],
             swiftSettings: strictSettings
@@ -419,7 +448,7 @@ let package = Package(
             dependencies: [
                 "atoauth", "atoauth-web-example", "Keystore", "DPoPRequestExecutor", "HTTPTransport", "ATOAuthTesting",
                 "PostgresStore", "ATProtoSyntax", "ATProtoIdentity", "AccountManager", "ATClient",
-                "OAuthSessionManager",
+                "OAuthSessionManager", "OAuthMetadata",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -442,13 +471,16 @@ if fuzzing {
     ]
     let fuzzTargets: [(String, [Target.Dependency])] = [
         ("FuzzWWWAuthenticate", ["DPoPRequestExecutor", "HTTPTransport", "AccountManager"]),
-        ("FuzzOAuthMetadata", ["OAuthSessionManager", "WireFormat", "HTTPTransport"]),
+        ("FuzzOAuthMetadata", ["OAuthMetadata", "WireFormat", "HTTPTransport"]),
         ("FuzzDIDDocument", ["ATProtoIdentity", "ATProtoSyntax", "HTTPTransport"]),
         ("FuzzHandleAnswer", ["ATProtoIdentity", "ATProtoSyntax", "HTTPTransport"]),
         ("FuzzIdentifiers", ["ATProtoSyntax"]),
         (
             "FuzzTokenAnswer",
-            ["OAuthSessionManager", "WireFormat", "HTTPTransport", "ATProtoPermissions", "ATProtoSyntax"]
+            [
+                "OAuthSessionManager", "OAuthMetadata", "WireFormat", "HTTPTransport", "ATProtoPermissions",
+                "ATProtoSyntax",
+            ]
         ),
         ("FuzzXRPCAnswer", ["ATClient", "AccountManager", "HTTPTransport", "WireFormat"]),
         ("FuzzCallbackURL", ["OAuthLoopbackListener", "OAuthSessionManager"]),
@@ -457,7 +489,10 @@ if fuzzing {
         ("FuzzScope", ["ATProtoPermissions", "ATProtoSyntax"]),
         (
             "FuzzKeystore",
-            ["Keystore", "OAuthSessionManager", "AccountManager", "DPoPRequestExecutor", "ATProtoSyntax"]
+            [
+                "Keystore", "OAuthSessionManager", "OAuthMetadata", "AccountManager", "DPoPRequestExecutor",
+                "ATProtoSyntax",
+            ]
         ),
         ("FuzzStoreURL", ["PostgresStore", "WireFormat"]),
         ("FuzzSandboxSettings", ["Sandbox"]),

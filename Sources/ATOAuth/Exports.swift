@@ -8,7 +8,7 @@
 // - `ATProtoSyntax` (`ATIdentifier`, `DID`, `Handle`, `NSID`; `SyntaxError`) and `ATProtoPermissions` (scopes: what to
 //   ask for, what a grant allows; `PermissionError`).
 // - `OAuthSessionManager`, whose public types are the ones the front door hands out: `Session`, `Credential`,
-//   `OAuthClient`, `SessionEvent`, `Revocation`, `OAuthError`.
+//   `OAuthClient`, `SessionEvent`, `Revocation`, `SessionError`.
 // - `Failures`, the vocabulary every public error speaks: `FailureCategory`, `FailureOrigin`, `FailureCode`, `Remedy`,
 //   `CategorizedError`.
 //
@@ -24,6 +24,7 @@
 @_exported import ATProtoSyntax
 @_exported import AccountManager
 @_exported import Failures
+@_exported import OAuthMetadata
 @_exported import OAuthSessionManager
 
 @_exported import struct ATProtoIdentity.IdentityError

@@ -1,6 +1,6 @@
 public import Failures
 import Foundation
-public import OAuthSessionManager
+public import OAuthMetadata
 
 extension ClientKey {
     /// The key's private JWK had no readable 32-byte `d`.

@@ -5,6 +5,7 @@ public import Foundation
 public import HTTPTransport
 public import Keystore
 package import Logging
+public import OAuthMetadata
 public import OAuthSessionManager
 public import Sandbox
 
@@ -100,7 +101,7 @@ public struct SandboxWorld: Sendable {
     }
 
     /// A new session manager over this world's keystore, for tests of the OAuth flow itself.
-    package func sessions() -> OAuthSessionManager {
+    package func sessions() -> SessionManager {
         accounts().sessions
     }
 
@@ -128,7 +129,7 @@ public struct SandboxWorld: Sendable {
     /// Signs `handle` in from start to finish through a session manager.
     package func signIn(
         _ handle: String = "alice.test",
-        with sessions: OAuthSessionManager
+        with sessions: SessionManager
     ) async throws
         -> Session
     {

@@ -1,5 +1,6 @@
 public import ATProtoSyntax
 public import Foundation
+public import OAuthMetadata
 public import OAuthSessionManager
 
 extension AccountManager {
@@ -15,10 +16,10 @@ extension AccountManager {
     ///   - identifier: the account's handle or DID.
     ///   - password: the app password; it is sent once and never stored.
     ///   - replacingOAuth: whether an OAuth session of the account may be replaced; when `false` (the default),
-    ///     `OAuthError.oauthSessionKept` is thrown before the password is sent.
+    ///     `SessionError.oauthSessionKept` is thrown before the password is sent.
     ///   - authFactor: returns the sign-in code when the PDS asks for one (two-factor sign-in), or `nil`.
     /// - Returns: the signed-in account, and the previous session's revocation when there was one.
-    /// - Throws: `OAuthError`, `IdentityError` or `FetchError` naming the failed check; nothing is stored then.
+    /// - Throws: `SessionError`, `IdentityError` or `FetchError` naming the failed check; nothing is stored then.
     public func signInWithAppPassword(
         _ identifier: ATIdentifier,
         password: String,
@@ -34,7 +35,7 @@ extension AccountManager {
         return try await adopt(completion, activate: true)
     }
 
-    /// Starts moving an app-password account to OAuth: the same sign-in as ``authorize(_:client:)``, started from
+    /// Starts moving an app-password account to OAuth: the same sign-in as ``authorize(_:client:prompt:progress:)``, started from
     /// the account's DID so that only that account's tokens can complete it.
     ///
     /// Nothing changes until ``completeUpgrade(callbackURL:)`` stores the OAuth session.
@@ -49,7 +50,7 @@ extension AccountManager {
         return try await sessions.startSignIn(account.did.rawValue, client: client, progress: progress)
     }
 
-    /// Completes an upgrade started with ``authorizeUpgrade(_:client:)``: stores the OAuth session in place of the
+    /// Completes an upgrade started with ``authorizeUpgrade(_:client:progress:)``: stores the OAuth session in place of the
     /// app-password session, ends that one at the PDS (`com.atproto.server.deleteSession`, best effort, reported as
     /// `previousGrant`), and leaves the account active or not as it was.
     ///

@@ -1,5 +1,6 @@
 public import Foundation
-public import OAuthSessionManager
+public import OAuthMetadata
+import OAuthSessionManager
 
 /// A key of the confidential client's key set and the sessions bound to it.
 public struct ClientKeyStatus: Sendable, Hashable {

@@ -15,7 +15,6 @@ extension AccountManager {
         let connection = AccountConnection(
             session: session,
             key: session.kind == .oauth ? try await sessions.dpopKey(for: did) : nil,
-            revision: try await keystore.revision(of: Session.entryName(did: did)),
             manager: self
         )
         connections[did] = connection

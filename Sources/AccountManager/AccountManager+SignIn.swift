@@ -1,4 +1,5 @@
 public import Foundation
+public import OAuthMetadata
 public import OAuthSessionManager
 
 extension AccountManager {
@@ -13,7 +14,7 @@ extension AccountManager {
     ///   - progress: told of each step (resolving, checking the servers, sending the request) as it starts, for a
     ///     front end to show while the network answers.
     /// - Returns: the authorization request; keep its `state` to cancel it.
-    /// - Throws: `SyntaxError`, `IdentityError`, `FetchError` or `OAuthError` naming the failed check.
+    /// - Throws: `SyntaxError`, `IdentityError`, `FetchError` or `SessionError` naming the failed check.
     public func authorize(
         _ input: String,
         client: OAuthClient,
@@ -49,7 +50,7 @@ extension AccountManager {
     ///   - clientKeyID: for a confidential client (`private_key_jwt`), the `kid` of the store's client key that signs
     ///     its assertions; `nil` for the set's current key. The document must publish it.
     /// - Returns: the client.
-    /// - Throws: `OAuthError` when the document is invalid, or a confidential client's key is missing or not
+    /// - Throws: `SessionError` when the document is invalid, or a confidential client's key is missing or not
     ///   published; `FetchError` when it cannot be fetched.
     public func hostedClient(
         clientID: URL,
@@ -72,7 +73,7 @@ extension AccountManager {
     /// (``callback(_:)``), as ``addPublishedClientKey(_:)`` adds it: a refused or abandoned sign-in
     /// leaves the set as it was.
     ///
-    /// - Throws: `OAuthError` when the document is invalid, is not a confidential client's, or does not publish the
+    /// - Throws: `SessionError` when the document is invalid, is not a confidential client's, or does not publish the
     ///   key; `FetchError` when it cannot be fetched.
     public func hostedClient(
         clientID: URL,

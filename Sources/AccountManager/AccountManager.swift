@@ -12,7 +12,7 @@ public import WireFormat
 /// long-lived ``AccountConnection`` per account through which every request to its PDS goes.
 ///
 /// Apps and the command-line tool use this type, not the lower modules. Its verbs follow the reference
-/// TypeScript client: ``authorize(_:client:)`` starts a sign-in, ``callback(_:)`` completes it, ``restore(_:)``
+/// TypeScript client: ``authorize(_:client:prompt:progress:)`` starts a sign-in, ``callback(_:)`` completes it, ``restore(_:)``
 /// returns a signed-in account's connection, ``remove(_:)`` signs out, and ``events()`` reports session changes.
 /// `ATClient` adds `client(for:)` and the routed `client()`.
 ///
@@ -45,7 +45,7 @@ public actor AccountManager {
     }
 
     /// The sign-in, refresh and sign-out underneath, for this package only.
-    package nonisolated let sessions: OAuthSessionManager
+    package nonisolated let sessions: SessionManager
     /// The store of sessions, keys and the active account.
     package nonisolated let keystore: any Keystore
     /// The transport every request goes through.
@@ -73,7 +73,7 @@ public actor AccountManager {
         self.transport = transport
         self.nonceCache = nonceCache
         self.configuration = configuration
-        self.sessions = OAuthSessionManager(
+        self.sessions = SessionManager(
             keystore: keystore,
             transport: transport,
             identity: configuration.identity,

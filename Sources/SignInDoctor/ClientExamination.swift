@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTransport
+import OAuthMetadata
 import OAuthSessionManager
 
 /// The client the probe signs in as, and the finding about its metadata document.

@@ -2,6 +2,7 @@ import ATProtoIdentity
 import ATProtoPermissions
 import ATProtoSyntax
 import HTTPTransport
+import OAuthMetadata
 import OAuthSessionManager
 
 extension SignInDoctor {
@@ -10,7 +11,8 @@ extension SignInDoctor {
         switch error {
         case let error as IdentityError: error.reason
         case let error as FetchError: error.reason
-        case let error as OAuthError: error.reason
+        case let error as SessionError: error.reason
+        case let error as MetadataError: error.reason
         case let error as SyntaxError: error.reason
         case let error as PermissionError: error.description
         default: String(describing: error)

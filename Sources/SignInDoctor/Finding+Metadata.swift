@@ -1,3 +1,4 @@
+import OAuthMetadata
 import OAuthSessionManager
 
 extension Finding {

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTransport
+import OAuthMetadata
 import OAuthSessionManager
 
 extension SignInDoctor {

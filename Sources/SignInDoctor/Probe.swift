@@ -1,6 +1,7 @@
 import DPoPRequestExecutor
 import Foundation
 import HTTPTransport
+import OAuthMetadata
 import OAuthSessionManager
 import Synchronization
 import WireFormat

@@ -1,4 +1,5 @@
 import Foundation
+import OAuthMetadata
 import OAuthSessionManager
 
 /// What the metadata half of the chain found: the findings, and what the probe needs.

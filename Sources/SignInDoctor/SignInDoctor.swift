@@ -2,6 +2,7 @@ public import ATProtoIdentity
 public import ATProtoSyntax
 public import Foundation
 public import HTTPTransport
+import OAuthMetadata
 import OAuthSessionManager
 
 /// Walks the chain a sign-in walks — handle, DID document, PDS, protected-resource metadata, authorization server

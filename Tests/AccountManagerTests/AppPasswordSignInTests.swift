@@ -67,7 +67,7 @@ struct AppPasswordSignInTests {
             let bob = SandboxAccount.derivedDID(for: "bob.test")
             let password = try Self.appPassword(world, "alice.test")
             let accounts = world.accounts(transport: OtherDIDTransport(base: world.transport, did: bob))
-            let error = await #expect(throws: OAuthError.self) {
+            let error = await #expect(throws: SessionError.self) {
                 try await accounts.signInWithAppPassword("alice.test", password: password)
             }
             #expect(error?.category == .securityCheckFailed)

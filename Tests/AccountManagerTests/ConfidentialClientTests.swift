@@ -6,6 +6,7 @@ import DPoPRequestExecutor
 import Foundation
 import HTTPTransport
 import Keystore
+import OAuthMetadata
 import OAuthSessionManager
 import Sandbox
 import Synchronization
@@ -200,7 +201,7 @@ struct ConfidentialClientTests {
             world.clock.advance(by: 3_600)
             _ = try await accounts.client(for: .did(alice.did)).getSession()
 
-            let refusal = await #expect(throws: OAuthError.self) { try await accounts.removeClientKey(first.keyID) }
+            let refusal = await #expect(throws: SessionError.self) { try await accounts.removeClientKey(first.keyID) }
             #expect(refusal?.reason.contains("1 session uses the client key \(first.keyID)") == true)
             let ended = try await accounts.removeClientKey(first.keyID, force: true)
             #expect(ended.map(\.did) == [alice.did])
@@ -252,7 +253,7 @@ struct ConfidentialClientTests {
             let accounts = world.accounts()
             _ = try await accounts.addClientKey(ClientKey())
             document.published.withLock { $0 = [ClientKey()] }
-            await #expect(throws: OAuthError.self) {
+            await #expect(throws: SessionError.self) {
                 try await accounts.hostedClient(clientID: clientID, redirectURI: nil)
             }
             #expect(world.server.counters.clientAssertionsAccepted == 0)

@@ -1,6 +1,7 @@
 import ATOAuthTesting
 import AccountManager
 import Foundation
+import OAuthMetadata
 import OAuthSessionManager
 import Sandbox
 import Synchronization

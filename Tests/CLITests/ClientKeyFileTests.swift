@@ -1,5 +1,6 @@
 import ATOAuthTesting
 import Foundation
+import OAuthMetadata
 import OAuthSessionManager
 import Testing
 

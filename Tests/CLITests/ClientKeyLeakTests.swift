@@ -2,6 +2,7 @@ import ATOAuthTesting
 import Foundation
 import HTTPTransport
 import Keystore
+import OAuthMetadata
 import OAuthSessionManager
 import Synchronization
 import Testing

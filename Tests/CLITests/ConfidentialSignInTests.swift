@@ -1,6 +1,7 @@
 import ATOAuthTesting
 import Foundation
 import HTTPTransport
+import OAuthMetadata
 import OAuthSessionManager
 import Synchronization
 import Testing

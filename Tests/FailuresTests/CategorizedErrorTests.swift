@@ -11,6 +11,7 @@ import Gateway
 import HTTPTransport
 import Keystore
 import OAuthLoopbackListener
+import OAuthMetadata
 import OAuthSessionManager
 import Testing
 
@@ -30,9 +31,9 @@ struct CategorizedErrorTests {
         #expect(FetchError.unexpectedStatus(url: target, status: 500, expected: "200").category == .failed)
         #expect(FetchError.unsafeDestination("x").category == .securityCheckFailed)
         #expect(FetchError.redirectRefused(url: target, status: 302, location: nil).category == .securityCheckFailed)
-        #expect(OAuthError.networkFailure("x").category == .failed)
-        #expect(OAuthError.invalidProtectedResourceMetadata("x").category == .securityCheckFailed)
-        #expect(OAuthError.invalidAuthorizationServerMetadata("x").category == .securityCheckFailed)
+        #expect(SessionError.networkFailure("x").category == .failed)
+        #expect(SessionError.invalidProtectedResourceMetadata("x").category == .securityCheckFailed)
+        #expect(SessionError.invalidAuthorizationServerMetadata("x").category == .securityCheckFailed)
     }
 
     @Test(
@@ -46,7 +47,7 @@ struct CategorizedErrorTests {
         ] as [(Int, String?, String, Bool)]
     )
     func requestFailedAdvice(_ status: Int, _ code: String?, _ expected: String, _ later: Bool) {
-        let error = OAuthError.requestFailed(
+        let error = SessionError.requestFailed(
             "the pushed authorization request",
             status: status,
             serverError: code,
@@ -85,7 +86,7 @@ struct CategorizedErrorTests {
         #expect(AccountError.sessionEnded("a.test", requestedScope: nil, reason: "x").code == .sessionEnded)
         #expect(TransportError.timeout.code == .timeout)
         #expect(KeystoreError.wrongPassphrase.code == .wrongPassphrase)
-        #expect(OAuthError.refreshRefused(serverError: "invalid_grant", description: nil).code == .refreshRefused)
+        #expect(SessionError.refreshRefused(serverError: "invalid_grant", description: nil).code == .refreshRefused)
         #expect(GatewayError.addressInUse("127.0.0.1:8787", port: 8787).code == .addressInUse)
         #expect(SandboxWorldError.notApproved(status: 200).code == .notApproved)
         let permission = #expect(throws: PermissionError.self) { try Permission(parsing: "unknown:thing") }
@@ -124,16 +125,19 @@ struct CategorizedErrorTests {
             Origin(GatewayError.notLoopback("0.0.0.0"), .input),
             Origin(TransportError.cancelled, .input),
             Origin(HTTPRequestBody.ShortBody(expected: 10, read: 3), .input),
-            Origin(OAuthError.unknownState, .input),
+            Origin(SessionError.unknownState, .input),
+            Origin(MetadataError.invalidInput("not a key"), .input),
+            Origin(MetadataError.storedKeyUnreadable("damaged"), .machine),
+            Origin(MetadataError.invalidAuthorizationServerMetadata("no PAR"), .upstream),
             Origin(KeystoreError.wrongPassphrase, .machine),
             Origin(KeystoreError.corrupted, .machine),
             Origin(GatewayError.addressInUse("127.0.0.1:8787", port: 8787), .machine),
             Origin(LoopbackListenerError.portInUse(8080), .machine),
-            Origin(OAuthError.storedSessionUnreadable("damaged"), .machine),
+            Origin(SessionError.storedSessionUnreadable("damaged"), .machine),
             Origin(DPoPError.invalidKey("damaged"), .machine),
             Origin(AccountError.sessionEnded("alice.test", requestedScope: nil, reason: "cut off"), .account),
             Origin(AccountError.signedOutByServer("alice.test", requestedScope: nil, reason: "revoked"), .account),
-            Origin(OAuthError.refreshRefused(serverError: "invalid_grant", description: nil), .account),
+            Origin(SessionError.refreshRefused(serverError: "invalid_grant", description: nil), .account),
             Origin(
                 MissingPermissionError(
                     method: "com.atproto.repo.createRecord",
@@ -148,7 +152,7 @@ struct CategorizedErrorTests {
             Origin(FetchError.unexpectedStatus(url: target, status: 500, expected: "200"), .upstream),
             Origin(FetchError.unsafeDestination("10.0.0.1"), .upstream),
             Origin(IdentityError.handleNotConfirmed("another handle"), .upstream),
-            Origin(OAuthError.issuerMismatch("another issuer"), .upstream),
+            Origin(SessionError.issuerMismatch("another issuer"), .upstream),
             Origin(DPoPError.repeatedNonceChallenge(status: 400), .upstream),
             Origin(HTTPResponseBody.TooLarge(limit: 1024), .upstream),
             Origin(CallTimeoutError(limit: .seconds(1), call: "GET /"), .upstream),

@@ -72,10 +72,11 @@ struct ConformanceScanTests {
         let found = Set(try Self.scan().errorTypes.keys)
         let known: Set = [
             "SyntaxError", "PermissionError", "Failure", "TransportError", "FetchError", "ShortBody", "TooLarge",
-            "KeystoreError", "PostgresStoreError", "DPoPError", "IdentityError", "OAuthError", "LoopbackListenerError",
+            "KeystoreError", "PostgresStoreError", "DPoPError", "IdentityError", "SessionError",
+            "LoopbackListenerError",
             "AccountError", "CallTimeoutError", "XRPCError", "XRPCRequestError", "MissingPermissionError",
             "DoctorInputError", "SandboxError", "SandboxWorldError", "GatewayError", "WaitTimedOut",
-            "ThrowawayPostgresError", "UnreadablePrivateScalar",
+            "ThrowawayPostgresError", "UnreadablePrivateScalar", "MetadataError",
         ]
         #expect(known.subtracting(found).isEmpty, "not found: \(known.subtracting(found))")
     }

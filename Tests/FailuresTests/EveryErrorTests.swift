@@ -11,6 +11,7 @@ import Gateway
 import HTTPTransport
 import Keystore
 import OAuthLoopbackListener
+import OAuthMetadata
 import OAuthSessionManager
 import PostgresStore
 import Sandbox
@@ -130,33 +131,42 @@ struct EveryErrorTests {
             Row(IdentityError.handleMethodsDisagree("DNS and HTTPS differ"), .securityCheckFailed),
             Row(IdentityError.invalidDIDDocument("no PDS", field: "service"), .securityCheckFailed),
             Row(IdentityError.handleNotConfirmed("another handle"), .securityCheckFailed),
-            Row(OAuthError.networkFailure("The connection was reset."), .failed),
-            Row(OAuthError.invalidPKCEVerifier("too short"), .usage),
-            Row(OAuthError.oauthSessionKept(account: "alice.test", scope: "atproto"), .usage, .confirmReplacingOAuth),
-            Row(OAuthError.promptNotSupported(.create, issuer: "https://auth.example.com"), .usage),
+            Row(SessionError.networkFailure("The connection was reset."), .failed),
+            Row(SessionError.invalidPKCEVerifier("too short"), .usage),
+            Row(SessionError.oauthSessionKept(account: "alice.test", scope: "atproto"), .usage, .confirmReplacingOAuth),
+            Row(SessionError.promptNotSupported(.create, issuer: "https://auth.example.com"), .usage),
             Row(
-                OAuthError.invalidProtectedResourceMetadata("no server", field: "authorization_servers"),
+                SessionError.invalidProtectedResourceMetadata("no server", field: "authorization_servers"),
                 .securityCheckFailed
             ),
-            Row(OAuthError.invalidClientMetadata(field: "redirect_uris", reason: "none"), .usage),
-            Row(OAuthError.unknownState, .securityCheckFailed),
-            Row(OAuthError.issuerMismatch("another issuer"), .securityCheckFailed),
-            Row(OAuthError.authorizationExpired, .failed),
-            Row(OAuthError.authorizationFailed(serverError: "access_denied", description: nil), .failed),
+            Row(SessionError.invalidClientMetadata(field: "redirect_uris", reason: "none"), .usage),
+            Row(SessionError.unknownState, .securityCheckFailed),
+            Row(SessionError.issuerMismatch("another issuer"), .securityCheckFailed),
+            Row(SessionError.authorizationExpired, .failed),
+            Row(SessionError.authorizationFailed(serverError: "access_denied", description: nil), .failed),
             Row(
-                OAuthError.requestFailed("the token request", status: 503, serverError: nil, description: nil),
+                SessionError.requestFailed("the token request", status: 503, serverError: nil, description: nil),
                 .failed
             ),
-            Row(OAuthError.subjectMismatch("another account"), .securityCheckFailed),
-            Row(OAuthError.dpopFailed("nonce loop"), .securityCheckFailed),
-            Row(OAuthError.signInNeeded("no session"), .signInNeeded, signInAgain),
-            Row(OAuthError.refreshRefused(serverError: "invalid_grant", description: nil), .signInNeeded, signInAgain),
-            Row(OAuthError.storedSessionUnreadable("damaged"), .signInNeeded, signInAgain),
+            Row(SessionError.subjectMismatch("another account"), .securityCheckFailed),
+            Row(SessionError.dpopFailed("nonce loop"), .securityCheckFailed),
+            Row(SessionError.signInNeeded("no session"), .signInNeeded, signInAgain),
             Row(
-                OAuthError.appPasswordRefused(status: 401, serverError: "AuthenticationRequired", message: nil),
+                SessionError.refreshRefused(serverError: "invalid_grant", description: nil),
+                .signInNeeded,
+                signInAgain
+            ),
+            Row(SessionError.storedSessionUnreadable("damaged"), .signInNeeded, signInAgain),
+            Row(
+                SessionError.appPasswordRefused(status: 401, serverError: "AuthenticationRequired", message: nil),
                 .failed
             ),
-            Row(OAuthError.authFactorRequired, .usage, .giveSignInCode),
+            Row(SessionError.authFactorRequired, .usage, .giveSignInCode),
+            Row(MetadataError.invalidClientMetadata(field: "redirect_uris", reason: "none"), .usage),
+            Row(MetadataError.invalidProtectedResourceMetadata("no server"), .securityCheckFailed),
+            Row(MetadataError.invalidAuthorizationServerMetadata("no PAR", field: "par"), .securityCheckFailed),
+            Row(MetadataError.invalidInput("not a key"), .usage),
+            Row(MetadataError.storedKeyUnreadable("damaged"), .signInNeeded, signInAgain),
             Row(LoopbackListenerError.portInUse(8080), .failed, .chooseAnotherPort(8080)),
             Row(LoopbackListenerError.notBound, .failed),
             Row(LoopbackListenerError.timedOut(300), .failed),

@@ -3,6 +3,7 @@ import ATOAuthTesting
 import ATProtoSyntax
 import AccountManager
 import Foundation
+import OAuthMetadata
 import OAuthSessionManager
 import PostgresStore
 import Sandbox

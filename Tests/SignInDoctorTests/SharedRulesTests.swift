@@ -3,6 +3,7 @@ import Failures
 import Foundation
 import HTTPTransport
 import Keystore
+import OAuthMetadata
 import OAuthSessionManager
 import SignInDoctor
 import Testing
@@ -99,7 +100,7 @@ struct SharedRulesTests {
         #expect(failure.who == .server)
 
         let transport = world.transport()
-        let error = await #expect(throws: OAuthError.self) { try await Self.startSignIn(in: world, over: transport) }
+        let error = await #expect(throws: SessionError.self) { try await Self.startSignIn(in: world, over: transport) }
         #expect(error?.category == .securityCheckFailed)
         #expect(error?.field == hostile.member)
         #expect(error?.reason.contains(failure.rule) == true, "\(error?.reason ?? "") cites \(failure.rule)")
@@ -133,7 +134,7 @@ struct SharedRulesTests {
     ) async throws
         -> AuthorizationRequest
     {
-        let manager = OAuthSessionManager(
+        let manager = SessionManager(
             keystore: InMemoryKeystore(),
             transport: transport,
             addressResolver: FakeAddressResolver(table: world.addresses),

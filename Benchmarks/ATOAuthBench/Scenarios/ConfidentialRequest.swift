@@ -2,6 +2,7 @@ import Crypto
 import DPoPRequestExecutor
 import Foundation
 import HTTPTransport
+import OAuthMetadata
 import OAuthSessionManager
 import WireFormat
 

@@ -3,65 +3,52 @@ import DPoPRequestExecutor
 import Failures
 public import Foundation
 public import HTTPTransport
-import Keystore
 public import Logging
 public import OAuthSessionManager
 import Synchronization
 import WireFormat
 
-/// One signed-in account's long-lived link to its PDS: the DPoP key decoded once, the session kept in memory, one
-/// executor sharing the process's nonce cache.
+/// One signed-in account's long-lived link to its PDS: one executor sharing the process's nonce cache, over the
+/// session the session store holds now.
 ///
 /// Every request of an OAuth session goes out with a fresh DPoP proof and the DPoP-bound token (RFC 9449 §7); every
 /// request of an app-password session with its access JWT as `Authorization: Bearer` and no proof (RFC 6750 §2.1).
-/// The session is read
-/// from the store again only when the store says it changed (another process refreshed it or signed in again) or
-/// after a refresh; it is refreshed ahead of expiry, and once when the PDS answers `invalid_token`, after which
-/// the request is sent once more (RFC 6750 §3.1).
+/// Each request asks the session store for the current session (the store decrypts it again only when another
+/// process changed it, and keeps the decoded DPoP key); it is refreshed ahead of expiry, and once when the PDS
+/// answers `invalid_token`, after which the request is sent once more (RFC 6750 §3.1).
 public final class AccountConnection: Sendable {
     /// The account's DID.
     public let did: DID
 
-    private let sessions: OAuthSessionManager
-    private let keystore: any Keystore
+    private let sessions: SessionManager
     private let transport: any HTTPTransport
     private let nonceCache: DPoPNonceCache
     private let configuration: AccountManager.Configuration
-    private let entryName: String
-    private let state: Mutex<Snapshot>
+    /// The session last used with the sender made for its sign-in, and the jitter of its access token: what the
+    /// connection derived from the store's session, never a freshness or revision of its own.
+    private let derived: Mutex<(current: Current, jitterFraction: Double)>
     /// Hands the active account over when this account's session ended and was deleted; what became of it.
     private let handOverActive: @Sendable (DID) async -> ActiveAccountChange?
 
-    /// The session, the sender holding its key, the store revision they were read at, and this session's jitter.
-    struct Snapshot: Sendable {
+    /// The session a request goes out with and the sender holding its key.
+    struct Current: Sendable {
         var session: Session
         var sender: SessionSender
-        var revision: EntryRevision?
-        var jitterFraction: Double
     }
 
-    init(session: Session, key: DPoPKey?, revision: EntryRevision?, manager: AccountManager) {
+    init(session: Session, key: DPoPKey?, manager: AccountManager) {
         self.did = session.did
         self.sessions = manager.sessions
-        self.keystore = manager.keystore
         self.transport = manager.transport
         self.nonceCache = manager.nonceCache
         self.configuration = manager.configuration
-        self.entryName = Session.entryName(did: session.did)
         self.handOverActive = { [weak manager] did in try? await manager?.handOverActive(fromEnded: did) }
         let sender = Self.sender(key, manager.transport, manager.nonceCache, manager.configuration)
-        self.state = Mutex(
-            Snapshot(
-                session: session,
-                sender: sender,
-                revision: revision,
-                jitterFraction: Self.jitter(manager.configuration)
-            )
-        )
+        self.derived = Mutex((Current(session: session, sender: sender), Self.jitter(manager.configuration)))
     }
 
-    /// The session as this process last read it, never refreshed here; its description shows no token.
-    public var session: Session { state.withLock { $0.session } }
+    /// The session this connection last sent with, never refreshed here; its description shows no token.
+    public var session: Session { derived.withLock { $0.current.session } }
 
     /// The handle when there is one, else the DID.
     public var displayName: String { session.handle?.description ?? did.rawValue }
@@ -93,7 +80,7 @@ public final class AccountConnection: Sendable {
     ///   - authorize: checks the session the request goes out with.
     /// - Returns: the PDS's answer, whatever its status, after at most one refresh-and-retry on `invalid_token`.
     /// - Throws: ``CallTimeoutError`` when `timeout` passes first; ``AccountError`` when the PDS refuses even the
-    ///   refreshed token or the account was signed out; `OAuthError` when the refresh fails; `DPoPError` and
+    ///   refreshed token or the account was signed out; `SessionError` when the refresh fails; `DPoPError` and
     ///   `TransportError` from the executor.
     public func send(
         _ request: PDSRequest,
@@ -212,7 +199,7 @@ public final class AccountConnection: Sendable {
     /// address.
     private func attempt<Answer>(
         _ request: PDSRequest,
-        with current: Snapshot,
+        with current: Current,
         _ send: (SessionSender, HTTPRequest, String) async throws -> (Answer, readable: HTTPResponse?)
     ) async throws -> (Answer, readable: HTTPResponse?) {
         let http = try request.http(on: current.session.pds)
@@ -233,20 +220,17 @@ public final class AccountConnection: Sendable {
     /// Sends with the session as this process last read it: no re-read, no refresh, no retry; for a front end that
     /// shows that a revoked token no longer works (the demo).
     package func sendAsLastRead(_ method: HTTPMethod, path: String) async throws -> HTTPResponse {
-        let current = state.withLock { $0 }
+        let current = derived.withLock { $0.current }
         let request = try PDSRequest(method: method, path: path).http(on: current.session.pds)
         return try await current.sender.send(request, accessToken: current.session.accessToken)
     }
 
-    /// The snapshot to send with: re-read when the store's entry changed, refreshed when due.
-    func ready() async throws -> Snapshot {
-        let revision = try await keystore.revision(of: entryName)
-        var current = state.withLock { $0 }
-        if let revision, revision != current.revision {
-            current = try await reload(over: current)
-        }
+    /// The session to send with, as the session store holds it now, refreshed when due.
+    func ready() async throws -> Current {
+        var current = try await stored()
+        let jitterFraction = derived.withLock { $0.jitterFraction }
         let policy = configuration.refreshPolicy
-        if policy.needsRefresh(current.session, now: configuration.now(), jitterFraction: current.jitterFraction) {
+        if policy.needsRefresh(current.session, now: configuration.now(), jitterFraction: jitterFraction) {
             current = try await refreshed(replacing: current.session.accessToken)
         }
         return current
@@ -256,22 +240,20 @@ public final class AccountConnection: Sendable {
     ///
     /// - Throws: ``AccountError`` naming the account and its permissions when the session ended: the server
     ///   refused the refresh, or the session had to be deleted.
-    func refreshed(replacing accessToken: String) async throws -> Snapshot {
-        let previous = state.withLock { $0 }
-        let revision = try await keystore.revision(of: entryName)
+    func refreshed(replacing accessToken: String) async throws -> Current {
         let session: Session
         do {
             session = try await sessions.refresh(did: did, replacing: accessToken)
-        } catch let error as OAuthError where error.category == .signInNeeded {
-            var ended = Self.ended(previous.session, error)
+        } catch let error as SessionError where error.category == .signInNeeded {
+            var ended = Self.ended(derived.withLock { $0.current.session }, error)
             ended.activeChange = await handOverActive(did)
             throw ended
         }
-        return try await adopt(session, revision: revision, over: previous)
+        return try await use(session)
     }
 
     /// The error for a session that ended during a refresh, with what the user needs to sign in again.
-    static func ended(_ session: Session, _ error: OAuthError) -> AccountError {
+    static func ended(_ session: Session, _ error: SessionError) -> AccountError {
         var ended = endedError(session, error)
         if case .oauth(let grant) = session.credential, grant.clientKeyID != nil {
             ended.confidentialClientID = grant.clientID
@@ -279,7 +261,7 @@ public final class AccountConnection: Sendable {
         return ended
     }
 
-    private static func endedError(_ session: Session, _ error: OAuthError) -> AccountError {
+    private static func endedError(_ session: Session, _ error: SessionError) -> AccountError {
         let name = session.handle?.description ?? session.did.rawValue
         let scope = session.requestedScope ?? session.scope
         guard error.code == .refreshRefused else {
@@ -297,42 +279,37 @@ public final class AccountConnection: Sendable {
         )
     }
 
-    private func reload(over previous: Snapshot) async throws -> Snapshot {
-        let revision = try await keystore.revision(of: entryName)
-        guard revision != .absent, let session = try await sessions.storedSession(for: did) else {
-            // Another process ended it: a forced removal of its client key says so, naming the key.
+    /// The session the store holds now.
+    ///
+    /// - Throws: ``AccountError`` when another process signed the account out, naming a client key removal that
+    ///   ended it.
+    private func stored() async throws -> Current {
+        guard let session = try await sessions.storedSession(for: did) else {
             if let ended = await sessions.endedSession(matching: .did(did)) {
                 throw AccountError.clientKeyRemoved(ended)
             }
-            let name = previous.session.displayName
+            let name = derived.withLock { $0.current.session.displayName }
             throw AccountError(.noSuchAccount, "\(name) (it was signed out)", account: name)
         }
-        return try await adopt(session, revision: revision, over: previous)
+        return try await use(session)
     }
 
-    /// Keeps a newly read session; a new sign-in (a different `createdAt` or kind) also brings a new DPoP key, or
-    /// none for an app-password session.
-    private func adopt(
-        _ session: Session,
-        revision: EntryRevision?,
-        over previous: Snapshot
-    ) async throws
-        -> Snapshot
-    {
-        var next = previous
+    /// Sends with `session` from now on: a new sign-in (a different `createdAt` or kind) brings a new DPoP key, or
+    /// none for an app-password session; a new access token a new jitter.
+    private func use(_ session: Session) async throws -> Current {
+        let previous = derived.withLock { $0.current }
+        var current = Current(session: session, sender: previous.sender)
         if session.createdAt != previous.session.createdAt || session.kind != previous.session.kind {
             let key = session.kind == .oauth ? try await sessions.dpopKey(for: did) : nil
-            next.sender = Self.sender(key, transport, nonceCache, configuration)
+            current.sender = Self.sender(key, transport, nonceCache, configuration)
         }
-        if session.accessToken != previous.session.accessToken {
-            next.jitterFraction = Self.jitter(configuration)
+        let renewed = session.accessToken != previous.session.accessToken
+        let jitterFraction = renewed ? Self.jitter(configuration) : nil
+        derived.withLock { derived in
+            derived.current = current
+            if let jitterFraction { derived.jitterFraction = jitterFraction }
         }
-        next.session = session
-        // A revision read before the session is never newer than it: at worst the next call reads it again.
-        next.revision = session.accessToken == previous.session.accessToken ? revision : nil
-        let adopted = next
-        state.withLock { $0 = adopted }
-        return adopted
+        return current
     }
 
     /// A DPoP executor for an OAuth session's key; a Bearer sender for an app-password session (no key).

@@ -1,6 +1,7 @@
 import DPoPRequestExecutor
 import Foundation
 import Logging
+import OAuthMetadata
 
 /// Keeps the servers' DPoP nonces in a small JSON file, so that a new process reuses a nonce the server still
 /// accepts instead of spending a round trip on a `use_dpop_nonce` challenge (RFC 9449 §8, §9).
@@ -55,16 +56,6 @@ enum NonceFile {
         }
     }
 
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .secondsSince1970
-        encoder.outputFormatting = [.sortedKeys]
-        return encoder
-    }()
-
-    private static let decoder: JSONDecoder = {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
-        return decoder
-    }()
+    private static var encoder: JSONEncoder { StoredJSON.encoder }
+    private static var decoder: JSONDecoder { StoredJSON.decoder }
 }

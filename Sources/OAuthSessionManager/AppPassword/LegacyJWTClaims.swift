@@ -1,21 +1,21 @@
-public import Foundation
+package import Foundation
 
 /// The few claims of a legacy session JWT that a client reads: when it expires, what it allows, and for whom.
 ///
 /// The signature is not checked: only the PDS that issued the token can, and the client trusts the PDS it reached
 /// over the checked identity anyway. The claims only schedule the refresh and describe the session; nothing is
 /// allowed or refused because of them (RFC 7519 §4.1).
-public struct LegacyJWTClaims: Sendable, Hashable {
+package struct LegacyJWTClaims: Sendable, Hashable {
     /// `exp`: when the token expires.
-    public var expiresAt: Date?
+    package var expiresAt: Date?
     /// `scope`, such as `com.atproto.appPass`.
-    public var scope: String?
+    package var scope: String?
     /// `sub`: the account's DID.
-    public var subject: String?
+    package var subject: String?
 
     /// Reads the claims of a compact JWS (RFC 7515 §3.1); `nil` when the text is not three base64url parts with a
     /// JSON object in the middle.
-    public init?(token: String) {
+    package init?(token: String) {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let payload = Self.base64URLDecoded(parts[1]),
             let object = try? JSONSerialization.jsonObject(with: payload) as? [String: Any]

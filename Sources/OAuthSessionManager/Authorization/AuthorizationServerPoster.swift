@@ -57,7 +57,7 @@ package struct AuthorizationServerPoster: Sendable {
     ///
     /// `observe` is told of each attempt's answer as it arrives, the nonce challenge included, and even when the
     /// attempts end in an error (a repeated challenge). Returns the last answer, whatever its status; throws
-    /// ``OAuthError``: `dpopFailed` for a nonce challenge repeated or without a nonce, `networkFailure` when no
+    /// ``SessionError``: `dpopFailed` for a nonce challenge repeated or without a nonce, `networkFailure` when no
     /// answer was read.
     func post(
         _ pairs: [(String, String)],
@@ -91,14 +91,14 @@ package struct AuthorizationServerPoster: Sendable {
             logger.debug("\(purpose): HTTP \(response.status)")
             return response
         } catch let error as DPoPError {
-            throw OAuthError.dpopFailed(error.description)
-        } catch let error as OAuthError {
+            throw SessionError.dpopFailed(error.description)
+        } catch let error as SessionError {
             throw error
         } catch let error as TransportError {
-            throw OAuthError.networkFailure(purpose, error)
+            throw SessionError.networkFailure(purpose, error)
         } catch {
             // An error the transport does not describe: nothing says the request was not sent.
-            throw OAuthError.networkFailure(
+            throw SessionError.networkFailure(
                 "The \(purpose) to \(endpoint.host ?? "the server") failed (\(error)) — check the network and try again",
                 outcomeUnknown: true
             )

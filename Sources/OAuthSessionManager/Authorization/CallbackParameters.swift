@@ -1,32 +1,32 @@
-public import Foundation
+package import Foundation
 import WireFormat
 
 /// The query of the redirect back to the client (RFC 6749 §4.1.2, RFC 9207).
-public struct CallbackParameters: Sendable, Hashable {
+package struct CallbackParameters: Sendable, Hashable {
     /// `state`.
-    public var state: String?
+    package var state: String?
     /// `iss` (RFC 9207).
-    public var issuer: String?
+    package var issuer: String?
     /// `code`, on success.
-    public var code: String?
+    package var code: String?
     /// `error`, on failure.
-    public var error: String?
+    package var error: String?
     /// `error_description`, on failure.
-    public var errorDescription: String?
+    package var errorDescription: String?
 
     /// Reads the parameters from the callback URL's query; repeated parameters are refused.
-    public init(callbackURL: URL) throws {
+    package init(callbackURL: URL) throws {
         let query = URLComponents(url: callbackURL, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? ""
         var values: [String: String] = [:]
         let pairs: [(String, String)]
         do {
             pairs = try FormEncoding.parsePairs(query)
         } catch {
-            throw OAuthError.invalidCallback("the query cannot be read: \(error.reason)")
+            throw SessionError.invalidCallback("the query cannot be read: \(error.reason)")
         }
         for (name, value) in pairs {
             guard values.updateValue(value, forKey: name) == nil else {
-                throw OAuthError.invalidCallback("the parameter \(name) appears more than once")
+                throw SessionError.invalidCallback("the parameter \(name) appears more than once")
             }
         }
         self.init(
@@ -39,7 +39,7 @@ public struct CallbackParameters: Sendable, Hashable {
     }
 
     /// Creates parameters directly.
-    public init(
+    package init(
         state: String?,
         issuer: String?,
         code: String?,
@@ -59,14 +59,14 @@ public struct CallbackParameters: Sendable, Hashable {
     /// already consumed the state.
     /// - Returns: the authorization code.
     func validatedCode(expectedIssuer: String) throws -> String {
-        guard let issuer else { throw OAuthError.issuerMismatch("the callback has no iss parameter") }
+        guard let issuer else { throw SessionError.issuerMismatch("the callback has no iss parameter") }
         guard issuer == expectedIssuer else {
-            throw OAuthError.issuerMismatch("the callback's iss is \(issuer), expected \(expectedIssuer)")
+            throw SessionError.issuerMismatch("the callback's iss is \(issuer), expected \(expectedIssuer)")
         }
         if let error {
-            throw OAuthError.authorizationFailed(serverError: error, description: errorDescription)
+            throw SessionError.authorizationFailed(serverError: error, description: errorDescription)
         }
-        guard let code, !code.isEmpty else { throw OAuthError.invalidCallback("the callback has no code") }
+        guard let code, !code.isEmpty else { throw SessionError.invalidCallback("the callback has no code") }
         return code
     }
 }

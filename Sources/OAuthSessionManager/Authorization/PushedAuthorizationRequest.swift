@@ -1,6 +1,7 @@
 package import DPoPRequestExecutor
 package import Foundation
 package import HTTPTransport
+package import OAuthMetadata
 
 /// A pushed authorization request as a sign-in sends it (RFC 9126 §2; atproto.com/specs/oauth, Authorization
 /// Requests): the client, PKCE `S256`, `state`, the scope, and the account as a login hint.
@@ -49,7 +50,7 @@ package struct PushedAuthorizationRequest: Sendable {
     /// Sends the request to `endpoint` with a proof signed by `key`, retried once after a nonce challenge
     /// (RFC 9449 §8), and returns the last answer whatever its status.
     ///
-    /// `observe` is told of each attempt's answer, the challenge included. Throws ``OAuthError`` when no answer could be used (a repeated nonce challenge, the
+    /// `observe` is told of each attempt's answer, the challenge included. Throws ``SessionError`` when no answer could be used (a repeated nonce challenge, the
     /// network).
     package func send(
         to endpoint: URL,
@@ -97,15 +98,15 @@ package struct PushedAuthorizationRequest: Sendable {
 
     /// The answer a sign-in goes on with: a 2xx (201 Created, or 200) with a `request_uri` (RFC 9126 §2.2).
     ///
-    /// - Throws: ``OAuthError``: `requestFailed` with the server's OAuth error for an error answer,
+    /// - Throws: ``SessionError``: `requestFailed` with the server's OAuth error for an error answer,
     ///   `invalidTokenResponse` for another status or no `request_uri`.
     static func requireAccepted(_ response: HTTPResponse) throws -> Accepted {
-        try OAuthSessionManager.requireSuccess(response, of: "the pushed authorization request")
+        try SessionManager.requireSuccess(response, of: "the pushed authorization request")
         guard response.status == 201 || response.status == 200 else {
-            throw OAuthError.invalidTokenResponse("the PAR answered HTTP \(response.status), not 201 Created")
+            throw SessionError.invalidTokenResponse("the PAR answered HTTP \(response.status), not 201 Created")
         }
         guard let accepted = accepted(in: response) else {
-            throw OAuthError.invalidTokenResponse("the PAR answer has no request_uri")
+            throw SessionError.invalidTokenResponse("the PAR answer has no request_uri")
         }
         return accepted
     }

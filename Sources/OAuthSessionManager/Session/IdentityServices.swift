@@ -8,7 +8,7 @@ public import Foundation
 /// Kept with the session, not secret, so that its refreshes re-resolve the DID where it lives: a sandbox, a private
 /// network, a test PLC.
 public struct IdentityServices: Sendable, Hashable {
-    /// The PLC directory, when not ``DIDResolver/defaultPLCDirectory``.
+    /// The PLC directory, when not `DIDResolver.defaultPLCDirectory` (ATProtoIdentity).
     public var plcDirectory: URL?
     /// The handle resolution service, when one was used.
     public var handleResolver: URL?

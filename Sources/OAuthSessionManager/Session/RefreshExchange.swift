@@ -4,7 +4,7 @@ import HTTPTransport
 /// What differs between refreshing an OAuth session and an app-password session.
 ///
 /// That is the request, how its answer is read, and how tokens that cannot be kept are ended. The routine around it, the same for both kinds, is
-/// `OAuthSessionManager.refreshRotating(_:exchange:)`.
+/// `SessionManager.refreshRotating(_:exchange:)`.
 struct RefreshExchange: Sendable {
     /// Names the request in errors and logs, such as "token refresh".
     var name: String
@@ -13,7 +13,7 @@ struct RefreshExchange: Sendable {
     /// What the answer means for the stored session.
     var classify: @Sendable (HTTPResponse) -> RefreshOutcome
     /// The error for a refresh the server refused for good.
-    var refused: @Sendable (_ serverError: String?, _ description: String?) -> OAuthError
+    var refused: @Sendable (_ serverError: String?, _ description: String?) -> SessionError
     /// The session with the answer's new tokens; throws when the answer fails a check.
     var adopt: @Sendable (HTTPResponse) throws -> Session
     /// Ends at the server, best effort, the tokens of an answer that cannot be kept.

@@ -2,6 +2,7 @@ import ATProtoSyntax
 import DPoPRequestExecutor
 import Foundation
 import Keystore
+import OAuthMetadata
 
 /// Reads and writes sessions, their DPoP keys and pending sign-ins in the keystore, as JSON inside its encryption.
 ///
@@ -23,7 +24,7 @@ struct SessionStore: Sendable {
         do {
             session = try Self.decoder.decode(Session.self, from: data)
         } catch {
-            throw OAuthError.storedSessionUnreadable("the stored session of \(did) cannot be decoded")
+            throw SessionError.storedSessionUnreadable("the stored session of \(did) cannot be decoded")
         }
         decoded.keep(session, at: revision)
         return session
@@ -48,7 +49,7 @@ struct SessionStore: Sendable {
                 if let session = try await session(did) { sessions.append(session) }
             } catch let error as KeystoreError {
                 unreadable.append(UnreadableSession(did: did, reason: error.description))
-            } catch let error as OAuthError {
+            } catch let error as SessionError {
                 unreadable.append(UnreadableSession(did: did, reason: error.description))
             }
         }
@@ -65,7 +66,7 @@ struct SessionStore: Sendable {
         let revision = try await keystore.revision(of: name)
         if let kept = decoded.key(did, at: revision) { return kept }
         guard let data = try await keystore.load(name) else {
-            throw OAuthError.storedSessionUnreadable("the DPoP key of \(did) is missing")
+            throw SessionError.storedSessionUnreadable("the DPoP key of \(did) is missing")
         }
         let key = try DPoPKey(persistedRepresentation: data)
         decoded.keep(key, of: did, at: revision)
@@ -162,16 +163,6 @@ struct SessionStore: Sendable {
         }
     }
 
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .secondsSince1970
-        encoder.outputFormatting = [.sortedKeys]
-        return encoder
-    }()
-
-    static let decoder: JSONDecoder = {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
-        return decoder
-    }()
+    static var encoder: JSONEncoder { StoredJSON.encoder }
+    static var decoder: JSONDecoder { StoredJSON.decoder }
 }

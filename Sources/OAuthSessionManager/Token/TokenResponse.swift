@@ -70,28 +70,28 @@ struct TokenResponse: Decodable, Sendable {
         do {
             response = try JSONDecoder().decode(TokenResponse.self, from: data)
         } catch {
-            throw OAuthError.invalidTokenResponse("it is not a JSON object with access_token and token_type")
+            throw SessionError.invalidTokenResponse("it is not a JSON object with access_token and token_type")
         }
         guard response.tokenType == "DPoP" else {
-            throw OAuthError.invalidTokenResponse(tokenTypeRefusal(response.tokenType))
+            throw SessionError.invalidTokenResponse(tokenTypeRefusal(response.tokenType))
         }
         guard let sub = response.sub, DID.isValid(sub) else {
-            throw OAuthError.invalidTokenResponse("sub is missing or not a DID")
+            throw SessionError.invalidTokenResponse("sub is missing or not a DID")
         }
         guard let scope = response.scope, scope.split(separator: " ").contains("atproto") else {
-            throw OAuthError.invalidTokenResponse("scope does not contain atproto")
+            throw SessionError.invalidTokenResponse("scope does not contain atproto")
         }
         guard ScopeSet.isWellFormed(scope) else {
-            throw OAuthError.invalidTokenResponse(
+            throw SessionError.invalidTokenResponse(
                 "scope is not a list of RFC 6749 §3.3 tokens (printable ASCII but \" and \\, single spaces)"
             )
         }
         guard response.idToken == nil else {
-            throw OAuthError.invalidTokenResponse("it carries an id_token, which AT Protocol OAuth does not use")
+            throw SessionError.invalidTokenResponse("it carries an id_token, which AT Protocol OAuth does not use")
         }
-        guard !response.accessToken.isEmpty else { throw OAuthError.invalidTokenResponse("access_token is empty") }
+        guard !response.accessToken.isEmpty else { throw SessionError.invalidTokenResponse("access_token is empty") }
         if let expiresIn = response.expiresIn, !(expiresIn > 0 && expiresIn.isFinite) {
-            throw OAuthError.invalidTokenResponse("expires_in is not a positive number")
+            throw SessionError.invalidTokenResponse("expires_in is not a positive number")
         }
         return response
     }

@@ -2,6 +2,7 @@ import ATProtoPermissions
 import AccountManager
 import ArgumentParser
 import Foundation
+import OAuthMetadata
 import OAuthSessionManager
 
 /// `atoauth accounts add`.

@@ -8,6 +8,7 @@ import HTTPTransport
 import Keystore
 import Logging
 import OAuthLoopbackListener
+import OAuthMetadata
 import OAuthSessionManager
 import Sandbox
 

@@ -29,7 +29,7 @@ struct AppPasswordSignIn {
         let identifier = try AccountName.parse(account)
         // Refused before the password is asked for; the library checks again once the handle is resolved.
         if !replacingOAuth, let existing = try? await context.accounts.account(identifier), existing.kind == .oauth {
-            throw OAuthError.oauthSessionKept(account: existing.displayName, scope: existing.scope)
+            throw SessionError.oauthSessionKept(account: existing.displayName, scope: existing.scope)
         }
         let input = SecretInput()
         let environment = context.environment

@@ -2,6 +2,7 @@ import AccountManager
 import Foundation
 import HTTPTransport
 import OAuthLoopbackListener
+import OAuthMetadata
 import OAuthSessionManager
 
 /// The OAuth sign-in in the browser that `accounts add` and `accounts upgrade` run: a loopback listener, the
@@ -67,7 +68,7 @@ struct BrowserSignIn {
     /// since the approval's code is spent or expires; other errors unchanged.
     static func cutOff(_ error: any Error) -> any Error {
         let unreachable =
-            error is TransportError || (error as? OAuthError)?.code == .networkFailure
+            error is TransportError || (error as? SessionError)?.code == .networkFailure
         guard unreachable else { return error }
         var failure = CLIFailure(error)
         failure.message += " Nothing was stored; start the sign-in again."

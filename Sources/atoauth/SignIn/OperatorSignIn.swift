@@ -1,6 +1,7 @@
 import AccountManager
 import Foundation
 import Keystore
+import OAuthMetadata
 import OAuthSessionManager
 import WireFormat
 

@@ -31,7 +31,7 @@ struct RedirectWait: Sendable {
 
     /// Returns the redirect URL to complete the sign-in with.
     ///
-    /// - Throws: `OAuthError` when a pasted address belongs to another sign-in, an error saying the sign-in timed
+    /// - Throws: `SessionError` when a pasted address belongs to another sign-in, an error saying the sign-in timed
     ///   out (with what gives it more time), `CancellationError` on Ctrl-C.
     func callback() async throws -> URL {
         let browser: BrowserProcess?
@@ -167,14 +167,14 @@ struct RedirectWait: Sendable {
                         + "of the page the browser shows after you approve, or press Ctrl-C to cancel."
                 )
             case (.otherSignIn, _):
-                throw OAuthError.invalidCallback(
+                throw SessionError.invalidCallback(
                     "the pasted address belongs to another sign-in (its state is not this one's)"
                 )
             }
         }
         try Task.checkCancellation()
         guard case .listener = destination else {
-            throw OAuthError.invalidCallback("standard input ended before the redirect's address was pasted")
+            throw SessionError.invalidCallback("standard input ended before the redirect's address was pasted")
         }
         return nil
     }

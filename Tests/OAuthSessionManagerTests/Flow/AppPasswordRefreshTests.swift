@@ -16,7 +16,7 @@ struct AppPasswordRefreshTests {
     private func signedIn(
         _ world: SandboxWorld,
         transport: (any HTTPTransport)? = nil
-    ) async throws -> (OAuthSessionManager, FaultyKeystore, Session) {
+    ) async throws -> (SessionManager, FaultyKeystore, Session) {
         let store = FaultyKeystore(InMemoryKeystore())
         let sessions = world.accounts(keystore: store, transport: transport).sessions
         let completion = try await sessions.signInWithAppPassword(
@@ -48,7 +48,7 @@ struct AppPasswordRefreshTests {
         try await SandboxWorld.with { world in
             let (sessions, store, session) = try await signedIn(world)
             store.failSaves(of: "session/", count: 3)
-            let error = await #expect(throws: OAuthError.self) {
+            let error = await #expect(throws: SessionError.self) {
                 try await sessions.refresh(did: session.did, replacing: session.accessToken)
             }
             #expect(error?.category == .signInNeeded)
@@ -56,7 +56,7 @@ struct AppPasswordRefreshTests {
             #expect(try await store.names().filter { !$0.hasPrefix("pending/") }.isEmpty)
             #expect(world.server.counters.legacySessionsDeleted == 1)
 
-            let again = await #expect(throws: OAuthError.self) {
+            let again = await #expect(throws: SessionError.self) {
                 try await sessions.refresh(did: session.did, replacing: nil)
             }
             #expect(again?.category == .signInNeeded)
@@ -73,7 +73,7 @@ struct AppPasswordRefreshTests {
                 session.did,
                 refreshToken: try #require(session.refreshToken)
             )
-            let error = await #expect(throws: OAuthError.self) {
+            let error = await #expect(throws: SessionError.self) {
                 try await sessions.refresh(did: session.did, replacing: session.accessToken)
             }
             #expect(error?.description.contains("was not sent again") == true)
@@ -89,7 +89,7 @@ struct AppPasswordRefreshTests {
             let (sessions, store, session) = try await signedIn(world, transport: detours)
             try await AsyncHTTPClientTransport.withTransport(configuration: DetouringTransport.impatient) { impatient in
                 detours.answerNextLate(from: world.server, through: impatient)
-                let timedOut = await #expect(throws: OAuthError.self) {
+                let timedOut = await #expect(throws: SessionError.self) {
                     try await sessions.refresh(did: session.did, replacing: session.accessToken)
                 }
                 #expect(timedOut?.category == .failed)
@@ -99,7 +99,7 @@ struct AppPasswordRefreshTests {
                 world.server.counters.legacyRefreshesSucceeded == 1
             }
 
-            let ended = await #expect(throws: OAuthError.self) {
+            let ended = await #expect(throws: SessionError.self) {
                 try await sessions.refresh(did: session.did, replacing: session.accessToken)
             }
             #expect(ended?.category == .signInNeeded)
@@ -124,7 +124,7 @@ struct AppPasswordRefreshTests {
                 )
             )
             #expect(replay.status == 400)
-            let error = await #expect(throws: OAuthError.self) {
+            let error = await #expect(throws: SessionError.self) {
                 try await sessions.refresh(did: session.did, replacing: nil)
             }
             #expect(error?.category == .signInNeeded)

@@ -5,6 +5,7 @@ import AccountManager
 import Failures
 import Foundation
 import Keystore
+import OAuthMetadata
 import OAuthSessionManager
 import Sandbox
 import Testing
@@ -65,7 +66,7 @@ struct RefreshFlowTests {
             let manager = flow.sessions()
             let events = manager.events()
             let session = try await flow.signIn(with: manager)
-            let transient = await #expect(throws: OAuthError.self) {
+            let transient = await #expect(throws: SessionError.self) {
                 try await manager.refresh(did: session.did, replacing: session.accessToken)
             }
             #expect(transient?.category == .failed)
@@ -81,7 +82,7 @@ struct RefreshFlowTests {
             var stale = refreshed
             stale.refreshToken = session.refreshToken
             try flow.keystore.save(try JSONEncoderForTests.encode(stale), as: "session/\(session.did)")
-            let definitive = await #expect(throws: OAuthError.self) {
+            let definitive = await #expect(throws: SessionError.self) {
                 try await manager.refresh(did: session.did, replacing: stale.accessToken)
             }
             #expect(definitive?.category == .signInNeeded)

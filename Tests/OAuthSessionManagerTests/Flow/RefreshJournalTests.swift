@@ -15,7 +15,7 @@ struct RefreshJournalTests {
     private func signedIn(
         _ world: SandboxWorld,
         transport: (any HTTPTransport)? = nil
-    ) async throws -> (OAuthSessionManager, FaultyKeystore, Session) {
+    ) async throws -> (SessionManager, FaultyKeystore, Session) {
         let store = FaultyKeystore(InMemoryKeystore())
         let sessions = world.accounts(keystore: store, transport: transport).sessions
         return (sessions, store, try await world.signIn(with: sessions))
@@ -26,7 +26,7 @@ struct RefreshJournalTests {
         try await SandboxWorld.with { world in
             let (sessions, store, session) = try await signedIn(world)
             store.failSaves(of: "session/", count: 3)
-            let error = await #expect(throws: OAuthError.self) {
+            let error = await #expect(throws: SessionError.self) {
                 try await sessions.refresh(did: session.did, replacing: session.accessToken)
             }
             #expect(error?.category == .signInNeeded)
@@ -34,7 +34,7 @@ struct RefreshJournalTests {
             #expect(try await store.names().filter { !$0.hasPrefix("pending/") }.isEmpty)
             #expect(world.server.counters.revocations >= 1)
 
-            let again = await #expect(throws: OAuthError.self) {
+            let again = await #expect(throws: SessionError.self) {
                 try await sessions.refresh(did: session.did, replacing: nil)
             }
             #expect(again?.category == .signInNeeded)
@@ -64,7 +64,7 @@ struct RefreshJournalTests {
                 session.did,
                 refreshToken: try #require(session.refreshToken)
             )
-            let error = await #expect(throws: OAuthError.self) {
+            let error = await #expect(throws: SessionError.self) {
                 try await sessions.refresh(did: session.did, replacing: session.accessToken)
             }
             #expect(error?.category == .signInNeeded)
@@ -82,7 +82,7 @@ struct RefreshJournalTests {
             let (sessions, store, session) = try await signedIn(world, transport: detours)
             try await AsyncHTTPClientTransport.withTransport(configuration: DetouringTransport.impatient) { impatient in
                 detours.answerNextLate(from: world.server, through: impatient)
-                let timedOut = await #expect(throws: OAuthError.self) {
+                let timedOut = await #expect(throws: SessionError.self) {
                     try await sessions.refresh(did: session.did, replacing: session.accessToken)
                 }
                 #expect(timedOut?.category == .failed)
@@ -97,7 +97,7 @@ struct RefreshJournalTests {
                 world.server.counters.refreshGrantsSucceeded == 1
             }
 
-            let ended = await #expect(throws: OAuthError.self) {
+            let ended = await #expect(throws: SessionError.self) {
                 try await sessions.refresh(did: session.did, replacing: session.accessToken)
             }
             #expect(ended?.category == .signInNeeded)
@@ -116,14 +116,14 @@ struct RefreshJournalTests {
                 let detours = DetouringTransport(world.transport, path: "/oauth/token")
                 let (sessions, store, session) = try await signedIn(world, transport: detours)
                 detours.sendNext(toPort: hangUp.port, through: world.transport)
-                let cut = await #expect(throws: OAuthError.self) {
+                let cut = await #expect(throws: SessionError.self) {
                     try await sessions.refresh(did: session.did, replacing: session.accessToken)
                 }
                 #expect(cut?.category == .failed)
                 #expect(!hangUp.requests.isEmpty)
                 #expect(try await store.names().contains(RefreshJournal.entryName(did: session.did)))
 
-                let ended = await #expect(throws: OAuthError.self) {
+                let ended = await #expect(throws: SessionError.self) {
                     try await sessions.refresh(did: session.did, replacing: session.accessToken)
                 }
                 #expect(ended?.category == .signInNeeded)
@@ -142,7 +142,7 @@ struct RefreshJournalTests {
             let detours = DetouringTransport(world.transport, path: "/oauth/token")
             let (sessions, store, session) = try await signedIn(world, transport: detours)
             detours.sendNext(toPort: closed.port, through: world.transport)
-            let refused = await #expect(throws: OAuthError.self) {
+            let refused = await #expect(throws: SessionError.self) {
                 try await sessions.refresh(did: session.did, replacing: session.accessToken)
             }
             #expect(refused?.category == .failed)

@@ -52,14 +52,14 @@ struct SignInFlowTests {
             forged.queryItems = forged.queryItems?.map {
                 $0.name == "state" ? URLQueryItem(name: "state", value: "forged") : $0
             }
-            let wrongState = await #expect(throws: OAuthError.self) {
+            let wrongState = await #expect(throws: SessionError.self) {
                 try await manager.completeSignIn(callbackURL: try #require(forged.url))
             }
             #expect(wrongState?.code == .unknownState)
             #expect(wrongState?.category == .securityCheckFailed)
 
             _ = try await manager.completeSignIn(callbackURL: callback)
-            let replay = await #expect(throws: OAuthError.self) {
+            let replay = await #expect(throws: SessionError.self) {
                 try await manager.completeSignIn(callbackURL: callback)
             }
             #expect(replay?.code == .unknownState)
@@ -73,7 +73,7 @@ struct SignInFlowTests {
             let request = try await manager.startSignIn("alice.test", client: try flow.oauthClient())
             let callback = try await flow.approve(request)
             flow.clock.advance(by: 601)
-            let error = await #expect(throws: OAuthError.self) {
+            let error = await #expect(throws: SessionError.self) {
                 try await manager.completeSignIn(callbackURL: callback)
             }
             #expect(error?.code == .authorizationExpired)
@@ -88,7 +88,7 @@ struct SignInFlowTests {
             let request = try await manager.startSignIn("alice.test", client: try flow.oauthClient())
             try await manager.cancelSignIn(state: request.state)
             let callback = try await flow.approve(request)
-            await #expect(throws: OAuthError.self) { try await manager.completeSignIn(callbackURL: callback) }
+            await #expect(throws: SessionError.self) { try await manager.completeSignIn(callbackURL: callback) }
         }
     }
 }

@@ -15,7 +15,7 @@ struct HostileCallbackTests {
             scene.hostile { $0.callbackIssuer = .omitted }
             let callback = try await scene.approve(try await scene.start())
             #expect(HostileWorld.form(callback.query ?? "")["iss"] == nil)
-            let error = await #expect(throws: OAuthError.self) {
+            let error = await #expect(throws: SessionError.self) {
                 try await scene.manager.completeSignIn(callbackURL: callback)
             }
             expectRefusal(error, .issuerMismatch(""))
@@ -29,7 +29,7 @@ struct HostileCallbackTests {
         try await HostileScene.run { scene in
             scene.hostile { $0.callbackIssuer = .claimed($0.otherOrigin) }
             let callback = try await scene.approve(try await scene.start())
-            let error = await #expect(throws: OAuthError.self) {
+            let error = await #expect(throws: SessionError.self) {
                 try await scene.manager.completeSignIn(callbackURL: callback)
             }
             expectRefusal(error, .issuerMismatch(""))
@@ -43,7 +43,7 @@ struct HostileCallbackTests {
         try await HostileScene.run { scene in
             let request = try await scene.start()
             let forged = try scene.callback([("code", "forged-code"), ("state", "forged-state"), ("iss", scene.origin)])
-            let error = await #expect(throws: OAuthError.self) {
+            let error = await #expect(throws: SessionError.self) {
                 try await scene.manager.completeSignIn(callbackURL: forged)
             }
             expectRefusal(error, .unknownState)
@@ -62,7 +62,7 @@ struct HostileCallbackTests {
             let session = try await scene.manager.completeSignIn(callbackURL: callback).session
             let stored = try scene.keystore.names()
 
-            let error = await #expect(throws: OAuthError.self) {
+            let error = await #expect(throws: SessionError.self) {
                 try await scene.manager.completeSignIn(callbackURL: callback)
             }
             expectRefusal(error, .unknownState)
@@ -79,7 +79,7 @@ struct HostileCallbackTests {
         try await HostileScene.run { scene in
             scene.hostile { $0.authorizationError = ("access_denied", description) }
             let callback = try await scene.approve(try await scene.start())
-            let error = await #expect(throws: OAuthError.self) {
+            let error = await #expect(throws: SessionError.self) {
                 try await scene.manager.completeSignIn(callbackURL: callback)
             }
             #expect(error?.code == .authorizationFailed)

@@ -85,7 +85,7 @@ struct HostileDestinationTests {
                 default: script.authorizationServers[script.origin]?.pushedAuthorizationRequestEndpoint = hostile
                 }
             }
-            let error = await #expect(throws: OAuthError.self) { try await scene.start() }
+            let error = await #expect(throws: SessionError.self) { try await scene.start() }
             expectRefusal(error, .invalidAuthorizationServerMetadata("", field: field))
             scene.expectNoPAR()
             try scene.expectNothingStored()

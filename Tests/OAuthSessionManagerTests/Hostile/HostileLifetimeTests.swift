@@ -13,7 +13,7 @@ struct HostileLifetimeTests {
     func refused(_ expiresIn: String) async throws {
         try await HostileScene.run { scene in
             scene.hostile { $0.tokens.expiresIn = expiresIn }
-            let error = await #expect(throws: OAuthError.self) { try await scene.signIn() }
+            let error = await #expect(throws: SessionError.self) { try await scene.signIn() }
             expectRefusal(error, .invalidTokenResponse(""))
             scene.expectTokensRevoked()
             try scene.expectNothingStored()

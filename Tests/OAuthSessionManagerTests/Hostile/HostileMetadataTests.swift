@@ -29,7 +29,7 @@ struct HostileMetadataTests {
     func resourceOfAnotherOrigin() async throws {
         try await HostileScene.run { scene in
             scene.hostile { $0.protectedResources[$0.origin]?.resource = $0.otherOrigin }
-            let error = await #expect(throws: OAuthError.self) { try await scene.start() }
+            let error = await #expect(throws: SessionError.self) { try await scene.start() }
             expectRefusal(error, .invalidProtectedResourceMetadata("", field: "resource"))
             #expect(scene.requests(to: "/.well-known/oauth-authorization-server").isEmpty)
             scene.expectNoPAR()
@@ -43,7 +43,7 @@ struct HostileMetadataTests {
             scene.hostile { script in
                 script.protectedResources[script.origin]?.authorizationServers = [script.origin, script.otherOrigin]
             }
-            let error = await #expect(throws: OAuthError.self) { try await scene.start() }
+            let error = await #expect(throws: SessionError.self) { try await scene.start() }
             expectRefusal(error, .invalidProtectedResourceMetadata("", field: "authorization_servers"))
             #expect(scene.requests(to: "/.well-known/oauth-authorization-server").isEmpty)
             scene.expectNoPAR()
@@ -75,7 +75,7 @@ struct HostileMetadataTests {
     func issuerMismatch(_ lie: IssuerLie) async throws {
         try await HostileScene.run { scene in
             scene.hostile { lie.apply(to: &$0) }
-            let error = await #expect(throws: OAuthError.self) { try await scene.start() }
+            let error = await #expect(throws: SessionError.self) { try await scene.start() }
             expectRefusal(error, .invalidAuthorizationServerMetadata("", field: "issuer"))
             scene.expectNoPAR()
             try scene.expectNothingStored()
@@ -85,7 +85,7 @@ struct HostileMetadataTests {
     @Test("sign-up is asked only of a server that lists prompt=create; another prompt passes through to the PAR")
     func promptValues() async throws {
         try await HostileScene.run { scene in
-            let error = await #expect(throws: OAuthError.self) {
+            let error = await #expect(throws: SessionError.self) {
                 try await scene.start(scene.origin, prompt: .create)
             }
             #expect(error?.code == .promptNotSupported)

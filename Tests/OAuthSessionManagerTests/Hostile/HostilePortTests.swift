@@ -42,7 +42,7 @@ struct HostilePortTests {
         }
 
         /// The refusal expected when this member is hostile.
-        var expected: OAuthError {
+        var expected: SessionError {
             switch self {
             case .authorizationServers, .resource: .invalidProtectedResourceMetadata("", field: rawValue)
             default: .invalidAuthorizationServerMetadata("", field: rawValue)
@@ -70,7 +70,7 @@ struct HostilePortTests {
     func metadataField(_ field: MetadataField, _ port: String) async throws {
         try await HostileScene.run { scene in
             scene.hostile { field.apply(port: port, to: &$0) }
-            let error = await #expect(throws: OAuthError.self) { try await scene.start() }
+            let error = await #expect(throws: SessionError.self) { try await scene.start() }
             expectRefusal(error, field.expected)
             #expect(error?.category == .securityCheckFailed)
             scene.expectNoPAR()

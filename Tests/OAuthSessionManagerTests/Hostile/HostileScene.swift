@@ -4,6 +4,7 @@ import Failures
 import Foundation
 import HTTPTransport
 import Keystore
+import OAuthMetadata
 import OAuthSessionManager
 import Testing
 
@@ -16,7 +17,7 @@ struct HostileScene: Sendable {
     let server: LoopbackHTTPServer
     let transport: LoopbackOnlyTransport
     let keystore: InMemoryKeystore
-    let manager: OAuthSessionManager
+    let manager: SessionManager
     let client: OAuthClient
 
     /// Limits that end a hung request within a minute yet never cut off an answer on a loaded 2-core machine:
@@ -37,7 +38,7 @@ struct HostileScene: Sendable {
             try await AsyncHTTPClientTransport.withTransport(configuration: transportConfiguration) { base in
                 let transport = LoopbackOnlyTransport(base: base)
                 let keystore = InMemoryKeystore()
-                let manager = OAuthSessionManager(
+                let manager = SessionManager(
                     keystore: keystore,
                     transport: transport,
                     identity: IdentityResolver.Configuration(
@@ -139,7 +140,7 @@ extension RefusalError {
     var isSecurityRefusal: Bool { category == .securityCheckFailed }
 }
 
-extension OAuthError: RefusalError {
+extension SessionError: RefusalError {
     var refusedField: String? { field }
 }
 

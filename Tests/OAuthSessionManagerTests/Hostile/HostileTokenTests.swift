@@ -7,8 +7,8 @@ import Testing
 @Suite("Hostile token responses are refused and revoked", .timeLimit(.minutes(1)))
 struct HostileTokenTests {
     /// Runs a whole sign-in from `input` and returns its error.
-    func failedSignIn(_ scene: HostileScene, from input: String = HostileScript.aliceHandle) async -> OAuthError? {
-        await #expect(throws: OAuthError.self) { try await scene.signIn(input) }
+    func failedSignIn(_ scene: HostileScene, from input: String = HostileScript.aliceHandle) async -> SessionError? {
+        await #expect(throws: SessionError.self) { try await scene.signIn(input) }
     }
 
     @Test("a Bearer token response is refused and its tokens revoked")
@@ -75,7 +75,7 @@ struct HostileTokenTests {
         try await HostileScene.run { scene in
             let callback = try await scene.approve(try await scene.start())
             scene.world.update { $0.documents[HostileScript.aliceDID]?.pds = $0.otherOrigin }
-            let error = await #expect(throws: OAuthError.self) {
+            let error = await #expect(throws: SessionError.self) {
                 try await scene.manager.completeSignIn(callbackURL: callback)
             }
             expectRefusal(error, .issuerNotConfirmed(""))

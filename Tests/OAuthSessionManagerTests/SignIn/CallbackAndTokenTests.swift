@@ -31,7 +31,7 @@ struct CallbackAndTokenTests {
         ]
     )
     func issuer(query: String) throws {
-        let error = #expect(throws: OAuthError.self) { try parameters(query).validatedCode(expectedIssuer: issuer) }
+        let error = #expect(throws: SessionError.self) { try parameters(query).validatedCode(expectedIssuer: issuer) }
         #expect(error?.category == .securityCheckFailed)
         #expect(error?.field == "iss")
     }
@@ -40,17 +40,17 @@ struct CallbackAndTokenTests {
     func errorRedirect() throws {
         let query =
             "error=access_denied&error_description=The%20user%20said%20no&state=s&iss=https%3A%2F%2Fauth.example.com"
-        let error = #expect(throws: OAuthError.self) { try parameters(query).validatedCode(expectedIssuer: issuer) }
+        let error = #expect(throws: SessionError.self) { try parameters(query).validatedCode(expectedIssuer: issuer) }
         #expect(error?.serverError == .accessDenied)
         #expect(error?.description.contains("The user said no") == true)
     }
 
     @Test("no code, or a repeated parameter, is refused")
     func missingCode() throws {
-        #expect(throws: OAuthError.self) {
+        #expect(throws: SessionError.self) {
             try parameters("state=s&iss=https%3A%2F%2Fauth.example.com").validatedCode(expectedIssuer: issuer)
         }
-        #expect(throws: OAuthError.self) { try parameters("code=a&code=b&state=s") }
+        #expect(throws: SessionError.self) { try parameters("code=a&code=b&state=s") }
     }
 
     func token(_ change: (inout [String: Any]) -> Void = { _ in }) throws -> Data {
@@ -93,17 +93,17 @@ struct CallbackAndTokenTests {
     func badTokenResponse(field: String, json: String) throws {
         let value = try JSONSerialization.jsonObject(with: Data(json.utf8), options: .fragmentsAllowed)
         let data = try token { $0[field] = value }
-        let error = #expect(throws: OAuthError.self) { try TokenResponse.checked(data) }
+        let error = #expect(throws: SessionError.self) { try TokenResponse.checked(data) }
         #expect(error?.category == .securityCheckFailed)
     }
 
     @Test("a refused token_type is named only when it is a registered type, never when it may be a token")
     func tokenTypeInTheMessage() throws {
-        let bearer = #expect(throws: OAuthError.self) {
+        let bearer = #expect(throws: SessionError.self) {
             try TokenResponse.checked(try token { $0["token_type"] = "Bearer" })
         }
         #expect(bearer?.description.contains("token_type is Bearer, not DPoP") == true)
-        let echoed = #expect(throws: OAuthError.self) {
+        let echoed = #expect(throws: SessionError.self) {
             try TokenResponse.checked(try token { $0["token_type"] = "Dacc-7fBbC7yYkb_Kj6kBKXTfJ6pDGlSGQ" })
         }
         #expect(echoed?.description.contains("token_type is not DPoP") == true)
@@ -112,8 +112,8 @@ struct CallbackAndTokenTests {
 
     @Test("a token response without sub or not JSON is refused")
     func missingSub() throws {
-        #expect(throws: OAuthError.self) { try TokenResponse.checked(try token { $0["sub"] = nil }) }
-        #expect(throws: OAuthError.self) { try TokenResponse.checked(Data("<html>".utf8)) }
+        #expect(throws: SessionError.self) { try TokenResponse.checked(try token { $0["sub"] = nil }) }
+        #expect(throws: SessionError.self) { try TokenResponse.checked(Data("<html>".utf8)) }
     }
 
     @Test("refresh outcomes: invalid_grant is definitive, 5xx and other errors are transient")

@@ -31,7 +31,7 @@ struct PinnedEndpointTests {
         let transport = PinningRecorder(script)
         let resolver = Self.rebinding()
         let nonces = DPoPNonceCache()
-        let manager = OAuthSessionManager(
+        let manager = SessionManager(
             keystore: InMemoryKeystore(),
             transport: transport,
             addressResolver: resolver,
@@ -68,7 +68,7 @@ struct PinnedEndpointTests {
         let script = ScriptedTransport(responses: [.json(["accessJwt": "a", "refreshJwt": "r", "did": "did:plc:x"])])
         let transport = PinningRecorder(script)
         let resolver = Self.rebinding()
-        let manager = OAuthSessionManager(keystore: InMemoryKeystore(), transport: transport, addressResolver: resolver)
+        let manager = SessionManager(keystore: InMemoryKeystore(), transport: transport, addressResolver: resolver)
         let response = try await manager.postLegacy(
             try url(Self.createSession),
             bearer: nil,
@@ -84,7 +84,7 @@ struct PinnedEndpointTests {
     func createSessionRefusedBeforeSending() async throws {
         let script = ScriptedTransport()
         let transport = PinningRecorder(script)
-        let manager = OAuthSessionManager(
+        let manager = SessionManager(
             keystore: InMemoryKeystore(),
             transport: transport,
             addressResolver: FakeAddressResolver(table: ["pds.example.com": ["93.184.216.34", "10.0.0.7"]])

@@ -1,4 +1,5 @@
 import Foundation
+import OAuthMetadata
 import WireFormat
 
 /// Authenticates a confidential client's requests to one authorization server: a new client assertion, signed with
@@ -24,16 +25,17 @@ struct ClientAuthenticator: Sendable {
     }
 }
 
-extension OAuthSessionManager {
+extension SessionManager {
     /// The authenticator of a confidential client's requests with the key `keyID` (a sign-in's own key, else the
     /// store's); `nil` for a public client.
     ///
-    /// - Throws: ``OAuthError`` (sign-in needed) when the key is no longer in the store.
+    /// - Throws: ``SessionError`` (sign-in needed) when the key is no longer in the store.
     func authenticator(keyID: String?, clientID: String, issuer: String) async throws -> ClientAuthenticator? {
         guard let keyID else { return nil }
-        let stored = signInKeys[keyID] == nil ? try await clientKeySet.key(keyID) : nil
+        let stored =
+            signInKeys[keyID] == nil ? try await SessionError.carrying { try await clientKeySet.key(keyID) } : nil
         guard let key = signInKeys[keyID] ?? stored else {
-            throw OAuthError.signInNeeded(
+            throw SessionError.signInNeeded(
                 "the client key \(keyID) this session is bound to is no longer in the store, so the authorization "
                     + "server cannot be asked as this client"
             )

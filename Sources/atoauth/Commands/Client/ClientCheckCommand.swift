@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HTTPTransport
 import Keystore
+import OAuthMetadata
 import OAuthSessionManager
 import WireFormat
 

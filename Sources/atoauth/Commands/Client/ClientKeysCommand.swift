@@ -1,6 +1,7 @@
 import AccountManager
 import ArgumentParser
 import Foundation
+import OAuthMetadata
 import OAuthSessionManager
 
 /// `atoauth client keys`.

@@ -1,5 +1,6 @@
 import Foundation
 import Keystore
+import OAuthMetadata
 import OAuthSessionManager
 import WireFormat
 

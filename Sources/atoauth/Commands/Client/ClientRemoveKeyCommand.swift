@@ -1,6 +1,7 @@
 import ATProtoSyntax
 import AccountManager
 import ArgumentParser
+import OAuthMetadata
 import OAuthSessionManager
 
 /// `atoauth client remove-key`.

@@ -7,7 +7,7 @@
 
 import Foundation
 import FuzzSupport
-import OAuthSessionManager
+import OAuthMetadata
 import WireFormat
 
 @testable import HTTPTransport

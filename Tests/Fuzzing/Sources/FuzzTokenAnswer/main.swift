@@ -71,17 +71,17 @@ Fuzzer.run { input in
     }
     for status in [400, 401] {
         let response = HTTPResponse(status: status, body: input.data)
-        let (code, description) = OAuthSessionManager.oauthError(in: response)
+        let (code, description) = SessionManager.oauthError(in: response)
         do {
-            try OAuthSessionManager.requireSuccess(response, of: "the token request")
+            try SessionManager.requireSuccess(response, of: "the token request")
             invariant(false, "a \(status) is not a success")
-        } catch let error as OAuthError {
+        } catch let error as SessionError {
             invariantPrintable(error)
             invariant(error.status == status, "the error keeps the status")
             invariant(error.serverError?.rawValue == code, "the error keeps the server's code")
             invariant(description == nil || error.serverErrorDescription != nil, "the error keeps the description")
         } catch {
-            invariant(false, "a refusal is an OAuthError, not \(error)")
+            invariant(false, "a refusal is a SessionError, not \(error)")
         }
     }
 }
