@@ -25,7 +25,8 @@ struct GlobalOptionTests {
         + "and `atoauth client check`"
     static let storeCommands =
         "`atoauth accounts add`, `atoauth accounts list`, `atoauth accounts status`, `atoauth accounts switch`, "
-        + "`atoauth accounts upgrade`, `atoauth accounts remove`, `atoauth whoami`, `atoauth xrpc`, `atoauth gateway`, `atoauth doctor`, "
+        + "`atoauth accounts upgrade`, `atoauth accounts remove`, `atoauth whoami`, `atoauth xrpc`, `atoauth gateway`, "
+        + "`atoauth gateway token list`, `atoauth gateway token revoke`, `atoauth doctor`, "
         + "`atoauth client keygen`, `atoauth client keys`, `atoauth client remove-key`"
     static let store = storeCommands + " and `atoauth client metadata`"
     /// `-v`: every command using the store, and `client check`, which fetches.

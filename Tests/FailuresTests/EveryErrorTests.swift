@@ -81,6 +81,9 @@ struct EveryErrorTests {
             Row(GatewayError.invalidPort(70_000), .usage),
             Row(GatewayError.addressInUse("127.0.0.1:8787", port: 8787), .failed, .chooseAnotherPort(8787)),
             Row(GatewayError.addressInUse("127.0.0.1:0", port: 0), .failed),
+            Row(GatewayTokenError.nameTaken("ci-post"), .usage),
+            Row(GatewayTokenError.invalidLifetime("1w"), .usage),
+            Row(GatewayTokenError.unreadable("not JSON"), .failed),
         ]
     }
 

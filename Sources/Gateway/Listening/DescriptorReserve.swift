@@ -100,11 +100,13 @@ final class DescriptorReserve: Sendable {
             }
             guard !alreadyPaused else { return }
             channel.setOption(ChannelOptions.autoRead, value: false).whenComplete { _ in }
-            channel.eventLoop.scheduleTask(in: Self.pause) { [reserve, paused] in
-                reserve.restore()
-                paused.withLock { $0 = false }
-                channel.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in }
-            }
+            channel.eventLoop.scheduleTask(in: Self.pause) { self.resumeAccepting(channel: channel) }
+        }
+
+        private func resumeAccepting(channel: any Channel) {
+            reserve.restore()
+            paused.withLock { $0 = false }
+            channel.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in }
         }
     }
 }
