@@ -20,7 +20,7 @@ extension GatewayHandler {
         writer: borrowing ResponseWriter,
         record: inout RequestRecord
     ) async -> Answer {
-        let unwanted = Self.bodyIsUnwanted(request.headers, limit: configuration.maximumBodyBytes)
+        let unwanted = Self.carriesBody(request.headers)
         guard let nsid = try? NSID(validating: name) else {
             let shown = TerminalText.sanitized(name, limit: 120)
             return refuse(
@@ -63,7 +63,7 @@ extension GatewayHandler {
         let nsid = lent.nsid
         let method = lent.method
         let fields = request.headers
-        let unwanted = Self.bodyIsUnwanted(fields, limit: configuration.maximumBodyBytes)
+        let unwanted = Self.carriesBody(fields)
         let lengths = fields[values: .contentLength]
         var declaredLength: Int?
         if let first = lengths.first {

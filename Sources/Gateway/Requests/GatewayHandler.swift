@@ -73,7 +73,7 @@ struct GatewayHandler: Sendable {
         writer: borrowing ResponseWriter,
         record: inout RequestRecord
     ) async -> Answer {
-        let unreadBody = Self.bodyIsUnwanted(request.headers, limit: configuration.maximumBodyBytes)
+        let unreadBody = Self.carriesBody(request.headers)
         if let refusal = refusalOfOrigin(request) { return refuse(refusal, &record, closing: unreadBody) }
         let path = request.uri.path
         if path == "/_gateway/health" {
@@ -146,7 +146,7 @@ struct GatewayHandler: Sendable {
     /// A refusal made before reading such a body never reads it: the answer says `Connection: close` and the
     /// connection is closed after it (RFC 9112 §9.6), so that a caller without a token cannot make the gateway read
     /// and drop bodies, and a client waiting for `100 Continue` (RFC 9110 §10.1.1) sends none.
-    static func bodyIsUnwanted(_ fields: HTTPFields, limit: Int) -> Bool {
+    static func carriesBody(_ fields: HTTPFields) -> Bool {
         if !fields[values: .transferEncoding].isEmpty { return true }
         return fields[values: .contentLength].contains { $0 != "0" }
     }
