@@ -3,6 +3,7 @@ import AccountManager
 import ArgumentParser
 import Foundation
 import OAuthSessionManager
+import WireFormat
 
 /// `atoauth accounts list`.
 struct ListCommand: AsyncParsableCommand, GlobalOptionUser {
@@ -10,7 +11,8 @@ struct ListCommand: AsyncParsableCommand, GlobalOptionUser {
         commandName: "list",
         abstract: "List the signed-in accounts; * marks the active one.",
         discussion: """
-            One line per account: `* <handle> <did> <pds> <kind>`, where kind is oauth or app-password. With --json, an array of objects with did, handle, \
+            One line per account: `* <handle> <did> <pds> <kind>`, where kind is oauth or app-password (on a \
+            terminal, in aligned columns under a header). With --json, an array of objects with did, handle, \
             pds, issuer, scope, permissions (the granted ones, one each), notGranted, active and kind.
 
             A stored session that cannot be read is named on stderr as `! <did> (…)` (with --json, as an object \
@@ -40,10 +42,20 @@ struct ListCommand: AsyncParsableCommand, GlobalOptionUser {
         } else if listing.accounts.isEmpty && listing.unreadable.isEmpty {
             Output.message("No accounts. Sign in with: atoauth accounts add <handle>")
         } else {
-            for account in listing.accounts {
+            let rows = listing.accounts.map { account in
+                [
+                    (account.active ? "* " : "  ") + (account.handle?.description ?? "-"), account.did.rawValue,
+                    account.pds.absoluteString, account.kind.rawValue,
+                ]
+            }
+            if Output.isTerminal, !rows.isEmpty {
+                // A person reads aligned columns under a header; a script keeps the contract's single spaces.
+                let cells = rows.map { $0.map { TerminalText.printable($0) } }
                 Output.line(
-                    "\(account.active ? "*" : " ") \(account.handle?.description ?? "-") \(account.did) \(account.pds.absoluteString) \(account.kind.rawValue)"
+                    TextTable(rows: [["  HANDLE", "DID", "PDS", "KIND"]] + cells).lines.joined(separator: "\n")
                 )
+            } else {
+                for row in rows { Output.line(row.joined(separator: " ")) }
             }
             for session in listing.unreadable {
                 Output.message(

@@ -14,7 +14,8 @@ struct WhoamiCommand: AsyncParsableCommand, GlobalOptionUser {
         discussion: """
             Refreshes the session first when its access token is about to expire. Exits 3 when no account is \
             signed in or the session was revoked. Prints handle, DID, PDS and the session's kind (oauth or \
-            app-password); with --json, one object with did, handle, pds and kind.
+            app-password): on one line, or labelled one per line on a terminal; with --json, one object with did, \
+            handle, pds and kind.
 
             Examples:
               atoauth whoami
@@ -55,6 +56,13 @@ struct WhoamiCommand: AsyncParsableCommand, GlobalOptionUser {
             var object = ["did": info.did, "pds": account.pds.absoluteString, "kind": account.kind.rawValue]
             object["handle"] = account.handle?.description
             try Output.json(object)
+        } else if Output.isTerminal {
+            // A person reads labelled fields; a script (stdout not a terminal) keeps the one line of the contract.
+            let rows = [
+                ["Handle:", handle], ["DID:", info.did], ["PDS:", account.pds.absoluteString],
+                ["Kind:", account.kind.rawValue],
+            ]
+            Output.line(TextTable(rows: rows).lines.joined(separator: "\n"))
         } else {
             Output.line("\(handle) \(info.did) \(account.pds.absoluteString) " + account.kind.rawValue)
         }

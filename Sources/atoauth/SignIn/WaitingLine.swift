@@ -90,7 +90,7 @@ final class WaitingLine: Sendable {
     /// Prints a message on a line of its own above the waiting line.
     func message(_ text: String) {
         drawn.withLock { drawn in
-            Self.write("\r\u{1B}[K" + text + "\n")
+            Self.write("\r\u{1B}[K" + Output.laidOut(text) + "\n")
             drawn = false
         }
         draw()
