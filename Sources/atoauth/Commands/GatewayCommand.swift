@@ -87,9 +87,10 @@ struct GatewayCommand: AsyncParsableCommand, GlobalOptionUser {
             "Listen on this loopback address: 127.0.0.0/8, [::1] or localhost (default 127.0.0.1:\(defaultPort); "
                 + "port 0 for any free one).",
             valueName: "host:port"
-        )
+        ),
+        transform: HostAndPort.parse
     )
-    var listen: String?
+    var listen: HostAndPort?
 
     @Option(
         name: .long,
@@ -110,9 +111,10 @@ struct GatewayCommand: AsyncParsableCommand, GlobalOptionUser {
         help: ArgumentHelp(
             "The largest request body: bytes, or with K, M or G for KiB, MiB or GiB (default 100M).",
             valueName: "bytes"
-        )
+        ),
+        transform: ByteCount.parse
     )
-    var maxBody: String?
+    var maxBody: ByteCount?
 
     @Option(
         name: .long,
@@ -125,9 +127,10 @@ struct GatewayCommand: AsyncParsableCommand, GlobalOptionUser {
 
     @Option(
         name: .long,
-        help: ArgumentHelp("How long a stop waits for the requests in flight (default 10).", valueName: "seconds")
+        help: ArgumentHelp("How long a stop waits for the requests in flight (default 10).", valueName: "seconds"),
+        transform: Seconds.parser("--shutdown-grace", within: 0...3600)
     )
-    var shutdownGrace: Double?
+    var shutdownGrace: Seconds?
 
     @Flag(name: .long, help: "Count requests by account DID in the metrics (by default no DID is in a metric).")
     var metricsPerAccount = false
@@ -188,10 +191,6 @@ struct GatewayCommand: AsyncParsableCommand, GlobalOptionUser {
     static let maximumConcurrent = 100_000
     /// The largest `--max-connections`.
     static let maximumConnections = 1_000_000
-    /// The largest `--max-body`: 64 GiB.
-    static let maximumBody = 64 << 30
-    /// The longest `--shutdown-grace`, in seconds.
-    static let maximumGrace = 3600.0
 
     func validate() throws {
         if listen != nil, socket != nil {
@@ -202,12 +201,6 @@ struct GatewayCommand: AsyncParsableCommand, GlobalOptionUser {
         } catch let error as GatewayError {
             throw ValidationError(error.description)
         }
-        if let maxBody, Self.bytes(maxBody) == nil {
-            throw ValidationError(
-                "--max-body takes a number of bytes from 1 to 64G, with K, M or G for KiB, MiB or GiB, such as 20M; "
-                    + "not “\(TerminalText.sanitized(maxBody, limit: 40))”."
-            )
-        }
         if let maxConcurrent, !(1...Self.maximumConcurrent).contains(maxConcurrent) {
             throw ValidationError("--max-concurrent must be a number of requests from 1 to \(Self.maximumConcurrent).")
         }
@@ -216,15 +209,12 @@ struct GatewayCommand: AsyncParsableCommand, GlobalOptionUser {
                 "--max-connections must be a number of connections from 1 to \(Self.maximumConnections)."
             )
         }
-        if let shutdownGrace, !shutdownGrace.isFinite || !(0...Self.maximumGrace).contains(shutdownGrace) {
-            throw ValidationError("--shutdown-grace must be a number of seconds from 0 to \(Int(Self.maximumGrace)).")
-        }
     }
 
     func run() async throws {
-        let listen = try listenAddress()
+        let listen = listenAddress()
         let admitted = maxConcurrent ?? Self.defaultMaximumConcurrent
-        var settings = GlobalSettings(global, environment: ProcessInfo.processInfo.environment)
+        var settings = try GlobalSettings(global, environment: ProcessInfo.processInfo.environment)
         // Every call admitted gets a connection to its PDS at once: one waiting behind long uploads for a free
         // connection would fail after the connect timeout.
         settings.connectionsPerHost = admitted
@@ -245,11 +235,11 @@ struct GatewayCommand: AsyncParsableCommand, GlobalOptionUser {
                 token: token,
                 spoolDirectory: context.home.appendingPathComponent("gateway-spool", isDirectory: true),
                 fallbackAccount: fallback,
-                maximumBodyBytes: maxBody.flatMap(Self.bytes) ?? GatewayConfiguration.defaultMaximumBodyBytes,
+                maximumBodyBytes: maxBody?.bytes ?? GatewayConfiguration.defaultMaximumBodyBytes,
                 maximumConcurrentRequests: admitted,
                 metricsPerAccount: metricsPerAccount
             )
-            if let shutdownGrace { configuration.shutdownGrace = .milliseconds(Int(shutdownGrace * 1000)) }
+            if let shutdownGrace { configuration.shutdownGrace = shutdownGrace.duration }
             try await lending(into: &configuration, context)
             configuration.maximumConnections = maxConnections
             let server = try GatewayServer(configuration: configuration, accounts: context.accounts, logger: logger)
@@ -316,14 +306,9 @@ struct GatewayCommand: AsyncParsableCommand, GlobalOptionUser {
     }
 
     /// Where to listen: `--socket`, else `--listen`, else 127.0.0.1 on the default port.
-    private func listenAddress() throws -> GatewayConfiguration.Listen {
+    private func listenAddress() -> GatewayConfiguration.Listen {
         if let socket { return .unixSocket(path: socket) }
-        guard let listen else { return .tcp(host: "127.0.0.1", port: Self.defaultPort) }
-        guard let address = Self.hostAndPort(listen) else {
-            let shown = TerminalText.sanitized(listen, limit: 80)
-            throw ValidationError("--listen takes HOST:PORT, such as 127.0.0.1:8787 or [::1]:8787; not “\(shown)”.")
-        }
-        return .tcp(host: address.host, port: address.port)
+        return .tcp(host: listen?.host ?? "127.0.0.1", port: listen?.port ?? Self.defaultPort)
     }
 
     /// Raises the limit on open files to what `admitted` calls in flight may use; says so when the hard limit is lower.
@@ -364,44 +349,6 @@ struct GatewayCommand: AsyncParsableCommand, GlobalOptionUser {
         }
         let account: ATIdentifier = try AccountName.identifier(name)
         return .did(try await context.accounts.account(account).did)
-    }
-
-    /// `127.0.0.1:8787` or `[::1]:8787` as host and port; `nil` for anything else.
-    static func hostAndPort(_ text: String) -> (host: String, port: Int)? {
-        let host: Substring
-        let port: Substring
-        if text.hasPrefix("[") {
-            guard let close = text.firstIndex(of: "]") else { return nil }
-            let rest = text[text.index(after: close)...]
-            guard rest.hasPrefix(":") else { return nil }
-            host = text[text.index(after: text.startIndex)..<close]
-            port = rest.dropFirst()
-        } else {
-            guard let colon = text.lastIndex(of: ":"), !text[..<colon].contains(":") else { return nil }
-            host = text[..<colon]
-            port = text[text.index(after: colon)...]
-        }
-        guard !host.isEmpty, !port.isEmpty, port.utf8.allSatisfy({ (48...57).contains($0) }), let number = Int(port)
-        else { return nil }
-        return (host: String(host), port: number)
-    }
-
-    /// `20M` as 20 × 1024² bytes: a number, then optionally `K`, `M` or `G` (any case) for KiB, MiB or GiB; `nil`
-    /// for anything else, 0, or more than ``maximumBody``.
-    static func bytes(_ text: String) -> Int? {
-        let units: [String: Int] = ["k": 1 << 10, "m": 1 << 20, "g": 1 << 30]
-        var digits = Substring(text)
-        var unit = 1
-        if let last = text.last, let multiplier = units[String(last).lowercased()] {
-            unit = multiplier
-            digits = digits.dropLast()
-        }
-        guard !digits.isEmpty, digits.utf8.allSatisfy({ (48...57).contains($0) }), let number = Int(digits) else {
-            return nil
-        }
-        let (total, overflow) = number.multipliedReportingOverflow(by: unit)
-        guard !overflow, (1...maximumBody).contains(total) else { return nil }
-        return total
     }
 
     /// The gateway's log on stderr: one line per record, as text or (with `--json`) as JSON; debug records with
