@@ -135,9 +135,10 @@ struct AddCommand: AsyncParsableCommand, GlobalOptionUser {
             "With --client-key: the client's redirect URI to use, when its document has several (its page that shows "
                 + "its own address, for pasting here).",
             valueName: "url"
-        )
+        ),
+        transform: HTTPURL.parse
     )
-    var redirectURI: String?
+    var redirectURI: HTTPURL?
 
     @OptionGroup var global: GlobalOptions<Self>
 
@@ -202,7 +203,7 @@ struct AddCommand: AsyncParsableCommand, GlobalOptionUser {
             }
             let complete: (URL) async throws -> AccountSignIn = { try await context.accounts.callback($0) }
             if let clientKey {
-                guard let clientID = global.clientID ?? context.environment["ATOAUTH_CLIENT_ID"].nonEmpty else {
+                guard let clientID = context.settings.clientID else {
                     throw CLIFailure(
                         status: CLIFailure.usage,
                         message: "--client-key needs the confidential client's --client-id (or ATOAUTH_CLIENT_ID)."
@@ -210,16 +211,20 @@ struct AddCommand: AsyncParsableCommand, GlobalOptionUser {
                 }
                 return try await OperatorSignIn(
                     options: self.signIn,
-                    clientID: try CLIContext.url(clientID, option: "--client-id"),
+                    clientID: clientID,
                     clientKey: clientKey,
-                    redirectURI: try redirectURI.map { try CLIContext.url($0, option: "--redirect-uri") }
+                    redirectURI: redirectURI?.url
                 ).run(
                     context,
                     start: start,
                     complete: complete
                 )
             }
-            return try await BrowserSignIn(options: self.signIn, clientID: global.clientID, target: identifier).run(
+            return try await BrowserSignIn(
+                options: self.signIn,
+                clientID: context.settings.clientID,
+                target: identifier
+            ).run(
                 context,
                 start: start,
                 complete: complete

@@ -1,77 +1,15 @@
-import ATProtoSyntax
-import AccountManager
 import ArgumentParser
-import CProcessGuard
 import Foundation
 import Gateway
 import Logging
-import ServiceLifecycle
-import UnixSignals
-import WireFormat
 
-/// `atoauth gateway`.
+/// `atoauth gateway`: reads its options, runs the gateway (``GatewayServer``) until it stops, and says where it
+/// listens.
 struct GatewayCommand: AsyncParsableCommand, GlobalOptionUser {
     static let configuration = CommandConfiguration(
         commandName: "gateway",
         abstract: "Serve the signed-in accounts to local programs: plain HTTP in, signed XRPC out.",
-        discussion: """
-            For scripts and services in any language: they call http://127.0.0.1:8787/xrpc/<nsid> with plain \
-            HTTP, and atoauth forwards each call to the account's PDS as `atoauth xrpc` would (DPoP proof, \
-            nonces, refresh, permission checks) and passes the answer back, bodies streamed both ways. Keys and \
-            tokens never leave atoauth. It runs in the foreground until SIGTERM or Ctrl-C.
-
-            The token. Every request but GET /_gateway/health needs Authorization: Bearer <token>. A new random \
-            token is made at each start and written alone on one line to --token-file (mode 0600; default \
-            <home>/gateway-token) once the gateway listens. Only its path is printed, never the token. The file is \
-            this gateway's while it runs (a lock on <file>.lock): a second gateway on it exits 1 naming the first \
-            one's PID and address, and leaves the token alone. A clean stop removes it.
-
-            The start-up token opens every account the store holds, unless --allow-account limits it (and every \
-            other token of this gateway). Named tokens (atoauth gateway token create) lend less: some accounts \
-            (403 AccountNotAllowed otherwise), some permissions (403 ScopeMissingError), for some time (401 \
-            TokenExpired); every gateway on the same store honours them until revoked. No token may call \
-            createSession, refreshSession, deleteSession, createAppPassword or revokeAppPassword (403 \
-            MethodNotAllowed).
-
-            The account. The atoauth-account header (a handle or DID; one not signed in here is refused, never \
-            served as another), else the account the request's repo names, else --account, else the account \
-            active at the time of the request.
-
-            Headers. atproto-proxy, atproto-accept-labelers, Accept and other fields are passed on; \
-            Authorization, DPoP, Cookie and hop-by-hop fields never are. A browser's request (Origin) and one for \
-            another Host are refused. The answer keeps the PDS's status, Content-Type, Content-Length and \
-            atproto-* and ratelimit-* fields.
-
-            Errors are JSON, {"error":"<Name>","message":"..."}: AuthRequired (401), Forbidden (403), \
-            AccountNotSignedIn (403), ScopeMissingError (403), SessionEnded (401), InvalidRequest (400), \
-            PayloadTooLarge (413), Overloaded (503), UpstreamFailed (502), UpstreamInvalid (502: the PDS's status was \
-            outside 200-599, or 101). GET /_gateway/metrics serves \
-            Prometheus metrics.
-
-            Prints `listening on http://127.0.0.1:PORT` (or `listening on unix:PATH`) on stdout once it listens, \
-            and one log line per request on stderr. With --print-env it prints ATOAUTH_GATEWAY_URL=... and \
-            ATOAUTH_GATEWAY_TOKEN_FILE=... lines instead, for a script to source or eval.
-
-            Connections. A refused request's body is never read: the answer says Connection: close. A request \
-            head, and a body received whole, must arrive within 10 seconds; at most --max-connections are open. On SIGTERM or Ctrl-C it stops accepting, lets the requests \
-            in flight finish for up to --shutdown-grace seconds, and exits 0.
-
-            Examples:
-              atoauth gateway --account alice.bsky.social --print-env > gateway.env &
-              set -a; . ./gateway.env; set +a    # once the two lines are there
-              TOKEN=$(cat "$ATOAUTH_GATEWAY_TOKEN_FILE")
-              curl -H "Authorization: Bearer $TOKEN" \\
-                "$ATOAUTH_GATEWAY_URL/xrpc/com.atproto.server.getSession"
-              curl -H "Authorization: Bearer $TOKEN" \\
-                -H "atoauth-account: bob.bsky.social" \\
-                -H "Content-Type: application/json" \\
-                --data @record.json \\
-                http://127.0.0.1:8787/xrpc/com.atproto.repo.createRecord
-              atoauth gateway --socket /run/user/1000/atoauth.sock
-              curl --unix-socket /run/user/1000/atoauth.sock \\
-                -H "Authorization: Bearer $TOKEN" \\
-                http://localhost/xrpc/com.atproto.server.getSession
-            """,
+        discussion: discussion,
         subcommands: [GatewayTokenCommand.self]
     )
 
@@ -81,184 +19,50 @@ struct GatewayCommand: AsyncParsableCommand, GlobalOptionUser {
             + "(env ATOAUTH_ACCOUNT); default: the account active at the time of the request."
     ]
 
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "Listen on this loopback address: 127.0.0.0/8, [::1] or localhost (default 127.0.0.1:\(defaultPort); "
-                + "port 0 for any free one).",
-            valueName: "host:port"
-        )
-    )
-    var listen: String?
-
-    @Option(
-        name: .long,
-        help: ArgumentHelp("Listen on a Unix socket at this path instead (made 0600).", valueName: "path"),
-        completion: .file()
-    )
-    var socket: String?
-
-    @Option(
-        name: .long,
-        help: ArgumentHelp("Where to write the token (mode 0600; default <home>/gateway-token).", valueName: "path"),
-        completion: .file()
-    )
-    var tokenFile: String?
-
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "The largest request body: bytes, or with K, M or G for KiB, MiB or GiB (default 100M).",
-            valueName: "bytes"
-        )
-    )
-    var maxBody: String?
-
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "The most XRPC requests in flight; more are refused with 503 (default \(defaultMaximumConcurrent)).",
-            valueName: "n"
-        )
-    )
-    var maxConcurrent: Int?
-
-    @Option(
-        name: .long,
-        help: ArgumentHelp("How long a stop waits for the requests in flight (default 10).", valueName: "seconds")
-    )
-    var shutdownGrace: Double?
-
-    @Flag(name: .long, help: "Count requests by account DID in the metrics (by default no DID is in a metric).")
-    var metricsPerAccount = false
-
-    // Start-up and connections (issue #34 items 4 and 5).
-    @Flag(
-        name: .long,
-        help: ArgumentHelp(
-            "Once listening, print ATOAUTH_GATEWAY_URL=… and ATOAUTH_GATEWAY_TOKEN_FILE=… lines on stdout (and "
-                + "ATOAUTH_GATEWAY_SOCKET=… with --socket), shell-quoted, instead of the `listening on` line."
-        )
-    )
-    var printEnv = false
-
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "The most connections open at once; one more is closed as soon as it is accepted (default "
-                + "--max-concurrent + \(GatewayConfiguration.connectionsBeyondRequests)).",
-            valueName: "n"
-        )
-    )
-    var maxConnections: Int?
-
-    // Named tokens and the audit trail (issue #34 items 1–3).
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "Limit every token of this gateway, the start-up token's included, to this account; repeat for several. "
-                + "Without it the start-up token opens every account the store holds.",
-            valueName: "handle-or-did"
-        ),
-        completion: AccountCompletion.signedIn
-    )
-    var allowAccount: [String] = []
-
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "Append one JSON line per answered request to this file (made 0600): time, token name, account DID, "
-                + "method, NSID, status, error, bytes and milliseconds; never a token, body or value.",
-            valueName: "path"
-        ),
-        completion: .file()
-    )
-    var auditLog: String?
-
-    @Flag(name: .long, help: "Count requests by token name in the metrics.")
-    var metricsPerToken = false
+    @OptionGroup var options: GatewayOptions
 
     @OptionGroup var global: GlobalOptions<Self>
 
-    /// The port when `--listen` is not given.
-    static let defaultPort = 8787
-    /// `--max-concurrent` when not given.
-    static let defaultMaximumConcurrent = GatewayConfiguration.defaultMaximumConcurrentRequests
-    /// The largest `--max-concurrent`.
-    static let maximumConcurrent = 100_000
-    /// The largest `--max-connections`.
-    static let maximumConnections = 1_000_000
-    /// The largest `--max-body`: 64 GiB.
-    static let maximumBody = 64 << 30
-    /// The longest `--shutdown-grace`, in seconds.
-    static let maximumGrace = 3600.0
-
-    func validate() throws {
-        if listen != nil, socket != nil {
-            throw ValidationError("--listen and --socket are alternatives: give one.")
-        }
-        do {
-            try listenAddress().check()
-        } catch let error as GatewayError {
-            throw ValidationError(error.description)
-        }
-        if let maxBody, Self.bytes(maxBody) == nil {
-            throw ValidationError(
-                "--max-body takes a number of bytes from 1 to 64G, with K, M or G for KiB, MiB or GiB, such as 20M; "
-                    + "not “\(TerminalText.sanitized(maxBody, limit: 40))”."
-            )
-        }
-        if let maxConcurrent, !(1...Self.maximumConcurrent).contains(maxConcurrent) {
-            throw ValidationError("--max-concurrent must be a number of requests from 1 to \(Self.maximumConcurrent).")
-        }
-        if let maxConnections, !(1...Self.maximumConnections).contains(maxConnections) {
-            throw ValidationError(
-                "--max-connections must be a number of connections from 1 to \(Self.maximumConnections)."
-            )
-        }
-        if let shutdownGrace, !shutdownGrace.isFinite || !(0...Self.maximumGrace).contains(shutdownGrace) {
-            throw ValidationError("--shutdown-grace must be a number of seconds from 0 to \(Int(Self.maximumGrace)).")
-        }
-    }
-
     func run() async throws {
-        let listen = try listenAddress()
-        let admitted = maxConcurrent ?? Self.defaultMaximumConcurrent
-        var settings = GlobalSettings(global, environment: ProcessInfo.processInfo.environment)
+        var settings = try GlobalSettings(global, environment: ProcessInfo.processInfo.environment)
         // Every call admitted gets a connection to its PDS at once: one waiting behind long uploads for a free
         // connection would fail after the connect timeout.
-        settings.connectionsPerHost = admitted
+        settings.connectionsPerHost = options.admitted
         // With --json, stderr is the gateway's log: the store's warnings and -v's exchanges are records too.
         settings.logsJSONLines = global.json
         let logger = Self.logger(verbose: settings.verbose, json: global.json)
-        Self.raiseOpenFileLimit(for: admitted, json: global.json, log: logger)
         try await CLIContext.run(settings) { context in
-            let fallback = try await fallbackAccount(context, log: logger)
-            let tokenURL =
-                tokenFile.map { URL(fileURLWithPath: $0) } ?? context.home.appendingPathComponent("gateway-token")
-            // Held until the gateway stops: a second gateway on this file stops here, leaving the token alone.
-            let claimed = try GatewayTokenFile.claim(tokenURL)
-            defer { claimed.remove() }
+            let accounts = try await lentAccounts(context, log: logger)
             let token = GatewayToken.generate()
-            var configuration = GatewayConfiguration(
-                listen: listen,
-                token: token,
-                spoolDirectory: context.home.appendingPathComponent("gateway-spool", isDirectory: true),
-                fallbackAccount: fallback,
-                maximumBodyBytes: maxBody.flatMap(Self.bytes) ?? GatewayConfiguration.defaultMaximumBodyBytes,
-                maximumConcurrentRequests: admitted,
-                metricsPerAccount: metricsPerAccount
+            let configuration = options.configuration(token: token, home: context.home, accounts: accounts)
+            if let limit = configuration.raiseOpenFileLimit() {
+                note(
+                    "Note: this process may open \(limit) files, fewer than the \(configuration.openFilesNeeded) that "
+                        + "--max-concurrent \(options.admitted) can need; raise the hard limit (ulimit -Hn, "
+                        + "LimitNOFILE= in a systemd unit) or lower --max-concurrent.",
+                    log: logger
+                )
+            }
+            // Held until the gateway stops: a second gateway on this file stops here, leaving the token alone.
+            let file = try GatewayTokenFile.claim(
+                options.tokenFile.map { URL(fileURLWithPath: $0) }
+                    ?? context.home.appendingPathComponent("gateway-token")
             )
-            if let shutdownGrace { configuration.shutdownGrace = .milliseconds(Int(shutdownGrace * 1000)) }
-            try await lending(into: &configuration, context)
-            configuration.maximumConnections = maxConnections
+            defer { file.remove() }
             let server = try GatewayServer(configuration: configuration, accounts: context.accounts, logger: logger)
             do {
-                let announcement = Announcement(json: global.json, printEnv: printEnv)
-                try await Self.serve(server, token: token, file: claimed, announcing: announcement, logger: logger)
+                try await server.runUntilStopped(publishing: token, in: file, logger: logger) { address in
+                    try Announcement(json: global.json, printEnv: options.printEnv)
+                        .listening(at: address, tokenFile: file.url)
+                    note(
+                        "The gateway token is in \(file.url.path) (mode 0600, new at each start, removed at a stop): "
+                            + "send it as Authorization: Bearer <token>.",
+                        log: logger
+                    )
+                }
             } catch let error as GatewayError where error.code == .addressInUse {
                 let advice =
-                    socket == nil
+                    options.socket == nil
                     ? "Give another with --listen 127.0.0.1:PORT (0 for any free port), or stop what holds it."
                     : "Stop the gateway that uses it, or give another --socket path."
                 throw CLIFailure(status: CLIFailure.failed, message: error.description + " " + advice)
@@ -266,142 +70,11 @@ struct GatewayCommand: AsyncParsableCommand, GlobalOptionUser {
         }
     }
 
-    /// Runs `server` until SIGTERM or Ctrl-C, each a graceful stop; once it listens, writes `token` to `file` and
-    /// announces where it listens.
-    private static func serve(
-        _ server: GatewayServer,
-        token: String,
-        file: GatewayTokenFile,
-        announcing announcement: Announcement,
-        logger: Logger
-    ) async throws {
-        let json = announcement.json
-        let group = ServiceGroup(
-            configuration: ServiceGroupConfiguration(
-                services: [server],
-                gracefulShutdownSignals: [.sigterm],
-                cancellationSignals: [],
-                logger: logger
-            )
-        )
-        // Not a child task: Ctrl-C cancels the command's task, which becomes the same graceful stop as SIGTERM
-        // instead of cutting the requests in flight off.
-        let running = Task { try await group.run() }
-        try await withTaskCancellationHandler {
-            let address: GatewayConfiguration.Listen
-            do {
-                address = try await server.boundAddress()
-            } catch {
-                try await running.value  // the server's own error, when it ended with one
-                throw error
-            }
-            do {
-                try file.publish(token, address: address)
-            } catch {
-                await group.triggerGracefulShutdown()
-                _ = try? await running.value
-                throw error
-            }
-            try announcement.listening(at: address, tokenFile: file.url)
-            note(
-                "The gateway token is in \(file.url.path) (mode 0600, new at each start, removed at a stop): send it "
-                    + "as Authorization: Bearer <token>.",
-                json: json,
-                log: logger
-            )
-            try await running.value
-        } onCancel: {
-            Task { await group.triggerGracefulShutdown() }
-        }
-    }
-
-    /// Where to listen: `--socket`, else `--listen`, else 127.0.0.1 on the default port.
-    private func listenAddress() throws -> GatewayConfiguration.Listen {
-        if let socket { return .unixSocket(path: socket) }
-        guard let listen else { return .tcp(host: "127.0.0.1", port: Self.defaultPort) }
-        guard let address = Self.hostAndPort(listen) else {
-            let shown = TerminalText.sanitized(listen, limit: 80)
-            throw ValidationError("--listen takes HOST:PORT, such as 127.0.0.1:8787 or [::1]:8787; not “\(shown)”.")
-        }
-        return .tcp(host: address.host, port: address.port)
-    }
-
-    /// Raises the limit on open files to what `admitted` calls in flight may use; says so when the hard limit is lower.
-    ///
-    /// Each call holds its client's connection, one to the PDS and, for a large body, a spool file.
-    private static func raiseOpenFileLimit(for admitted: Int, json: Bool, log: Logger) {
-        let needed = 3 * admitted + 256
-        let limit = cprocessguard_raise_open_files(needed)
-        guard limit >= 0, limit < needed else { return }
-        note(
-            "Note: this process may open \(limit) files, fewer than the \(needed) that --max-concurrent \(admitted) "
-                + "can need; raise the hard limit (ulimit -Hn, LimitNOFILE= in a systemd unit) or lower --max-concurrent.",
-            json: json,
-            log: log
-        )
-    }
-
     /// A note for the person running the gateway: a sentence on stderr, or with `--json` a `notice` record of the
     /// log, like every other line there (without the `Note: ` the sentence starts with).
-    private static func note(_ text: String, json: Bool, log: Logger) {
-        guard json else { return Output.message(text) }
+    func note(_ text: String, log: Logger) {
+        guard global.json else { return Output.message(text) }
         log.notice("\(text.hasPrefix("Note: ") ? String(text.dropFirst("Note: ".count)) : text)")
-    }
-
-    /// The account for requests that name none: `--account` (or `ATOAUTH_ACCOUNT`), which must be signed in, by its
-    /// DID; else `nil`, the active account at the time of each request.
-    private func fallbackAccount(_ context: CLIContext, log: Logger) async throws -> ATIdentifier? {
-        guard let name = context.selectedAccount else {
-            if try await context.accounts.accounts().isEmpty {
-                Self.note(
-                    "Note: no account is signed in here yet; calls are refused with AccountNotSignedIn until one is "
-                        + "(atoauth accounts add <handle>).",
-                    json: global.json,
-                    log: log
-                )
-            }
-            return nil
-        }
-        let account: ATIdentifier = try AccountName.identifier(name)
-        return .did(try await context.accounts.account(account).did)
-    }
-
-    /// `127.0.0.1:8787` or `[::1]:8787` as host and port; `nil` for anything else.
-    static func hostAndPort(_ text: String) -> (host: String, port: Int)? {
-        let host: Substring
-        let port: Substring
-        if text.hasPrefix("[") {
-            guard let close = text.firstIndex(of: "]") else { return nil }
-            let rest = text[text.index(after: close)...]
-            guard rest.hasPrefix(":") else { return nil }
-            host = text[text.index(after: text.startIndex)..<close]
-            port = rest.dropFirst()
-        } else {
-            guard let colon = text.lastIndex(of: ":"), !text[..<colon].contains(":") else { return nil }
-            host = text[..<colon]
-            port = text[text.index(after: colon)...]
-        }
-        guard !host.isEmpty, !port.isEmpty, port.utf8.allSatisfy({ (48...57).contains($0) }), let number = Int(port)
-        else { return nil }
-        return (host: String(host), port: number)
-    }
-
-    /// `20M` as 20 × 1024² bytes: a number, then optionally `K`, `M` or `G` (any case) for KiB, MiB or GiB; `nil`
-    /// for anything else, 0, or more than ``maximumBody``.
-    static func bytes(_ text: String) -> Int? {
-        let units: [String: Int] = ["k": 1 << 10, "m": 1 << 20, "g": 1 << 30]
-        var digits = Substring(text)
-        var unit = 1
-        if let last = text.last, let multiplier = units[String(last).lowercased()] {
-            unit = multiplier
-            digits = digits.dropLast()
-        }
-        guard !digits.isEmpty, digits.utf8.allSatisfy({ (48...57).contains($0) }), let number = Int(digits) else {
-            return nil
-        }
-        let (total, overflow) = number.multipliedReportingOverflow(by: unit)
-        guard !overflow, (1...maximumBody).contains(total) else { return nil }
-        return total
     }
 
     /// The gateway's log on stderr: one line per record, as text or (with `--json`) as JSON; debug records with

@@ -38,7 +38,7 @@ struct UpgradeCommand: AsyncParsableCommand, GlobalOptionUser {
 
     func run() async throws {
         let upgrade = try await CLIContext.run(global) { context in
-            try await BrowserSignIn(options: self.signIn, clientID: global.clientID, target: account).run(
+            try await BrowserSignIn(options: self.signIn, clientID: context.settings.clientID, target: account).run(
                 context,
                 start: {
                     try await context.accounts.authorizeUpgrade(

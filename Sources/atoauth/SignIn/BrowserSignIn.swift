@@ -11,8 +11,8 @@ import OAuthSessionManager
 /// On any failure, including Ctrl-C, the browser is shown why and the started sign-in is forgotten.
 struct BrowserSignIn {
     let options: BrowserSignInOptions
-    /// `--client-id`, when given.
-    let clientID: String?
+    /// `--client-id` or `ATOAUTH_CLIENT_ID`, when given.
+    let clientID: URL?
     /// What was typed to sign in (a handle, a DID or a server URL), for the `atoauth doctor` command a failure names.
     var target: String?
 
@@ -84,9 +84,7 @@ struct BrowserSignIn {
         }
         var words = ["atoauth", "doctor", target]
         if options.scope != AddCommand.defaultScope { words += ["--scope", options.scope] }
-        if let clientID = clientID ?? context.environment["ATOAUTH_CLIENT_ID"].nonEmpty {
-            words += ["--client-id", clientID]
-        }
+        if let clientID { words += ["--client-id", clientID.absoluteString] }
         let command = words.map(ShellWords.quoted).joined(separator: " ")
         var diagnosed = failure
         diagnosed.message += " To see which step fails and who can fix it, run `\(command)`."
@@ -95,7 +93,7 @@ struct BrowserSignIn {
 
     /// The loopback development client, or the hosted client named by `--client-id` / `ATOAUTH_CLIENT_ID`.
     private func client(_ context: CLIContext, redirectURI: URL) async throws -> OAuthClient {
-        guard let clientID = clientID ?? context.environment["ATOAUTH_CLIENT_ID"].nonEmpty else {
+        guard let clientID else {
             // A fixed port is registered in the client_id too, for servers that compare redirect URIs exactly.
             return try OAuthClient.loopback(
                 redirectURI: redirectURI,
@@ -103,7 +101,10 @@ struct BrowserSignIn {
                 registeringPort: options.callbackPort != nil
             )
         }
-        let url = try CLIContext.url(clientID, option: "--client-id")
-        return try await context.accounts.hostedClient(clientID: url, redirectURI: redirectURI, scope: options.scope)
+        return try await context.accounts.hostedClient(
+            clientID: clientID,
+            redirectURI: redirectURI,
+            scope: options.scope
+        )
     }
 }

@@ -26,7 +26,7 @@ struct CLIContext {
         _ body: (CLIContext) async throws -> T
     ) async throws -> T {
         try await run(
-            GlobalSettings(options, environment: environment),
+            try GlobalSettings(options, environment: environment),
             environment: environment,
             creatingStore: Command.self is any StoreCreatingCommand.Type,
             body
@@ -107,7 +107,7 @@ struct CLIContext {
     ) async throws -> T {
         var transportLogger = logger
         transportLogger.logLevel = .warning  // AsyncHTTPClient's own connection chatter is not what -v shows.
-        let timeout = try settings.requestTimeout()
+        let timeout = settings.requestTimeout
         let limits = AsyncHTTPClientTransport.Configuration(
             connectTimeout: min(.seconds(10), timeout),
             totalTimeout: timeout,
@@ -146,25 +146,9 @@ struct CLIContext {
 
     static func identityConfiguration(_ settings: GlobalSettings) throws -> IdentityResolver.Configuration {
         var configuration = IdentityResolver.Configuration()
-        if let plc = settings.plcDirectory {
-            configuration.plcDirectory = try url(plc, option: "--plc-directory")
-        }
-        if let resolver = settings.handleResolver {
-            configuration.handleResolverService = try url(resolver, option: "--handle-resolver")
-        }
+        if let plc = settings.plcDirectory { configuration.plcDirectory = plc }
+        configuration.handleResolverService = settings.handleResolver
         return configuration
-    }
-
-    static func url(_ text: String, option: String) throws -> URL {
-        guard let url = URL(string: text), let scheme = url.scheme, ["http", "https"].contains(scheme),
-            url.host != nil, url.hasUsablePort
-        else {
-            throw CLIFailure(
-                status: CLIFailure.usage,
-                message: "\(option) needs an http(s) URL with a port in 1–65535, not “\(text)”."
-            )
-        }
-        return url
     }
 }
 

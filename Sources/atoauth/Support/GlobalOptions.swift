@@ -46,9 +46,10 @@ struct GlobalOptions<Command: GlobalOptionUser>: ParsableArguments {
             .plcDirectory,
             "Where did:plc documents are fetched (env ATOAUTH_PLC_DIRECTORY; default https://plc.directory).",
             valueName: "url"
-        )
+        ),
+        transform: HTTPURL.parse
     )
-    var plcDirectory: String?
+    var plcDirectory: HTTPURL?
 
     @Option(
         name: .long,
@@ -57,9 +58,10 @@ struct GlobalOptions<Command: GlobalOptionUser>: ParsableArguments {
             "Resolve handles with this service's com.atproto.identity.resolveHandle instead of DNS + HTTPS (env "
                 + "ATOAUTH_HANDLE_RESOLVER).",
             valueName: "url"
-        )
+        ),
+        transform: HTTPURL.parse
     )
-    var handleResolver: String?
+    var handleResolver: HTTPURL?
 
     @Flag(
         name: .long,
@@ -77,9 +79,10 @@ struct GlobalOptions<Command: GlobalOptionUser>: ParsableArguments {
             .clientID,
             "A hosted client metadata document (env ATOAUTH_CLIENT_ID; default: the loopback development client).",
             valueName: "url"
-        )
+        ),
+        transform: HTTPURL.parse
     )
-    var clientID: String?
+    var clientID: HTTPURL?
 
     @Flag(name: .long, help: Self.shown(.json, "Machine-readable JSON output on stdout, and errors as JSON on stderr."))
     var json = false
@@ -99,9 +102,10 @@ struct GlobalOptions<Command: GlobalOptionUser>: ParsableArguments {
             .requestTimeout,
             "How long one HTTP request may take, in seconds (env ATOAUTH_REQUEST_TIMEOUT; default 30).",
             valueName: "seconds"
-        )
+        ),
+        transform: Seconds.parser("--request-timeout", within: GlobalSettings.requestTimeoutRange)
     )
-    var requestTimeout: String?
+    var requestTimeout: Seconds?
 
     /// Refuses an option `Command` cannot use.
     func validate() throws {

@@ -50,7 +50,7 @@ struct ClientCheckCommand: AsyncParsableCommand, GlobalOptionUser {
     @OptionGroup var global: GlobalOptions<Self>
 
     func run() async throws {
-        let settings = GlobalSettings(global, environment: ProcessInfo.processInfo.environment)
+        let settings = try GlobalSettings(global, environment: ProcessInfo.processInfo.environment)
         let (data, url) = try await documentBytes(settings)
         let problems = ClientMetadataCheck.problems(
             in: data,
@@ -80,7 +80,12 @@ struct ClientCheckCommand: AsyncParsableCommand, GlobalOptionUser {
         guard lowered.hasPrefix("https://") || lowered.hasPrefix("http://") else {
             return (try Self.contents(ofFile: document), nil)
         }
-        let url = try CLIContext.url(document, option: "The document's URL")
+        let url: URL
+        do {
+            url = try HTTPURL(parsing: document).url
+        } catch {
+            throw CLIFailure(status: CLIFailure.usage, message: error.sentence(naming: "The document's URL"))
+        }
         if url.scheme?.lowercased() == "http", !settings.allowHTTPLoopback {
             throw CLIFailure(
                 status: CLIFailure.usage,

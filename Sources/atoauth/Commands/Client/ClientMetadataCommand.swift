@@ -154,7 +154,7 @@ struct ClientMetadataCommand: AsyncParsableCommand, GlobalOptionUser {
     }
 
     func run() async throws {
-        let settings = GlobalSettings(global, environment: ProcessInfo.processInfo.environment)
+        let settings = try GlobalSettings(global, environment: ProcessInfo.processInfo.environment)
         guard let clientID = settings.clientID else {
             throw CLIFailure(
                 status: CLIFailure.usage,
@@ -162,7 +162,7 @@ struct ClientMetadataCommand: AsyncParsableCommand, GlobalOptionUser {
                     + "ATOAUTH_CLIENT_ID)."
             )
         }
-        var document = ClientMetadataDocument(clientID: clientID, native: native, scope: scope)
+        var document = ClientMetadataDocument(clientID: clientID.absoluteString, native: native, scope: scope)
         document.redirectURIs = native && redirectURIs.isEmpty ? [Self.nativeRedirectURI] : redirectURIs
         if let copyAddressURI, !document.redirectURIs.contains(copyAddressURI) {
             document.redirectURIs.append(copyAddressURI)

@@ -101,7 +101,7 @@ struct DoctorCommand: AsyncParsableCommand, GlobalOptionUser {
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
-        let settings = GlobalSettings(global, environment: environment)
+        let settings = try GlobalSettings(global, environment: environment)
         let home = try CLIContext.homeDirectory(settings, environment)
         let logger = CLIContext.logger(settings)
         var configuration = SignInDoctor.Configuration(
@@ -109,9 +109,7 @@ struct DoctorCommand: AsyncParsableCommand, GlobalOptionUser {
             allowHTTPLoopback: settings.allowHTTPLoopback,
             scope: scope
         )
-        if let clientID = settings.clientID {
-            configuration.clientID = try CLIContext.url(clientID, option: "--client-id")
-        }
+        if let clientID = settings.clientID { configuration.clientID = clientID }
         let diagnosis = try await CLIContext.withTransport(settings, logger: logger) { transport in
             let doctor = SignInDoctor(transport: transport, configuration: configuration)
             // The input is checked before the store is opened, so a typo never asks for a passphrase.

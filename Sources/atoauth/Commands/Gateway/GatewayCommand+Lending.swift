@@ -1,21 +1,33 @@
 import ATProtoSyntax
 import AccountManager
 import Foundation
-import Gateway
+import Logging
 
 extension GatewayCommand {
-    /// Sets what the gateway lends: `--allow-account` (by DID; each must be signed in), `--audit-log` and
-    /// `--metrics-per-token`.
-    func lending(into configuration: inout GatewayConfiguration, _ context: CLIContext) async throws {
-        if !allowAccount.isEmpty {
-            var allowed: Set<DID> = []
-            for name in allowAccount {
-                let identifier: ATIdentifier = try AccountName.identifier(name)
-                allowed.insert(try await context.accounts.account(identifier).did)
-            }
-            configuration.allowedAccounts = allowed
+    /// The accounts the gateway lends, each of which must be signed in: the fallback for requests that name none
+    /// (`--account` or `ATOAUTH_ACCOUNT`, by its DID; else `nil`, the account active at the time of each request) and
+    /// the accounts of `--allow-account` (`nil` for every account).
+    func lentAccounts(
+        _ context: CLIContext,
+        log: Logger
+    ) async throws -> (fallback: ATIdentifier?, allowed: Set<DID>?) {
+        var fallback: ATIdentifier?
+        if let name = context.selectedAccount {
+            let account: ATIdentifier = try AccountName.identifier(name)
+            fallback = .did(try await context.accounts.account(account).did)
+        } else if try await context.accounts.accounts().isEmpty {
+            note(
+                "Note: no account is signed in here yet; calls are refused with AccountNotSignedIn until one is "
+                    + "(atoauth accounts add <handle>).",
+                log: log
+            )
         }
-        configuration.auditLog = auditLog.map { URL(fileURLWithPath: $0) }
-        configuration.metricsPerToken = metricsPerToken
+        guard !options.allowAccount.isEmpty else { return (fallback, nil) }
+        var allowed: Set<DID> = []
+        for name in options.allowAccount {
+            let account: ATIdentifier = try AccountName.identifier(name)
+            allowed.insert(try await context.accounts.account(account).did)
+        }
+        return (fallback, allowed)
     }
 }

@@ -48,13 +48,18 @@ struct GatewayTokenCreateCommand: AsyncParsableCommand {
             "A permission the token is limited to, such as repo:app.bsky.feed.like?action=create; repeat for "
                 + "several (default: unrestricted).",
             valueName: "permission"
-        )
+        ),
+        transform: PermissionList.parse
     )
-    var scopes: [String] = []
+    var scopes: [PermissionList] = []
 
     @Option(
         name: .long,
-        help: ArgumentHelp("How long the token works: 8s, 90m, 1h, 7d (default: until revoked).", valueName: "duration")
+        help: ArgumentHelp(
+            "How long the token works: 8s, 90m, 1h, 7d (default: until revoked).",
+            valueName: "duration"
+        ),
+        transform: TokenLifetime.parse
     )
     var expires: TokenLifetime?
 
@@ -64,17 +69,6 @@ struct GatewayTokenCreateCommand: AsyncParsableCommand {
         guard GatewayTokenRecord.isValidName(name) else {
             throw ValidationError(GatewayTokenError.invalidName(name).reason)
         }
-        _ = try scope()
-    }
-
-    /// The permissions `--scope` gives, canonical; `nil` for none.
-    private func scope() throws -> ScopeSet? {
-        guard !scopes.isEmpty else { return nil }
-        do {
-            return try ScopeSet(requested: scopes.joined(separator: " "))
-        } catch {
-            throw ValidationError("--scope: \(error.description) \(PermissionHelp.examples)")
-        }
     }
 
     func run() async throws {
@@ -82,7 +76,7 @@ struct GatewayTokenCreateCommand: AsyncParsableCommand {
     }
 
     private func create() async throws {
-        let scope = try scope()
+        let scope = scopes.isEmpty ? nil : ScopeSet(scopes.flatMap(\.scope.permissions))
         let token = GatewayToken.generate()
         let record = try await CLIContext.run(store.settings, creatingStore: true) { context in
             var dids: [DID] = []

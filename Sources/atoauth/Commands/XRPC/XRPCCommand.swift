@@ -52,8 +52,11 @@ struct XRPCCommand: AsyncParsableCommand, GlobalOptionUser {
 
     static let globalOptions = GlobalOption.signedInRequests
 
-    @Argument(help: ArgumentHelp("The method's NSID, such as com.atproto.server.getSession.", valueName: "nsid"))
-    var nsid: String
+    @Argument(
+        help: ArgumentHelp("The method's NSID, such as com.atproto.server.getSession.", valueName: "nsid"),
+        transform: XRPCMethod.parse
+    )
+    var method: XRPCMethod
 
     @Argument(
         help: ArgumentHelp("Query parameters as name=value (repeat a name for an array).", valueName: "name=value")
@@ -98,15 +101,17 @@ struct XRPCCommand: AsyncParsableCommand, GlobalOptionUser {
 
     @Option(
         name: [.customShort("H"), .customLong("header")],
-        help: ArgumentHelp("Add a header field (repeat for more), as curl's -H does.", valueName: "name:value")
+        help: ArgumentHelp("Add a header field (repeat for more), as curl's -H does.", valueName: "name:value"),
+        transform: HeaderField.parse
     )
-    var headers: [String] = []
+    var headers: [HeaderField] = []
 
     @Option(
         name: .long,
-        help: ArgumentHelp("The service the PDS forwards the call to (atproto-proxy).", valueName: "did#service")
+        help: ArgumentHelp("The service the PDS forwards the call to (atproto-proxy).", valueName: "did#service"),
+        transform: ProxyService.parse
     )
-    var proxy: String?
+    var proxy: ProxyService?
 
     @OptionGroup var global: GlobalOptions<Self>
 
@@ -116,9 +121,6 @@ struct XRPCCommand: AsyncParsableCommand, GlobalOptionUser {
     static let maximumPages = 1_000_000
 
     func validate() throws {
-        guard NSID.isValid(nsid) else {
-            throw ValidationError("“\(nsid)” is not an NSID such as com.atproto.server.getSession.")
-        }
         for parameter in parameters where !parameter.contains("=") || parameter.hasPrefix("=") {
             throw ValidationError("Query parameters are name=value; “\(parameter)” is not.")
         }
@@ -153,7 +155,7 @@ struct XRPCCommand: AsyncParsableCommand, GlobalOptionUser {
             )
         }
         let extra = try XRPCHeaderOptions(headers: headers, proxy: proxy)
-        let method = try NSID(validating: nsid)
+        let method = self.method.nsid
         let pairs = parameters.map { parameter -> (String, String) in
             let parts = parameter.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
