@@ -3,7 +3,10 @@
 ///
 /// The generic syntax admits every method; ``resolutionTarget()`` applies the stricter rule for the DIDs this
 /// client resolves (atproto.com/specs/did). DIDs are case-sensitive and never normalized.
-public struct DID: Sendable, Hashable, Codable, CustomStringConvertible {
+public struct DID: CheckedIdentifier {
+    /// ``SyntaxError/Expected/did``.
+    public static let expected = SyntaxError.Expected.did
+
     /// The longest DID accepted, in characters (atproto.com/specs/did).
     public static let maximumLength = 2048
 
@@ -13,7 +16,7 @@ public struct DID: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Checks the generic DID syntax; throws ``SyntaxError`` when it does not hold.
     public init(validating text: String) throws {
         if let problem = Self.syntaxProblem(text) {
-            throw SyntaxError(.did, text, problem)
+            throw SyntaxError(Self.expected, text, problem)
         }
         self.rawValue = text
     }
@@ -32,9 +35,6 @@ public struct DID: Sendable, Hashable, Codable, CustomStringConvertible {
         let parts = rawValue.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
         return parts.count == 3 ? parts[2] : ""
     }
-
-    /// The whole DID.
-    public var description: String { rawValue }
 
     /// Why `text` is not a DID, or `nil`: `did:`, a lowercase method, `:`, then letters, digits and `._:%-`,
     /// not ending in `:` or `%`, at most 2048 characters.
@@ -58,21 +58,6 @@ public struct DID: Sendable, Hashable, Codable, CustomStringConvertible {
             return "it must not end with “:” or “%”"
         }
         return nil
-    }
-
-    /// Decodes a DID from a string, checking its syntax.
-    public init(from decoder: any Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        guard Self.isValid(text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "invalid DID"))
-        }
-        self.rawValue = text
-    }
-
-    /// Encodes the DID as a string.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
     }
 }
 

@@ -2,7 +2,10 @@
 ///
 /// Creating one checks the syntax only. Before resolving a handle, check ``isResolvable``: the spec reserves some
 /// top-level domains and the `handle.invalid` marker (atproto.com/specs/handle, Handle Resolution).
-public struct Handle: Sendable, Hashable, Codable, CustomStringConvertible {
+public struct Handle: CheckedIdentifier {
+    /// ``SyntaxError/Expected/handle``.
+    public static let expected = SyntaxError.Expected.handle
+
     /// The top-level domains a handle must not use when it is resolved (atproto.com/specs/handle).
     ///
     /// `.test` is allowed: development sandboxes use it.
@@ -19,7 +22,7 @@ public struct Handle: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Checks the syntax and lowercases the handle; throws ``SyntaxError`` when it is invalid.
     public init(validating text: String) throws {
         if let problem = DomainSyntax.handleProblem(text) {
-            throw SyntaxError(.handle, text, problem)
+            throw SyntaxError(Self.expected, text, problem)
         }
         self.rawValue = DomainSyntax.asciiLowercased(text)
     }
@@ -48,24 +51,5 @@ public struct Handle: Sendable, Hashable, Codable, CustomStringConvertible {
             return "“\(rawValue)” uses the reserved top-level domain .\(topLevelDomain)"
         }
         return nil
-    }
-
-    /// The handle in lowercase.
-    public var description: String { rawValue }
-
-    /// Decodes a handle from a string, checking its syntax.
-    public init(from decoder: any Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        do {
-            try self.init(validating: text)
-        } catch {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "invalid handle"))
-        }
-    }
-
-    /// Encodes the handle as a string.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
     }
 }

@@ -1,5 +1,8 @@
 /// A namespaced identifier such as `com.atproto.identity.resolveHandle` (atproto.com/specs/nsid).
-public struct NSID: Sendable, Hashable, Codable, CustomStringConvertible {
+public struct NSID: CheckedIdentifier {
+    /// ``SyntaxError/Expected/nsid``.
+    public static let expected = SyntaxError.Expected.nsid
+
     /// The longest NSID accepted, in characters: a 253-character authority, a period and a 63-character name.
     public static let maximumLength = 317
 
@@ -9,7 +12,7 @@ public struct NSID: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Checks the NSID syntax; throws ``SyntaxError`` when it does not hold.
     public init(validating text: String) throws {
         if let problem = Self.syntaxProblem(text) {
-            throw SyntaxError(.nsid, text, problem)
+            throw SyntaxError(Self.expected, text, problem)
         }
         self.rawValue = text
     }
@@ -24,9 +27,6 @@ public struct NSID: Sendable, Hashable, Codable, CustomStringConvertible {
 
     /// The name: the last segment, such as `resolveHandle`.
     public var name: String { rawValue.split(separator: ".").last.map(String.init) ?? "" }
-
-    /// The NSID as given.
-    public var description: String { rawValue }
 
     /// Why `text` is not an NSID, or `nil`: at least three segments, the authority's segments as domain labels
     /// with the first starting with a letter, and a name of letters and digits starting with a letter.
@@ -47,20 +47,5 @@ public struct NSID: Sendable, Hashable, Codable, CustomStringConvertible {
             return "the name must be letters and digits, starting with a letter"
         }
         return nil
-    }
-
-    /// Decodes an NSID from a string, checking its syntax.
-    public init(from decoder: any Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        guard Self.isValid(text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "invalid NSID"))
-        }
-        self.rawValue = text
-    }
-
-    /// Encodes the NSID as a string.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
     }
 }
