@@ -62,7 +62,7 @@ struct AddCommand: AsyncParsableCommand, GlobalOptionUser {
                 atoauth accounts add alice.bsky.social --app-password
               atoauth accounts add https://pds.example.com --create-account
               atoauth accounts add alice.bsky.social --prompt select_account
-              atoauth accounts add bot.example.com --client-key client-key.jwk \
+              atoauth accounts add bot.example.com --client-key client-key.jwk \\
                 --client-id https://bot.example.com/client-metadata.json
 
             Ask for exactly the permissions the work needs (atproto.com/specs/permission): repo:<collection> \

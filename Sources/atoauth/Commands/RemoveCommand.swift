@@ -3,6 +3,7 @@ import AccountManager
 import ArgumentParser
 import Failures
 import OAuthSessionManager
+import WireFormat
 
 /// `atoauth accounts remove`.
 struct RemoveCommand: AsyncParsableCommand, GlobalOptionUser {
@@ -108,13 +109,13 @@ struct RemovalJSON: Encodable {
     }
 
     var did: String
-    var handle: String?
+    @NullWhenAbsent var handle: String? = nil
     /// `revoked`, `not supported by the server`, `failed`, or `not possible` for an unreadable session.
     var revocation: String
     /// Whether the removed account was the active one.
     var active = false
     /// The active account after the removal; `null` when none is.
-    var activeAccount: ActiveJSON?
+    @NullWhenAbsent var activeAccount: ActiveJSON? = nil
     /// Whether the removal changed the active account.
     var activeChanged = false
 
@@ -129,20 +130,6 @@ struct RemovalJSON: Encodable {
         did = session.did.rawValue
         revocation = "not possible"
         activeAccount = active.map { ActiveJSON(did: $0.did.rawValue, handle: $0.handle?.description) }
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(did, forKey: .did)
-        try container.encode(handle, forKey: .handle)
-        try container.encode(revocation, forKey: .revocation)
-        try container.encode(active, forKey: .active)
-        try container.encode(activeAccount, forKey: .activeAccount)
-        try container.encode(activeChanged, forKey: .activeChanged)
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case did, handle, revocation, active, activeAccount, activeChanged
     }
 }
 

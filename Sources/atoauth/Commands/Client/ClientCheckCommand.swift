@@ -138,18 +138,7 @@ struct CheckedDocument {
 /// The JSON answer of `client check`.
 struct CheckJSON: Encodable {
     /// The document's `client_id`, or `null` when it has none.
-    var clientID: String?
+    @NullWhenAbsent var clientID: String? = nil
     var kind: String
     var problems: [ClientMetadataProblem]
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(clientID, forKey: .clientID)
-        try container.encode(kind, forKey: .kind)
-        try container.encode(problems, forKey: .problems)
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case clientID, kind, problems
-    }
 }

@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import OAuthMetadata
 import OAuthSessionManager
+import WireFormat
 
 /// `atoauth client keygen`.
 struct ClientKeygenCommand: AsyncParsableCommand, GlobalOptionUser {
@@ -122,11 +123,11 @@ struct KeygenJSON: Encodable {
     var kid: String
     var jwks: [String: [[String: String]]]
     /// `next` or `current` in the store; `null` for a key written to a file.
-    var state: String?
+    @NullWhenAbsent var state: String? = nil
     /// When the key starts signing new sign-ins (ISO 8601); `null` for a key written to a file.
-    var usableAt: String?
+    @NullWhenAbsent var usableAt: String? = nil
     /// The file the private key was written to; `null` for a key kept in the store.
-    var file: String?
+    @NullWhenAbsent var file: String? = nil
 
     init(key: ClientKey, record: ClientKeyRecord?, file: String?) {
         kid = key.keyID
@@ -134,18 +135,5 @@ struct KeygenJSON: Encodable {
         state = record?.state.rawValue
         usableAt = record.map { ISO8601DateFormatter().string(from: $0.usableAt) }
         self.file = file
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(kid, forKey: .kid)
-        try container.encode(jwks, forKey: .jwks)
-        try container.encode(state, forKey: .state)
-        try container.encode(usableAt, forKey: .usableAt)
-        try container.encode(file, forKey: .file)
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case kid, jwks, state, usableAt, file
     }
 }

@@ -18,7 +18,8 @@ struct ClientKeysCommand: AsyncParsableCommand, GlobalOptionUser {
 
             Examples:
               atoauth client keys
-              atoauth client keys --json | jq -r '.[] | select(.state == "current") | .kid'
+              atoauth client keys --json |
+                jq -r '.[] | select(.state == "current") | .kid'
             """
     )
 

@@ -3,6 +3,7 @@ import AccountManager
 import ArgumentParser
 import OAuthMetadata
 import OAuthSessionManager
+import WireFormat
 
 /// `atoauth client remove-key`.
 struct ClientRemoveKeyCommand: AsyncParsableCommand, GlobalOptionUser {
@@ -104,17 +105,7 @@ struct RemovedKeyJSON: Encodable {
     /// An account whose session ended with the key.
     struct EndedSession: Encodable {
         var did: String
-        var handle: String?
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(did, forKey: .did)
-            try container.encode(handle, forKey: .handle)
-        }
-
-        private enum CodingKeys: String, CodingKey {
-            case did, handle
-        }
+        @NullWhenAbsent var handle: String? = nil
     }
 
     var kid: String

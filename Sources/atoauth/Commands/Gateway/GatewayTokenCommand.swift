@@ -2,6 +2,7 @@ import ATProtoSyntax
 import AccountManager
 import ArgumentParser
 import Foundation
+import WireFormat
 
 /// `atoauth gateway token …`: named tokens that lend a gateway's accounts with less power.
 struct GatewayTokenCommand: AsyncParsableCommand {
@@ -97,10 +98,10 @@ struct GatewayTokenJSON: Encodable {
 
     var name: String
     var accounts: [Account]
-    var scope: String?
+    @NullWhenAbsent var scope: String? = nil
     var created: String
-    var expires: String?
-    var lastUsed: String?
+    @NullWhenAbsent var expires: String? = nil
+    @NullWhenAbsent var lastUsed: String? = nil
 
     init(_ listing: GatewayTokenListing, handles: [DID: String?]) {
         let record = listing.record
@@ -124,19 +125,5 @@ struct GatewayTokenJSON: Encodable {
                 .joined(separator: ",")
         return "\(name)  accounts=\(named)  scope=\(scope ?? "all")  created=\(created)  "
             + "expires=\(expires ?? "never")  last-used=\(lastUsed ?? "never")"
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(name, forKey: .name)
-        try container.encode(accounts, forKey: .accounts)
-        try container.encode(scope, forKey: .scope)
-        try container.encode(created, forKey: .created)
-        try container.encode(expires, forKey: .expires)
-        try container.encode(lastUsed, forKey: .lastUsed)
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case name, accounts, scope, created, expires, lastUsed
     }
 }

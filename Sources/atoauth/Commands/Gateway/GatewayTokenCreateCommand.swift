@@ -4,6 +4,7 @@ import AccountManager
 import ArgumentParser
 import Foundation
 import Gateway
+import WireFormat
 
 /// `atoauth gateway token create`.
 struct GatewayTokenCreateCommand: AsyncParsableCommand {
@@ -137,8 +138,8 @@ struct CreatedTokenJSON: Encodable {
     var name: String
     var token: String
     var accounts: [String]
-    var scope: String?
-    var expires: String?
+    @NullWhenAbsent var scope: String? = nil
+    @NullWhenAbsent var expires: String? = nil
 
     init(_ record: GatewayTokenRecord, token: String) {
         name = record.name
@@ -146,18 +147,5 @@ struct CreatedTokenJSON: Encodable {
         accounts = record.accounts.map(\.rawValue)
         scope = record.scope
         expires = record.expires.map(GatewayTokenJSON.time)
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(name, forKey: .name)
-        try container.encode(token, forKey: .token)
-        try container.encode(accounts, forKey: .accounts)
-        try container.encode(scope, forKey: .scope)
-        try container.encode(expires, forKey: .expires)
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case name, token, accounts, scope, expires
     }
 }
