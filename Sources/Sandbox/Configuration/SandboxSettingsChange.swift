@@ -16,6 +16,12 @@ public struct SandboxSettingsChange: Sendable {
 
         /// The message.
         public var description: String { message }
+
+        /// A refusal of `setting` (`nil` for a whole body), saying why.
+        public init(setting: String?, message: String) {
+            self.setting = setting
+            self.message = message
+        }
     }
 
     /// The settings to change and their new values, in the order of ``SandboxSetting/all``.
