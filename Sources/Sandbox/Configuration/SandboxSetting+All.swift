@@ -32,7 +32,7 @@ extension SandboxSetting {
         1...157_788_000
     )
     .help("How long each refresh token of a confidential client lives after it is issued, within the session.")
-    .options("confidential-refresh-token-lifetime", "confidential-refresh-lifetime")
+    .options("confidential-refresh-lifetime")
     /// Permission tokens granted less without an error, at sign-in and at every refresh.
     public static let withheldPermissions = tokens("withheldPermissions", "withhold-permission", \.withheldPermissions)
         .help("A permission scope token the authorization server declines to grant, even when asked (repeat).")
