@@ -1,5 +1,5 @@
-/// A number the sandbox is told from outside, by `POST /_sandbox/settings` or an option of `atoauth sandbox`, and the
-/// range it must lie in: a value outside it, not finite, or not whole where a whole number is asked for is refused
+/// The range of a ``SandboxSetting`` that is a number, told from outside by `POST /_sandbox/settings` or an option of
+/// `atoauth sandbox`: a value outside it, not finite, or not whole where a whole number is asked for is refused
 /// before it reaches a conversion to `Int` or `Duration` that would trap.
 public struct SandboxSettingRange: Sendable, Hashable {
     /// The setting's name, as `POST /_sandbox/settings` takes it (or an option's name, such as
@@ -47,65 +47,6 @@ public struct SandboxSettingRange: Sendable, Hashable {
         }
         return nil
     }
-
-    /// How long an access token lives, in whole seconds: 1 second to a day, the longest an `expires_in` is believed
-    /// by atoauth's client.
-    public static let accessTokenLifetime = SandboxSettingRange(
-        name: "accessTokenLifetime",
-        unit: "seconds",
-        range: 1...86_400,
-        wholeNumbers: true
-    )
-
-    /// How often each origin rotates its DPoP nonce (RFC 9449 §8), in whole seconds: 1 second to a day.
-    public static let nonceRotationPeriod = SandboxSettingRange(
-        name: "nonceRotationPeriod",
-        unit: "seconds",
-        range: 1...86_400,
-        wholeNumbers: true
-    )
-
-    /// How many refreshes the token endpoint answers with `500 server_error`: 0 (off) to 100.
-    public static let refreshServerErrors = SandboxSettingRange(
-        name: "refreshServerErrors",
-        unit: "refreshes",
-        range: 0...100,
-        wholeNumbers: true
-    )
-
-    /// How long every answer is delayed, in seconds (fractions taken, to the millisecond): 0 (off) to 60.
-    public static let slowResponses = SandboxSettingRange(
-        name: "slowResponses",
-        unit: "seconds",
-        range: 0...60,
-        wholeNumbers: false
-    )
-
-    /// How far the sandbox's clocks run ahead (negative: behind), in whole seconds: a day either way; 0 is off.
-    public static let clockSkew = SandboxSettingRange(
-        name: "clockSkew",
-        unit: "seconds",
-        range: -86_400...86_400,
-        wholeNumbers: true
-    )
-
-    /// How long a confidential client's session lives after sign-in, in whole seconds: 1 second to 5 years of
-    /// 365.25 days.
-    public static let confidentialSessionLifetime = SandboxSettingRange(
-        name: "confidentialSessionLifetime",
-        unit: "seconds",
-        range: 1...157_788_000,
-        wholeNumbers: true
-    )
-
-    /// How long each refresh token of a confidential client lives, in whole seconds: 1 second to 5 years of 365.25
-    /// days (the session's lifetime caps it).
-    public static let confidentialRefreshTokenLifetime = SandboxSettingRange(
-        name: "confidentialRefreshTokenLifetime",
-        unit: "seconds",
-        range: 1...157_788_000,
-        wholeNumbers: true
-    )
 
     /// A bound as a person writes it: `86400`, `0.5`.
     private static func text(_ value: Double) -> String {

@@ -1,10 +1,12 @@
-/// Answers the requests of one origin (the PLC directory, the PDS or the authorization server).
+import Hummingbird
+
+/// The routes of one origin (the PLC directory, the PDS or the authorization server).
 protocol OriginHandler: Sendable {
     /// Which origin this handler serves, for the origin URL and logs.
     var role: OriginRole { get }
 
-    /// Answers one request; never throws: every failure is an HTTP answer.
-    func handle(_ request: SandboxRequest) async -> SandboxResponse
+    /// Adds the origin's endpoints to `router`; every failure is an HTTP answer, never a thrown error.
+    func addRoutes(to router: Router<SandboxContext>)
 
     /// Notes a request whose head has arrived, before its body is read.
     func headArrived(path: String)

@@ -1,23 +1,27 @@
 import Foundation
 import Hummingbird
 import HummingbirdCore
+import Logging
 import WireFormat
 
-/// Adapts an ``OriginHandler`` to Hummingbird: reads the whole body, builds a ``SandboxRequest``, and writes the
-/// ``SandboxResponse`` back with exactly one `Date` header (RFC 9110 §6.6.1), in IMF-fixdate, from the sandbox's
-/// clock, so the `clockSkew` fault shows in it.
+/// Serves one origin's router: reads the whole body into a ``SandboxContext``, and writes each answer with exactly
+/// one `Date` header (RFC 9110 §6.6.1), in IMF-fixdate, from the sandbox's clock, so the `clockSkew` fault shows in
+/// it.
 struct OriginResponder: HTTPResponder {
     typealias Context = BasicRequestContext
-    private typealias FieldName = HTTPFields.Element.Name
 
-    /// The handler that answers.
-    let handler: any OriginHandler
+    /// The origin's routes.
+    let router: RouterResponder<SandboxContext>
+    /// Notes a request whose head has arrived.
+    let headArrived: @Sendable (String) -> Void
     /// The origin (`http://127.0.0.1:port`), read when a request arrives because the port is known only then.
     let origin: @Sendable () -> String
     /// The sandbox's current time, for the `Date` header.
     let now: @Sendable () -> Date
     /// The largest body accepted, in bytes.
     let maximumBodySize: Int
+    /// The logger of the request contexts.
+    let logger: Logger
 
     func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
         await response(to: request)
@@ -47,41 +51,33 @@ struct OriginResponder: HTTPResponder {
     /// The answer to one request, with its `Date` header.
     private func response(to request: Request) async -> Response {
         var request = request
-        handler.headArrived(path: request.uri.path)
+        headArrived(request.uri.path)
         let body: Data
         do {
             body = Data(try await request.collectBody(upTo: maximumBodySize).readableBytesView)
         } catch {
-            return makeResponse(
-                .xrpcError(413, "PayloadTooLarge", "the request body is larger than \(maximumBodySize) bytes")
-            )
+            let tooLarge = "the request body is larger than \(maximumBodySize) bytes"
+            return dated(SandboxResponse.xrpcError(413, "PayloadTooLarge", tooLarge).response)
         }
-        let headers = request.headers.map { ($0.name.rawName, $0.value) }
         let sandboxRequest = SandboxRequest(
             method: request.method.rawValue,
             path: request.uri.path,
             query: request.uri.query,
-            headers: headers,
+            headers: request.headers.map { ($0.name.rawName, $0.value) },
             body: body,
             origin: origin()
         )
-        return makeResponse(await handler.handle(sandboxRequest))
+        let context = SandboxContext(source: .init(logger: logger, request: sandboxRequest))
+        // The routes answer every failure; a thrown error is one they did not foresee.
+        return dated(
+            (try? await router.respond(to: request, context: context)) ?? Response(status: .internalServerError)
+        )
     }
 
-    private func makeResponse(_ response: SandboxResponse) -> Response {
+    private func dated(_ response: Response) -> Response {
         var response = response
-        response.setHeader("Date", HTTPDate.format(now()))
-        var fields = HTTPFields()
-        for header in response.headers {
-            if let name = FieldName(header.name) {
-                fields.append(.init(name: name, value: header.value))
-            }
-        }
-        return Response(
-            status: .init(code: response.status),
-            headers: fields,
-            body: .init(byteBuffer: ByteBuffer(bytes: response.body))
-        )
+        if let name = HTTPFields.Element.Name("Date") { response.headers[name] = HTTPDate.format(now()) }
+        return response
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Hummingbird
 
 /// One response as the sandbox's handlers write it.
 struct SandboxResponse: Sendable {
@@ -63,5 +64,20 @@ struct SandboxResponse: Sendable {
             ],
             body: Data(page.utf8)
         )
+    }
+}
+
+extension SandboxResponse: ResponseGenerator {
+    func response(from request: Request, context: some RequestContext) -> Response {
+        response
+    }
+
+    /// The answer as Hummingbird writes it; a header whose name is not a valid field name is left out.
+    var response: Response {
+        var fields = HTTPFields()
+        for header in headers {
+            if let name = HTTPFields.Element.Name(header.name) { fields.append(.init(name: name, value: header.value)) }
+        }
+        return Response(status: .init(code: status), headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 }

@@ -7,11 +7,8 @@ extension PDSHandler {
         "com.atproto.server.createSession", "com.atproto.server.refreshSession", "com.atproto.server.deleteSession",
     ]
 
-    /// Answers a legacy session method; Bearer only, so any DPoP proof is refused.
+    /// Answers a legacy session method (`POST`); Bearer only, so any DPoP proof is refused.
     func legacySession(_ name: String, _ request: SandboxRequest) async -> SandboxResponse {
-        guard request.method == .post else {
-            return reject(request, .notFound, 405, "InvalidRequest", "method \(request.method.rawValue) is not allowed")
-        }
         guard request.header("dpop") == nil else {
             return reject(
                 request,

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTransport
+import Hummingbird
 import WireFormat
 
 /// The authorization server origin: metadata, PAR, the authorization page, token and revocation endpoints.
@@ -17,12 +18,11 @@ struct AuthorizationServerHandler: OriginHandler {
     /// The issuer: this origin.
     var issuer: String { core.origin(.authorizationServer) }
 
-    func handle(_ request: SandboxRequest) async -> SandboxResponse {
-        if let response = control(request) { return response }
-        await core.injectedDelay()
-        switch (request.method, request.path) {
-        case (.get, "/.well-known/oauth-authorization-server"):
-            return .json(
+    func addRoutes(to router: Router<SandboxContext>) {
+        addControlRoutes(to: router)
+        router.add(middleware: BeforeEach { _ in await core.injectedDelay() })
+        router.get("/.well-known/oauth-authorization-server") { _ in
+            .json(
                 200,
                 AuthorizationServerMetadata.json(
                     origin: issuer,
@@ -30,21 +30,18 @@ struct AuthorizationServerHandler: OriginHandler {
                     faults: core.configuration.faults
                 )
             )
-        case (.post, "/oauth/par"):
-            return withNonce(await pushedAuthorization(request))
-        case (.get, "/oauth/authorize"):
-            return await authorize(request)
-        case (.post, "/oauth/authorize"):
-            return await consent(request)
-        case (.post, "/oauth/token"):
-            return withNonce(await token(request))
-        case (.post, "/oauth/revoke"):
-            return withNonce(await revoke(request))
-        case (_, "/.well-known/oauth-authorization-server"), (_, "/oauth/par"), (_, "/oauth/authorize"),
-            (_, "/oauth/token"), (_, "/oauth/revoke"):
-            core.monitor.rejected(request, .notFound, "method \(request.method.rawValue) is not allowed here")
-            return .oauthError(405, "invalid_request", "method \(request.method.rawValue) is not allowed")
-        default:
+        }
+        router.get("/oauth/authorize") { request in await authorize(request) }
+        router.post("/oauth/authorize") { request in await consent(request) }
+        router.group().add(middleware: DPoPNonceMiddleware(core: core, gate: gate))
+            .post("/oauth/par") { request in await pushedAuthorization(request) }
+            .post("/oauth/token") { request in await token(request) }
+            .post("/oauth/revoke") { request in await revoke(request) }
+        router.answerUnrouted { request, otherMethodRouted in
+            if otherMethodRouted {
+                core.monitor.rejected(request, .notFound, "method \(request.method.rawValue) is not allowed here")
+                return .oauthError(405, "invalid_request", "method \(request.method.rawValue) is not allowed")
+            }
             core.monitor.rejected(request, .notFound, "no such endpoint on the authorization server")
             return .oauthError(404, "not_found", "no such endpoint: \(request.path)")
         }
@@ -91,17 +88,6 @@ struct AuthorizationServerHandler: OriginHandler {
     ) -> SandboxResponseError {
         core.monitor.rejected(request, reason, explanation)
         return SandboxResponseError(.oauthError(status, error, explanation))
-    }
-
-    /// Adds the current nonce to a DPoP endpoint's answer, rotating first under `newNonceOnEveryResponse`; adds
-    /// none under `noDPoPNonces`.
-    private func withNonce(_ response: SandboxResponse) -> SandboxResponse {
-        var response = response
-        let settings = core.configuration
-        guard !settings.faults.noDPoPNonces else { return response }
-        if settings.faults.newNonceOnEveryResponse { gate.nonces.rotateNow() }
-        response.setHeader("DPoP-Nonce", gate.nonces.current(now: core.now(), period: settings.nonceRotationPeriod))
-        return response
     }
 }
 

@@ -1,6 +1,7 @@
 import ATProtoPermissions
 import Foundation
 import HTTPTransport
+import Hummingbird
 
 /// The PDS origin: protected resource metadata, the handle resolver, DPoP-authenticated XRPC methods, and the
 /// legacy app-password sessions (Bearer JWTs) beside them.
@@ -15,91 +16,91 @@ struct PDSHandler: OriginHandler {
 
     var role: OriginRole { .pds }
 
-    /// What an XRPC method needs: its HTTP method, the permission its token must grant, and its implementation.
-    private struct Method: Sendable {
-        var httpMethod: HTTPMethod
-        var scope: ScopeNeed
-        var run: @Sendable (PDSHandler, SandboxRequest, AuthenticatedCaller) async -> SandboxResponse
-    }
-
-    private static let methods: [String: Method] = [
-        "com.atproto.server.getSession": Method(httpMethod: .get, scope: .validToken) { $0.getSession($1, $2) },
-        "com.atproto.repo.createRecord": Method(httpMethod: .post, scope: .repo(.create)) {
-            await $0.createRecord($1, $2)
-        },
-        "com.atproto.repo.getRecord": Method(httpMethod: .get, scope: .validToken) { await $0.getRecord($1, $2) },
-        "com.atproto.repo.listRecords": Method(httpMethod: .get, scope: .validToken) {
-            await $0.listRecords($1, $2)
-        },
-        "com.atproto.repo.deleteRecord": Method(httpMethod: .post, scope: .repo(.delete)) {
-            await $0.deleteRecord($1, $2)
-        },
-        "com.atproto.repo.uploadBlob": Method(httpMethod: .post, scope: .blob) { await $0.uploadBlob($1, $2) },
-        "app.bsky.actor.getProfile": Method(httpMethod: .get, scope: .rpc("app.bsky.actor.getProfile")) {
-            $0.getProfile($1, $2)
-        },
-    ]
-
     /// Counts an XRPC request as soon as its head arrives, so that an upload shows while it is arriving.
     func headArrived(path: String) {
         if path.hasPrefix("/xrpc/") { core.monitor.count { $0.xrpcRequestHeadsReceived += 1 } }
     }
 
-    func handle(_ request: SandboxRequest) async -> SandboxResponse {
-        await core.injectedDelay()
-        if request.path == "/.well-known/oauth-protected-resource" {
-            guard request.method == .get else { return methodNotAllowed(request) }
-            // The prmNamesOtherServer fault names the PLC directory, which serves no authorization server metadata.
-            let server = core.configuration.faults.prmNamesOtherServer ? OriginRole.plcDirectory : .authorizationServer
-            return .json(
-                200,
-                [
-                    "resource": core.origin(.pds),
-                    "authorization_servers": [core.origin(server)],
-                    "scopes_supported": OAuthScope.supported,
-                    "bearer_methods_supported": ["header"],
-                    "resource_documentation": "https://atproto.com",
-                ]
+    func addRoutes(to router: Router<SandboxContext>) {
+        router.add(
+            middleware: BeforeEach { request in
+                await core.injectedDelay()
+                if request.path.hasPrefix("/xrpc/") { core.monitor.count { $0.xrpcRequestsReceived += 1 } }
+            }
+        )
+        router.get("/.well-known/oauth-protected-resource") { _ in protectedResourceMetadata() }
+        let xrpc = router.group("/xrpc")
+        xrpc.get("com.atproto.identity.resolveHandle") { request in resolveHandle(request) }
+        xrpc.get("com.atproto.lexicon.resolveLexicon") { request in resolveLexicon(request) }
+        // Like the reference PDS, getBlob needs no authentication; one sent with it is checked, and answered the nonce.
+        xrpc.group()
+            .add(middleware: DPoPNonceMiddleware(core: core, gate: gate) { !$0.headerValues("authorization").isEmpty })
+            .get("com.atproto.sync.getBlob") { request in await optionallyAuthenticated(request) }
+        for name in Self.legacySessionMethods {
+            xrpc.post(RouterPath(name)) { request in await legacySession(name, request) }
+        }
+        let unauthenticated = Set(router.routes.map(\.path.description))
+        xrpc.group().add(middleware: DPoPNonceMiddleware(core: core, gate: gate))
+            .get("com.atproto.server.getSession", answer: authenticated(.validToken) { getSession($0, $1) })
+            .post("com.atproto.repo.createRecord", answer: authenticated(.repo(.create)) { await createRecord($0, $1) })
+            .get("com.atproto.repo.getRecord", answer: authenticated(.validToken) { await getRecord($0, $1) })
+            .get("com.atproto.repo.listRecords", answer: authenticated(.validToken) { await listRecords($0, $1) })
+            .post("com.atproto.repo.deleteRecord", answer: authenticated(.repo(.delete)) { await deleteRecord($0, $1) })
+            .post("com.atproto.repo.uploadBlob", answer: authenticated(.blob) { await uploadBlob($0, $1) })
+            .get(
+                "app.bsky.actor.getProfile",
+                answer: authenticated(.rpc("app.bsky.actor.getProfile")) { getProfile($0, $1) }
             )
+        let authenticatedPaths = Set(router.routes.map(\.path.description)).subtracting(unauthenticated)
+        router.answerUnrouted { request, otherMethodRouted in
+            if otherMethodRouted {
+                let method = request.method.rawValue
+                var refusal = reject(request, .notFound, 405, "InvalidRequest", "method \(method) is not allowed here")
+                if authenticatedPaths.contains(request.path), let nonce = gate.responseNonce(core) {
+                    refusal.setHeader("DPoP-Nonce", nonce)
+                }
+                return refusal
+            }
+            guard request.path.hasPrefix("/xrpc/") else {
+                core.monitor.rejected(request, .notFound, "no such path on the PDS")
+                return .xrpcError(404, "NotFound", "no such path: \(request.path)")
+            }
+            let name = request.path.dropFirst("/xrpc/".count)
+            return reject(request, .notFound, 501, "MethodNotImplemented", "the sandbox PDS does not implement \(name)")
         }
-        guard request.path.hasPrefix("/xrpc/") else {
-            core.monitor.rejected(request, .notFound, "no such path on the PDS")
-            return .xrpcError(404, "NotFound", "no such path: \(request.path)")
+    }
+
+    /// An XRPC method that needs a valid token (RFC 9449 §7) granting `scope`, answered by `run`.
+    private func authenticated(
+        _ scope: ScopeNeed,
+        _ run: @escaping @Sendable (SandboxRequest, AuthenticatedCaller) async -> SandboxResponse
+    ) -> @Sendable (SandboxRequest) async -> SandboxResponse {
+        { request in
+            let caller: AuthenticatedCaller
+            do throws(SandboxResponseError) {
+                caller = try await authenticate(request)
+            } catch {
+                return error.response
+            }
+            if let refusal = checkScope(scope, request, caller) { return refusal }
+            return await run(request, caller)
         }
-        core.monitor.count { $0.xrpcRequestsReceived += 1 }
-        let name = String(request.path.dropFirst("/xrpc/".count))
-        if name == "com.atproto.identity.resolveHandle" {
-            guard request.method == .get else { return methodNotAllowed(request) }
-            return resolveHandle(request)
-        }
-        if name == "com.atproto.lexicon.resolveLexicon" {
-            guard request.method == .get else { return methodNotAllowed(request) }
-            return resolveLexicon(request)
-        }
-        if name == "com.atproto.sync.getBlob" {
-            guard request.method == .get else { return methodNotAllowed(request) }
-            return await optionallyAuthenticated(request) { await getBlob(request) }
-        }
-        if Self.legacySessionMethods.contains(name) {
-            return await legacySession(name, request)
-        }
-        guard let method = Self.methods[name] else {
-            core.monitor.rejected(request, .notFound, "the sandbox PDS does not implement \(name)")
-            return .xrpcError(501, "MethodNotImplemented", "the sandbox PDS does not implement \(name)")
-        }
-        guard request.method == method.httpMethod else {
-            return withNonce(methodNotAllowed(request))
-        }
-        let caller: AuthenticatedCaller
-        do {
-            caller = try await authenticate(request)
-        } catch {
-            return withNonce(error.response)
-        }
-        if let refusal = checkScope(method.scope, request, caller) {
-            return withNonce(refusal)
-        }
-        return withNonce(await method.run(self, request, caller))
+    }
+
+    /// The protected resource metadata (RFC 9728 §3); the `prmNamesOtherServer` fault names the PLC directory, which
+    /// serves no authorization server metadata.
+    private func protectedResourceMetadata() -> SandboxResponse {
+        let server = core.configuration.faults.prmNamesOtherServer ? OriginRole.plcDirectory : .authorizationServer
+        return .json(
+            200,
+            [
+                "resource": core.origin(.pds),
+                "authorization_servers": [core.origin(server)],
+                "scopes_supported": OAuthScope.supported,
+                "bearer_methods_supported": ["header"],
+                "resource_documentation": "https://atproto.com",
+            ]
+        )
     }
 
     /// `com.atproto.identity.resolveHandle`: the DID of a hosted handle; no authentication.
@@ -113,21 +114,18 @@ struct PDSHandler: OriginHandler {
         return .json(200, ["did": account.did])
     }
 
-    /// Answers a method the reference PDS serves without authentication.
+    /// `com.atproto.sync.getBlob`, which the reference PDS serves without authentication.
     ///
     /// A request with an `Authorization` header is checked as every authenticated method is (token, DPoP proof,
-    /// nonce, `cnf.jkt`; or an app-password JWT): a bad one is refused, and the answer carries the nonce.
-    private func optionallyAuthenticated(
-        _ request: SandboxRequest,
-        _ answer: () async -> SandboxResponse
-    ) async -> SandboxResponse {
-        guard !request.headerValues("authorization").isEmpty else { return await answer() }
+    /// nonce, `cnf.jkt`; or an app-password JWT): a bad one is refused.
+    private func optionallyAuthenticated(_ request: SandboxRequest) async -> SandboxResponse {
+        guard !request.headerValues("authorization").isEmpty else { return await getBlob(request) }
         do {
             _ = try await authenticate(request)
         } catch {
-            return withNonce(error.response)
+            return error.response
         }
-        return withNonce(await answer())
+        return await getBlob(request)
     }
 
     /// Counts and logs a rejection and makes its XRPC error answer.
@@ -140,19 +138,5 @@ struct PDSHandler: OriginHandler {
     ) -> SandboxResponse {
         core.monitor.rejected(request, reason, message)
         return .xrpcError(status, error, message)
-    }
-
-    private func methodNotAllowed(_ request: SandboxRequest) -> SandboxResponse {
-        reject(request, .notFound, 405, "InvalidRequest", "method \(request.method.rawValue) is not allowed here")
-    }
-
-    /// Adds the current nonce, rotating first under `newNonceOnEveryResponse`; adds none under `noDPoPNonces`.
-    private func withNonce(_ response: SandboxResponse) -> SandboxResponse {
-        var response = response
-        let settings = core.configuration
-        guard !settings.faults.noDPoPNonces else { return response }
-        if settings.faults.newNonceOnEveryResponse { gate.nonces.rotateNow() }
-        response.setHeader("DPoP-Nonce", gate.nonces.current(now: core.now(), period: settings.nonceRotationPeriod))
-        return response
     }
 }

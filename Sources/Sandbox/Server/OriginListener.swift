@@ -20,7 +20,7 @@ struct OriginListener: Sendable {
     /// Starts a server and returns once it listens, or throws when it cannot bind.
     ///
     /// - Parameters:
-    ///   - handler: answers the requests; its role gives the largest body read (``OriginRole/maximumBodySize``).
+    ///   - handler: adds the routes that answer; its role gives the largest body read (``OriginRole/maximumBodySize``).
     ///   - port: the port, or `0` for one the system chooses.
     ///   - origin: gives the origin string, once all three origins are known.
     ///   - now: the sandbox's current time, for the `Date` header of every answer.
@@ -35,11 +35,15 @@ struct OriginListener: Sendable {
         logger: Logger
     ) async throws -> OriginListener {
         let signal = StartSignal()
+        let router = Router(context: SandboxContext.self)
+        handler.addRoutes(to: router)
         let responder = OriginResponder(
-            handler: handler,
+            router: router.buildResponder(),
+            headArrived: { handler.headArrived(path: $0) },
             origin: origin,
             now: now,
-            maximumBodySize: handler.role.maximumBodySize
+            maximumBodySize: handler.role.maximumBodySize,
+            logger: logger
         )
         let application = Application(
             responder: responder,

@@ -56,7 +56,7 @@ final class SandboxCore: Sendable {
     /// token stamp, DPoP `iat` check and `Date` header reads this time.
     func now() -> Date {
         let skew = configuration.faults.clockSkew
-        let bounds = SandboxSettingRange.clockSkew.range
+        let bounds = SandboxSetting.clockSkew.range?.range ?? 0...0
         guard skew.isFinite, skew != 0 else { return clock() }
         return clock().addingTimeInterval(min(max(skew, bounds.lowerBound), bounds.upperBound))
     }
@@ -76,11 +76,11 @@ final class SandboxCore: Sendable {
         Base64URL.encode(random.bytes(count: count))
     }
 
-    /// Waits for the `slowResponses` fault, if set: at most ``SandboxSettingRange/slowResponses``'s upper bound,
+    /// Waits for the `slowResponses` fault, if set: at most ``SandboxSetting/slowResponses``'s upper bound,
     /// whatever the configuration says, so no value overflows the `Duration`.
     func injectedDelay() async {
         guard let delay = configuration.faults.slowResponses, delay > 0 else { return }
-        let seconds = min(delay, SandboxSettingRange.slowResponses.range.upperBound)
+        let seconds = min(delay, SandboxSetting.slowResponses.range?.range.upperBound ?? 0)
         try? await Task.sleep(for: .milliseconds(Int((seconds * 1000).rounded())))
     }
 }

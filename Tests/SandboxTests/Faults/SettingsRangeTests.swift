@@ -204,19 +204,19 @@ struct SettingsRangeTests {
     }
 
     @Test("a range refuses what is not finite, outside it, or not whole where whole numbers are asked for")
-    func rangeProblems() {
-        let lifetime = SandboxSettingRange.accessTokenLifetime
+    func rangeProblems() throws {
+        let lifetime = try #require(SandboxSetting.accessTokenLifetime.range)
         let refused: [Double] = [.nan, .infinity, -.infinity, 0, -1, 86_401, 1.5, 1e300, .greatestFiniteMagnitude]
         for value in refused {
             #expect(lifetime.problem(value) == "accessTokenLifetime must be a whole number of seconds from 1 to 86400")
         }
         for value: Double in [1, 60, 86_400] { #expect(lifetime.problem(value) == nil) }
-        let slow = SandboxSettingRange.slowResponses
+        let slow = try #require(SandboxSetting.slowResponses.range)
         #expect(slow.problem(0.25) == nil && slow.problem(60) == nil && slow.problem(0) == nil)
         #expect(slow.problem(60.5) != nil && slow.problem(.nan) != nil)
         let milliseconds = slow.renamed("--slow-milliseconds", unit: "milliseconds", scale: 1000)
         #expect(milliseconds.problem(60_000) == nil)
         #expect(milliseconds.problem(60_001) == "--slow-milliseconds must be a number of milliseconds from 0 to 60000")
-        #expect(SandboxSettingRange.refreshServerErrors.problem(Double(Int.max)) != nil)
+        #expect(SandboxSetting.refreshServerErrors.range?.problem(Double(Int.max)) != nil)
     }
 }

@@ -10,23 +10,17 @@ import FuzzSupport
 @testable import Sandbox
 
 Fuzzer.run { input in
-    do throws(SettingsChange.Refusal) {
-        let change = try SettingsChange.read(input.data)
+    do throws(SandboxSettingsChange.Refusal) {
+        let change = try SandboxSettingsChange(json: input.data)
         var configuration = SandboxConfiguration(accounts: [])
         _ = change.apply(to: &configuration)
-        for (range, value) in zip(
-            SettingsChange.ranges,
-            [
-                configuration.accessTokenLifetime, configuration.nonceRotationPeriod,
-            ]
-        ) {
-            invariant(range.problem(value) == nil, "\(range.name) \(value) is in range")
+        for setting in SandboxSetting.all {
+            guard let range = setting.range, case .number(let value) = setting.value(in: configuration) else {
+                continue
+            }
+            invariant(range.problem(value) == nil, "\(setting.key) \(value) is in range")
             _ = Duration.milliseconds(Int(value * 1000))
             _ = WholeSeconds.of(value)
-        }
-        if let slow = configuration.faults.slowResponses {
-            invariant(slow.isFinite && slow >= 0 && slow <= 60, "slowResponses \(slow) is in range")
-            _ = Duration.milliseconds(Int(slow * 1000))
         }
     } catch {
         invariant(!error.message.isEmpty, "a refusal says why")

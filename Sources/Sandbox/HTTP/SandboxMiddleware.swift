@@ -1,0 +1,87 @@
+import Hummingbird
+
+/// A step run before each request a router passes on: the injected delay, a counter.
+struct BeforeEach: RouterMiddleware {
+    typealias Context = SandboxContext
+    /// The step.
+    let step: @Sendable (SandboxRequest) async -> Void
+
+    func handle(
+        _ request: Request,
+        context: SandboxContext,
+        next: (Request, SandboxContext) async throws -> Response
+    ) async throws -> Response {
+        await step(context.request)
+        return try await next(request, context)
+    }
+}
+
+/// Adds the origin's current `DPoP-Nonce` to every answer of the routes it wraps, success or error (RFC 9449 §8),
+/// rotating first under the `newNonceOnEveryResponse` fault; adds none under `noDPoPNonces`.
+struct DPoPNonceMiddleware: RouterMiddleware {
+    typealias Context = SandboxContext
+    /// The shared state, for the settings and the time.
+    let core: SandboxCore
+    /// The origin's DPoP checks, which hold its nonces.
+    let gate: DPoPGate
+    /// Whether a request's answer gets the nonce; by default every one does.
+    var applies: @Sendable (SandboxRequest) -> Bool = { _ in true }
+
+    func handle(
+        _ request: Request,
+        context: SandboxContext,
+        next: (Request, SandboxContext) async throws -> Response
+    ) async throws -> Response {
+        var response = try await next(request, context)
+        if applies(context.request), let nonce = gate.responseNonce(core),
+            let name = HTTPFields.Element.Name("DPoP-Nonce")
+        {
+            response.headers[name] = nonce
+        }
+        return response
+    }
+}
+
+/// Answers the requests no route takes: `404`, or `405` (RFC 9110 §15.5.6) for a path routed for other methods.
+///
+/// Added to a router after its routes, so it wraps only the router's not-found answer.
+struct UnroutedMiddleware: RouterMiddleware {
+    typealias Context = SandboxContext
+    /// The paths some route takes.
+    let routedPaths: Set<String>
+    /// The answer, given the request and whether its path is routed for another method.
+    let answer: @Sendable (SandboxRequest, _ otherMethodRouted: Bool) -> SandboxResponse
+
+    func handle(
+        _ request: Request,
+        context: SandboxContext,
+        next: (Request, SandboxContext) async throws -> Response
+    ) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as HTTPError where error.status == .notFound {
+            let routed = routedPaths.contains(context.request.path)
+            return answer(context.request, routed).response(from: request, context: context)
+        }
+    }
+}
+
+extension Router<SandboxContext> {
+    /// Answers what no route takes with `answer`; called once every route is added.
+    func answerUnrouted(
+        _ answer: @escaping @Sendable (SandboxRequest, _ otherMethodRouted: Bool) -> SandboxResponse
+    ) {
+        add(middleware: UnroutedMiddleware(routedPaths: Set(routes.map(\.path.description)), answer: answer))
+    }
+}
+
+extension DPoPGate {
+    /// The nonce a DPoP endpoint's answer carries, after the rotation `newNonceOnEveryResponse` asks for; `nil` under
+    /// `noDPoPNonces`.
+    func responseNonce(_ core: SandboxCore) -> String? {
+        let settings = core.configuration
+        guard !settings.faults.noDPoPNonces else { return nil }
+        if settings.faults.newNonceOnEveryResponse { nonces.rotateNow() }
+        return nonces.current(now: core.now(), period: settings.nonceRotationPeriod)
+    }
+}
