@@ -80,6 +80,8 @@ enum CommandSuggestion {
     static let numberOptions: Set<String> = [
         "--timeout", "--callback-port", "--max-pages", "--plc-port", "--pds-port", "--auth-port",
         "--access-token-lifetime", "--nonce-period", "--fail-refreshes", "--slow-milliseconds", "--publish-wait",
+        "--nonce-rotation-period", "--refresh-server-errors", "--slow-responses", "--confidential-session-lifetime",
+        "--confidential-refresh-lifetime",
     ]
 
     /// Joins a number option and a negative value into one argument (`--timeout=-5`).
