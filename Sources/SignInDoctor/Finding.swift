@@ -1,5 +1,3 @@
-import WireFormat
-
 /// The outcome of one check of a sign-in's chain: what was seen, the rule it follows, and for a problem what to do
 /// and who must do it.
 public struct Finding: Sendable, Hashable, Encodable {
@@ -33,10 +31,10 @@ public struct Finding: Sendable, Hashable, Encodable {
     public var seen: String
     /// The rule followed: an RFC section or an atproto.com/specs section.
     public var rule: String
-    /// What to do, for a warning or a failure; `nil` otherwise, written as `null`.
-    @NullWhenAbsent public var fix: String?
-    /// Who must do it, for a warning or a failure; `nil` otherwise, written as `null`.
-    @NullWhenAbsent public var who: Party?
+    /// What to do, for a warning or a failure; `nil` otherwise.
+    public var fix: String?
+    /// Who must do it, for a warning or a failure; `nil` otherwise.
+    public var who: Party?
 
     /// Creates a finding; `fix` and `who` are kept only for a warning or a failure.
     public init(check: String, status: Status, seen: String, rule: String, fix: String? = nil, who: Party? = nil) {
@@ -47,6 +45,41 @@ public struct Finding: Sendable, Hashable, Encodable {
         let needsRemedy = status == .warn || status == .fail
         self.fix = needsRemedy ? fix : nil
         self.who = needsRemedy ? who : nil
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case check, status, seen, rule, fix, who
+    }
+
+    /// Encodes every member, `fix` and `who` as `null` when there is nothing to do.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(check, forKey: .check)
+        try container.encode(status, forKey: .status)
+        try container.encode(seen, forKey: .seen)
+        try container.encode(rule, forKey: .rule)
+        try container.encode(fix, forKey: .fix)
+        try container.encode(who, forKey: .who)
+    }
+
+    /// A rule met.
+    static func pass(_ check: String, _ seen: String, rule: String) -> Finding {
+        Finding(check: check, status: .pass, seen: seen, rule: rule)
+    }
+
+    /// A check that could not run, and why.
+    static func skip(_ check: String, _ why: String, rule: String) -> Finding {
+        Finding(check: check, status: .skip, seen: why, rule: rule)
+    }
+
+    /// A rule broken.
+    static func fail(_ check: String, _ seen: String, rule: String, fix: String, who: Party) -> Finding {
+        Finding(check: check, status: .fail, seen: seen, rule: rule, fix: fix, who: who)
+    }
+
+    /// A likely problem that does not fail the diagnosis.
+    static func warn(_ check: String, _ seen: String, rule: String, fix: String, who: Party) -> Finding {
+        Finding(check: check, status: .warn, seen: seen, rule: rule, fix: fix, who: who)
     }
 }
 

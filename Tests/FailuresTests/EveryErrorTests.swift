@@ -234,6 +234,13 @@ struct EveryErrorTests {
             ),
             Row(unnamed, .signInNeeded, .signInWithPermission(account: "alice.test", scope: nil)),
             Row(SandboxError.notListening, .failed),
+            Row(
+                SandboxSettingsChange.Refusal(
+                    setting: "clockSkew",
+                    message: "clockSkew must be a number of seconds from -86400 to 86400"
+                ),
+                .usage
+            ),
             Row(SandboxWorldError.notApproved(status: 200), .failed),
             Row(SandboxWorldError.noRedirect, .failed),
             Row(

@@ -1,3 +1,4 @@
+public import Failures
 public import Foundation
 
 /// The body of `POST /_sandbox/settings`, checked whole before anything is applied.
@@ -8,7 +9,7 @@ public import Foundation
 public struct SandboxSettingsChange: Sendable {
     /// Why a change was refused: the setting it concerns, as it was named (`nil` when the body is not a JSON object),
     /// and why.
-    public struct Refusal: Error, Sendable, Hashable, CustomStringConvertible {
+    public struct Refusal: CategorizedError, Hashable {
         /// The key or option that named the setting.
         public var setting: String?
         /// Why, naming the setting first: `accessTokenLifetime must be a whole number of seconds from 1 to 86400`.
@@ -16,6 +17,9 @@ public struct SandboxSettingsChange: Sendable {
 
         /// The message.
         public var description: String { message }
+
+        /// A usage error: the change asked for is not one the sandbox takes.
+        public var category: FailureCategory { .usage }
 
         /// A refusal of `setting` (`nil` for a whole body), saying why.
         public init(setting: String?, message: String) {
