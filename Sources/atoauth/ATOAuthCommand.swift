@@ -1,6 +1,8 @@
 import ArgumentParser
+import Foundation
 
-/// The `atoauth` root command.
+/// The `atoauth` root command, and the program's entry point.
+@main
 struct ATOAuthCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "atoauth",
@@ -35,4 +37,18 @@ struct ATOAuthCommand: AsyncParsableCommand {
             ClientCommand.self, SandboxCommand.self, DemoCommand.self,
         ]
     )
+
+    @Flag(name: .customLong("generate-manual"), help: .hidden)
+    var generateManual = false
+
+    /// Prints the man page with `--generate-manual`, else the help.
+    func run() throws {
+        guard generateManual else { throw CleanExit.helpRequest(self) }
+        Output.bytes(Data(ManualPage.roff().utf8))
+    }
+
+    /// argument-parser's `main()`, with what docs/cli.md asks beyond it (``CommandLineContract``).
+    static func main() async {
+        await CommandLineContract(arguments: Array(CommandLine.arguments.dropFirst())).run()
+    }
 }

@@ -34,7 +34,14 @@ struct CLIWorld: Sendable {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("atoauth-cli-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        defer {
+            // A folder that cannot be removed is something a command or a child left behind: say which test.
+            do {
+                try FileManager.default.removeItem(at: directory)
+            } catch {
+                Issue.record("\(directory.lastPathComponent) could not be removed: \(error)")
+            }
+        }
         do {
             let result = try await body(CLIWorld(sandbox: sandbox, directory: directory))
             await sandbox.stop()

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// A private, empty atoauth home for commands that never reach a server: usage errors and help.
 struct ScratchHome {
@@ -20,7 +21,14 @@ struct ScratchHome {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("atoauth-scratch-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        defer {
+            // A folder that cannot be removed is something a command or a child left behind: say which test.
+            do {
+                try FileManager.default.removeItem(at: directory)
+            } catch {
+                Issue.record("\(directory.lastPathComponent) could not be removed: \(error)")
+            }
+        }
         return try await body(ScratchHome(directory: directory))
     }
 

@@ -32,7 +32,7 @@ struct StoreEnvironmentTests {
     @Test("without HOME or ATOAUTH_KEY_FILE the key file cannot be found: a usage error that says what to set")
     func missingHome() throws {
         let failure = #expect(throws: CLIFailure.self) { try StoreEnvironment.keySource(environment: [:]) }
-        #expect(failure?.status == CLIFailure.usage)
+        #expect(failure?.status == .usage)
         #expect(failure?.message.contains("ATOAUTH_KEY_FILE") == true)
     }
 

@@ -95,7 +95,7 @@ struct DemoCommand: AsyncParsableCommand, GlobalOptionUser {
         log.step(2, "Approve in the \"browser\" (the sandbox approves at once) and follow the redirect")
         let redirect = try await transport.send(HTTPRequest(url: request.url))
         guard let location = redirect.headers["Location"], let callbackTarget = URL(string: location) else {
-            throw CLIFailure(status: CLIFailure.failed, message: "The sandbox did not redirect back.")
+            throw CLIFailure(status: .failed, message: "The sandbox did not redirect back.")
         }
         // The listener answers the browser's GET only once told how the sign-in ended, so the GET runs beside the
         // steps that end it and is awaited after `finish`.
@@ -140,7 +140,7 @@ struct DemoCommand: AsyncParsableCommand, GlobalOptionUser {
         let probe = try await connection.sendAsLastRead(.get, path: "/xrpc/com.atproto.server.getSession")
         log.detail("the revoked access token now gets HTTP \(probe.status) from the PDS")
         guard probe.status == 401 else {
-            throw CLIFailure(status: CLIFailure.failed, message: "The revoked access token still worked.")
+            throw CLIFailure(status: .failed, message: "The revoked access token still worked.")
         }
         log.note("\nDone: every step used DPoP proofs (ES256); no token was printed or stored on disk.")
         log.finish(sandbox: [

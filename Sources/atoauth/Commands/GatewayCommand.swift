@@ -65,7 +65,7 @@ struct GatewayCommand: AsyncParsableCommand, GlobalOptionUser {
                     options.socket == nil
                     ? "Give another with --listen 127.0.0.1:PORT (0 for any free port), or stop what holds it."
                     : "Stop the gateway that uses it, or give another --socket path."
-                throw CLIFailure(status: CLIFailure.failed, message: error.description + " " + advice)
+                throw CLIFailure(status: .failed, message: error.description + " " + advice)
             }
         }
     }

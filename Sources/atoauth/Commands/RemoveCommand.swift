@@ -37,7 +37,7 @@ struct RemoveCommand: AsyncParsableCommand, GlobalOptionUser {
         help: ArgumentHelp("The account's handle or DID.", valueName: "handle-or-did"),
         completion: AccountCompletion.signedIn
     )
-    var account: String
+    var account: AccountArgument
 
     @OptionGroup var global: GlobalOptions<Self>
 
@@ -45,7 +45,7 @@ struct RemoveCommand: AsyncParsableCommand, GlobalOptionUser {
         let (removal, active) = try await CLIContext.run(global) { context in
             let removal: AccountRemoval
             do {
-                removal = try await context.accounts.remove(try AccountName.identifier(account))
+                removal = try await context.accounts.remove(try account.identifier())
             } catch let error as AccountError where error.code == .noSuchAccount {
                 throw await AccountSuggestion.failure(for: error, context: context, removing: true)
             }

@@ -29,26 +29,47 @@ struct SandboxCommand: AsyncParsableCommand {
     )
     var twoFactorAccounts: [String] = []
 
-    @Option(name: .customLong("plc-port"), help: "Port of the PLC directory (default: a free port).")
+    @Option(
+        name: .customLong("plc-port"),
+        parsing: .unconditional,
+        help: "Port of the PLC directory (default: a free port)."
+    )
     var plcPort = 0
 
-    @Option(name: .customLong("pds-port"), help: "Port of the PDS (default: a free port).")
+    @Option(name: .customLong("pds-port"), parsing: .unconditional, help: "Port of the PDS (default: a free port).")
     var pdsPort = 0
 
-    @Option(name: .customLong("auth-port"), help: "Port of the authorization server (default: a free port).")
+    @Option(
+        name: .customLong("auth-port"),
+        parsing: .unconditional,
+        help: "Port of the authorization server (default: a free port)."
+    )
     var authorizationPort = 0
 
     @Flag(name: .setting(.autoApprove), help: .setting(.autoApprove)) var autoApprove = false
-    @Option(name: .setting(.accessTokenLifetime), help: .setting(.accessTokenLifetime)) var accessTokenLifetime: Double?
-    @Option(name: .setting(.nonceRotationPeriod), help: .setting(.nonceRotationPeriod)) var nonceRotationPeriod: Double?
-    @Option(name: .setting(.confidentialSessionLifetime), help: .setting(.confidentialSessionLifetime))
+    @Option(name: .setting(.accessTokenLifetime), parsing: .unconditional, help: .setting(.accessTokenLifetime))
+    var accessTokenLifetime: Double?
+    @Option(name: .setting(.nonceRotationPeriod), parsing: .unconditional, help: .setting(.nonceRotationPeriod))
+    var nonceRotationPeriod: Double?
+    @Option(
+        name: .setting(.confidentialSessionLifetime),
+        parsing: .unconditional,
+        help: .setting(.confidentialSessionLifetime)
+    )
     var confidentialSessionLifetime: Double?
-    @Option(name: .setting(.confidentialRefreshTokenLifetime), help: .setting(.confidentialRefreshTokenLifetime))
+    @Option(
+        name: .setting(.confidentialRefreshTokenLifetime),
+        parsing: .unconditional,
+        help: .setting(.confidentialRefreshTokenLifetime)
+    )
     var confidentialRefreshTokenLifetime: Double?
     @Option(name: .setting(.withheldPermissions), help: .setting(.withheldPermissions)) var withheld: [String] = []
-    @Option(name: .setting(.refreshServerErrors), help: .setting(.refreshServerErrors)) var refreshServerErrors: Double?
-    @Option(name: .setting(.slowResponses), help: .setting(.slowResponses)) var slowResponses: Double?
-    @Option(name: .scaled(.slowResponses), help: .scaled(.slowResponses)) var slowMilliseconds: Double?
+    @Option(name: .setting(.refreshServerErrors), parsing: .unconditional, help: .setting(.refreshServerErrors))
+    var refreshServerErrors: Double?
+    @Option(name: .setting(.slowResponses), parsing: .unconditional, help: .setting(.slowResponses)) var slowResponses:
+        Double?
+    @Option(name: .scaled(.slowResponses), parsing: .unconditional, help: .scaled(.slowResponses)) var slowMilliseconds:
+        Double?
     @Flag(name: .setting(.newNonceOnEveryResponse), help: .setting(.newNonceOnEveryResponse)) var newNonce = false
     @Flag(name: .setting(.issuerMismatch), help: .setting(.issuerMismatch)) var issuerMismatch = false
     @Flag(name: .setting(.noIssParameter), help: .setting(.noIssParameter)) var noIssParameter = false

@@ -30,13 +30,13 @@ struct SwitchCommand: AsyncParsableCommand, GlobalOptionUser {
         ),
         completion: AccountCompletion.signedIn
     )
-    var account: String?
+    var account: AccountArgument?
 
     @OptionGroup var global: GlobalOptions<Self>
     func run() async throws {
         let switched = try await CLIContext.run(global) { context in
             guard let account else { return try await Self.switchToOther(context.accounts) }
-            return try await context.accounts.switchTo(try AccountName.identifier(account))
+            return try await context.accounts.switchTo(try account.identifier())
         }
         if global.json {
             try Output.json(AccountJSON(switched))
@@ -55,7 +55,7 @@ struct SwitchCommand: AsyncParsableCommand, GlobalOptionUser {
         let listed = all.map { "  \($0.active ? "*" : " ") \($0.displayName)" }.joined(separator: "\n")
         let what = all.count == 1 ? "Only one account is signed in" : "\(all.count) accounts are signed in"
         throw CLIFailure(
-            status: CLIFailure.usage,
+            status: .usage,
             message: "\(what); name the one to make active, as in `atoauth accounts switch <handle>`:\n\(listed)"
         )
     }

@@ -30,7 +30,7 @@ struct UpgradeCommand: AsyncParsableCommand, GlobalOptionUser {
         help: ArgumentHelp("The app-password account's handle or DID.", valueName: "handle-or-did"),
         completion: AccountCompletion.signedIn
     )
-    var account: String
+    var account: AccountArgument
 
     @OptionGroup var signIn: BrowserSignInOptions
 
@@ -38,17 +38,18 @@ struct UpgradeCommand: AsyncParsableCommand, GlobalOptionUser {
 
     func run() async throws {
         let upgrade = try await CLIContext.run(global) { context in
-            try await BrowserSignIn(options: self.signIn, clientID: context.settings.clientID, target: account).run(
-                context,
-                start: {
-                    try await context.accounts.authorizeUpgrade(
-                        try AccountName.identifier(account),
-                        client: $0,
-                        progress: SignInProgress.onTerminal
-                    )
-                },
-                complete: { try await context.accounts.completeUpgrade(callbackURL: $0) }
-            )
+            try await BrowserSignIn(options: self.signIn, clientID: context.settings.clientID, target: account.text)
+                .run(
+                    context,
+                    start: {
+                        try await context.accounts.authorizeUpgrade(
+                            try account.identifier(),
+                            client: $0,
+                            progress: SignInProgress.onTerminal
+                        )
+                    },
+                    complete: { try await context.accounts.completeUpgrade(callbackURL: $0) }
+                )
         }
         let upgraded = upgrade.account
         if global.json {

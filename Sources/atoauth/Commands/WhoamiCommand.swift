@@ -35,7 +35,7 @@ struct WhoamiCommand: AsyncParsableCommand, GlobalOptionUser {
             // was checked at sign-in (atproto.com/specs/oauth, Identity Authentication).
             guard info.did == account.did.rawValue else {
                 throw CLIFailure(
-                    status: CLIFailure.securityCheck,
+                    status: .securityCheckFailed,
                     message: "The PDS answered for \(TerminalText.sanitized(info.did, limit: 200)), not for the "
                         + "session's \(account.did). Nothing was changed; check the account with `atoauth accounts "
                         + "status` and sign in again if it persists."

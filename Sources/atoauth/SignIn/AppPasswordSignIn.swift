@@ -22,7 +22,7 @@ struct AppPasswordSignIn {
         // The account is checked before anything secret is asked for.
         guard !account.contains("://") else {
             throw CLIFailure(
-                status: CLIFailure.usage,
+                status: .usage,
                 message: "An app-password sign-in needs the account's handle or DID, not a server address."
             )
         }
@@ -41,7 +41,7 @@ struct AppPasswordSignIn {
             password = typed
         } else {
             throw CLIFailure(
-                status: CLIFailure.usage,
+                status: .usage,
                 message: "No app password was given. Set \(Self.passwordVariable), or type it on standard input "
                     + "(create one in your account's settings under App Passwords)."
             )

@@ -79,11 +79,11 @@ struct BrowserSignIn {
     /// with the `atoauth doctor` command that shows which step fails and who can fix it; other errors unchanged.
     private func diagnosable(_ error: any Error, _ context: CLIContext) -> any Error {
         let failure = CLIFailure(error)
-        guard let target, failure.status == CLIFailure.failed || failure.status == CLIFailure.securityCheck else {
+        guard let target, [.failed, .securityCheckFailed].contains(failure.status) else {
             return error
         }
         var words = ["atoauth", "doctor", target]
-        if options.scope != AddCommand.defaultScope { words += ["--scope", options.scope] }
+        if options.requestedScope != AddCommand.defaultScope { words += ["--scope", options.requestedScope] }
         if let clientID { words += ["--client-id", clientID.absoluteString] }
         let command = words.map(ShellWords.quoted).joined(separator: " ")
         var diagnosed = failure
@@ -97,14 +97,14 @@ struct BrowserSignIn {
             // A fixed port is registered in the client_id too, for servers that compare redirect URIs exactly.
             return try OAuthClient.loopback(
                 redirectURI: redirectURI,
-                scope: options.scope,
+                scope: options.requestedScope,
                 registeringPort: options.callbackPort != nil
             )
         }
         return try await context.accounts.hostedClient(
             clientID: clientID,
             redirectURI: redirectURI,
-            scope: options.scope
+            scope: options.requestedScope
         )
     }
 }

@@ -1,4 +1,3 @@
-import ATProtoPermissions
 import ArgumentParser
 
 /// The options of an OAuth sign-in in the browser, shared by `accounts add` and `accounts upgrade`.
@@ -6,15 +5,19 @@ struct BrowserSignInOptions: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "The permissions to request, space-separated; atproto is always included.",
+            "The permissions to request, space-separated; atproto is always included (default: "
+                + "\(AddCommand.defaultScope)).",
             valueName: "permissions"
-        )
+        ),
+        transform: PermissionList.parse
     )
-    var scope = AddCommand.defaultScope
+    var scope: PermissionList?
 
     @Option(
         name: .long,
-        help: "Listen for the redirect on this port, also registered in the loopback client_id (default: a free port)."
+        parsing: .unconditional,
+        help: "Listen for the redirect on this port, also registered in the loopback client_id (default: a free port).",
+        transform: WholeNumber.port("--callback-port")
     )
     var callbackPort: Int?
 
@@ -24,7 +27,12 @@ struct BrowserSignInOptions: ParsableArguments {
     )
     var noBrowser = false
 
-    @Option(name: .long, help: "Seconds to wait for the browser's redirect, at most a day (86400).")
+    @Option(
+        name: .long,
+        parsing: .unconditional,
+        help: "Seconds to wait for the browser's redirect, at most a day (86400).",
+        transform: WholeNumber.parser("--timeout", within: 1...maximumTimeout, unit: "seconds")
+    )
     var timeout = Self.defaultTimeout
 
     /// The `--timeout` when none is given.
@@ -32,22 +40,11 @@ struct BrowserSignInOptions: ParsableArguments {
     /// The longest `--timeout`: a day is more than any sign-in needs, and far from where a `Duration` overflows.
     static let maximumTimeout = 86_400
 
-    func validate() throws {
-        if let callbackPort, !(1...65_535).contains(callbackPort) {
-            throw ValidationError("--callback-port must be between 1 and 65535.")
-        }
-        guard (1...Self.maximumTimeout).contains(timeout) else {
-            throw ValidationError("--timeout must be a number of seconds from 1 to \(Self.maximumTimeout).")
-        }
-        do {
-            _ = try ScopeSet(requested: scope)
-        } catch {
-            throw ValidationError("--scope: \(error.description) \(PermissionHelp.examples)")
-        }
-    }
+    /// The permissions as requested: `--scope`'s text, or the default.
+    var requestedScope: String { scope?.text ?? AddCommand.defaultScope }
 
     /// Whether any of these options was given a value other than its default.
     var isCustomized: Bool {
-        callbackPort != nil || noBrowser || timeout != Self.defaultTimeout || scope != AddCommand.defaultScope
+        callbackPort != nil || noBrowser || timeout != Self.defaultTimeout || requestedScope != AddCommand.defaultScope
     }
 }

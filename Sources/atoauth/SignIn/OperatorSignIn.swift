@@ -32,14 +32,14 @@ struct OperatorSignIn {
             client = try await context.accounts.hostedClient(
                 clientID: clientID,
                 redirectURI: redirectURI,
-                scope: options.scope,
+                scope: options.requestedScope,
                 clientKeyID: keyID
             )
         case .file(let key):
             client = try await context.accounts.hostedClient(
                 clientID: clientID,
                 redirectURI: redirectURI,
-                scope: options.scope,
+                scope: options.requestedScope,
                 signingWith: key
             )
         }
@@ -89,7 +89,7 @@ struct OperatorSignIn {
         let file = try UserFile.read(path, limit: Self.maximumKeyFileSize, what: "the client key file")
         let shown = TerminalText.sanitized(path, limit: 200)
         guard !file.exceedsLimit else {
-            throw CLIFailure(status: CLIFailure.usage, message: "--client-key: \(shown) is larger than 64 KiB.")
+            throw CLIFailure(status: .usage, message: "--client-key: \(shown) is larger than 64 KiB.")
         }
         if file.mode & 0o077 != 0 {
             Output.message(
@@ -102,7 +102,7 @@ struct OperatorSignIn {
         guard let known else { return .file(key) }
         guard known.publicJWK == key.publicJWK else {
             throw CLIFailure(
-                status: CLIFailure.usage,
+                status: .usage,
                 message: "--client-key: the store already has another key named \(key.keyID); rename one (kid)."
             )
         }

@@ -128,7 +128,7 @@ struct RedirectWait: Sendable {
             if case .listener = destination { "no redirect arrived" } else { "no address was pasted" }
         let seconds = "\(timeout) second\(timeout == 1 ? "" : "s")"
         return CLIFailure(
-            status: CLIFailure.failed,
+            status: .failed,
             message: "Sign-in timed out: \(what) within \(seconds). Start it again and approve in the browser; "
                 + "to wait longer, give --timeout SECONDS (default \(BrowserSignInOptions.defaultTimeout))."
         )

@@ -24,7 +24,7 @@ enum AccountSuggestion {
             message += " " + (removing ? listing : RemedyText.text(for: error.remedy))
         }
         failure.message = message
-        if removing { failure.status = CLIFailure.failed }
+        if removing { failure.status = .failed }
         return failure
     }
 

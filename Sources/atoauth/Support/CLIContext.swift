@@ -128,7 +128,7 @@ struct CLIContext {
             return URL(fileURLWithPath: data, isDirectory: true).appendingPathComponent("atoauth", isDirectory: true)
         }
         guard let userHome = environment["HOME"].nonEmpty else {
-            throw CLIFailure(status: CLIFailure.usage, message: "HOME is not set; give --home DIR or set ATOAUTH_HOME.")
+            throw CLIFailure(status: .usage, message: "HOME is not set; give --home DIR or set ATOAUTH_HOME.")
         }
         return URL(fileURLWithPath: userHome, isDirectory: true)
             .appendingPathComponent(".local/share/atoauth", isDirectory: true)

@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// "Did you mean …?" for a mistyped subcommand, and number options given negative values.
+/// "Did you mean …?" for a mistyped subcommand or another tool's habit.
 enum CommandSuggestion {
     /// The subcommand names at each level, for suggestions.
     static let levels: [[String]] = [
@@ -52,9 +52,9 @@ enum CommandSuggestion {
             return nil
         }
         let message = habit.map { "Unknown option '\($0.name)'. \($0.pointer)" } ?? "Unknown option '\(unknown)'"
-        if json { return CLIFailure(status: CLIFailure.usage, message: message) }
+        if json { return CLIFailure(status: .usage, message: message) }
         return CLIFailure(
-            status: CLIFailure.usage,
+            status: .usage,
             message: "Error: \(message)\nUsage: " + ATOAuthCommand.usageString(for: command)
                 + "\n  See '\(path) --help' for more information."
         )
@@ -73,34 +73,6 @@ enum CommandSuggestion {
             command = next
         }
         return (command, CommandTree.path(of: command) ?? command.name)
-    }
-
-    /// Options whose values are numbers: `--timeout -5` is read as the value -5 (then refused by validation), not as
-    /// an unknown option `-5` with the value missing.
-    static let numberOptions: Set<String> = [
-        "--timeout", "--callback-port", "--max-pages", "--plc-port", "--pds-port", "--auth-port",
-        "--access-token-lifetime", "--nonce-period", "--fail-refreshes", "--slow-milliseconds", "--publish-wait",
-        "--nonce-rotation-period", "--refresh-server-errors", "--slow-responses", "--confidential-session-lifetime",
-        "--confidential-refresh-lifetime",
-    ]
-
-    /// Joins a number option and a negative value into one argument (`--timeout=-5`).
-    static func joiningNegativeNumbers(_ arguments: [String]) -> [String] {
-        var result: [String] = []
-        var index = arguments.startIndex
-        while index < arguments.endIndex {
-            let argument = arguments[index]
-            if numberOptions.contains(argument), index + 1 < arguments.endIndex,
-                arguments[index + 1].hasPrefix("-"), Double(arguments[index + 1]) != nil
-            {
-                result.append(argument + "=" + arguments[index + 1])
-                index += 2
-            } else {
-                result.append(argument)
-                index += 1
-            }
-        }
-        return result
     }
 
     private static func closest(_ word: String, in names: [String]) -> String? {

@@ -58,7 +58,7 @@ enum FirstUseKey {
                 if attempt < tries { Output.message("The two passphrases differ; choose one again.") }
             }
             throw CLIFailure(
-                status: CLIFailure.usage,
+                status: .usage,
                 message: "The passphrases typed did not match, so no store was created. Run the command again, or "
                     + "set \(StoreEnvironment.passphraseVariable)."
             )

@@ -57,7 +57,7 @@ struct GlobalSettings: Sendable {
             do {
                 return try HTTPURL(parsing: text).url
             } catch {
-                throw CLIFailure(status: CLIFailure.usage, message: error.sentence(naming: option.flag))
+                throw CLIFailure(status: .usage, message: error.sentence(naming: option.flag))
             }
         }
         home = options.home ?? variable(.home)
@@ -75,7 +75,7 @@ struct GlobalSettings: Sendable {
             do {
                 requestTimeout = try Seconds(parsing: text, within: Self.requestTimeoutRange, source: name).duration
             } catch {
-                throw CLIFailure(status: CLIFailure.usage, message: error.sentence(naming: name))
+                throw CLIFailure(status: .usage, message: error.sentence(naming: name))
             }
         }
         json = options.json

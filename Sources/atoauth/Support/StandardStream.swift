@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import Synchronization
 
@@ -14,9 +15,6 @@ struct StandardStream: Sendable {
     static let output = StandardStream(descriptor: STDOUT_FILENO)
     /// Standard error.
     static let error = StandardStream(descriptor: STDERR_FILENO)
-
-    /// The exit status when a stream's reader has gone away: 128 + SIGPIPE.
-    static let closedPipeStatus: Int32 = 141
 
     /// Whether some thread is already ending the process, so that only one calls `exit`.
     private static let exiting = Mutex(false)
@@ -65,7 +63,7 @@ struct StandardStream: Sendable {
             defer { exiting = true }
             return !exiting
         }
-        if first { exit(closedPipeStatus) }
+        if first { exit(ExitCode.closedPipe.rawValue) }
         while true { pause() }
     }
 }

@@ -84,7 +84,7 @@ enum StoreEnvironment {
             return URL(fileURLWithPath: home).appending(components: ".config", "atoauth", "store.key")
         }
         throw CLIFailure(
-            status: CLIFailure.usage,
+            status: .usage,
             message: "HOME is not set, so the keystore's key file cannot be found. Set HOME or \(keyFileVariable)."
         )
     }

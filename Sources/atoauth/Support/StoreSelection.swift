@@ -104,7 +104,7 @@ enum StoreSelection {
         let scheme = url.prefix { $0 != ":" }.lowercased()
         guard scheme == "postgresql" || scheme == "postgres" else {
             throw CLIFailure(
-                status: CLIFailure.usage,
+                status: .usage,
                 message: "--store (\(variable)) takes a postgresql:// URL; leave it unset to keep accounts in the "
                     + "encrypted files under --home."
             )

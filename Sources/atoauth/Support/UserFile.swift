@@ -26,7 +26,7 @@ enum UserFile {
         } catch {
             var message = "Cannot read \(what) \(TerminalText.sanitized(path, limit: 200)): \(error.reason)."
             if error == .missing, let missingAdvice { message += " " + missingAdvice }
-            throw CLIFailure(status: CLIFailure.usage, message: message)
+            throw CLIFailure(status: .usage, message: message)
         }
     }
 

@@ -43,9 +43,10 @@ struct ClientCheckCommand: AsyncParsableCommand, GlobalOptionUser {
 
     @Argument(
         help: ArgumentHelp("The document's https:// URL (its client_id), or a file.", valueName: "url-or-file"),
-        completion: .file()
+        completion: .file(),
+        transform: DocumentSource.parse
     )
-    var document: String
+    var document: DocumentSource
 
     @OptionGroup var global: GlobalOptions<Self>
 
@@ -70,25 +71,20 @@ struct ClientCheckCommand: AsyncParsableCommand, GlobalOptionUser {
         guard problems.isEmpty else {
             let count = problems.count == 1 ? "1 problem: servers refuse" : "\(problems.count) problems: servers refuse"
             Output.message("\(count) this document until \(problems.count == 1 ? "it is" : "they are") fixed.")
-            throw ExitCode(CLIFailure.failed)
+            throw ExitCode.failed
         }
     }
 
     /// The document's bytes, and the URL it was fetched from (`nil` for a file).
     private func documentBytes(_ settings: GlobalSettings) async throws -> (Data, String?) {
-        let lowered = document.lowercased()
-        guard lowered.hasPrefix("https://") || lowered.hasPrefix("http://") else {
-            return (try Self.contents(ofFile: document), nil)
-        }
         let url: URL
-        do {
-            url = try HTTPURL(parsing: document).url
-        } catch {
-            throw CLIFailure(status: CLIFailure.usage, message: error.sentence(naming: "The document's URL"))
+        switch document {
+        case .file(let path): return (try Self.contents(ofFile: path), nil)
+        case .url(let given): url = given
         }
         if url.scheme?.lowercased() == "http", !settings.allowHTTPLoopback {
             throw CLIFailure(
-                status: CLIFailure.usage,
+                status: .usage,
                 message: "A client metadata document is served over https; http://127.0.0.1 or http://[::1] only in "
                     + "development, with --allow-http-loopback."
             )
@@ -113,7 +109,7 @@ struct ClientCheckCommand: AsyncParsableCommand, GlobalOptionUser {
         )
         guard !file.exceedsLimit else {
             throw CLIFailure(
-                status: CLIFailure.usage,
+                status: .usage,
                 message: "\(TerminalText.sanitized(path, limit: 200)) is larger than 1 MiB; a client metadata document "
                     + "is at most 64 KiB."
             )

@@ -50,19 +50,18 @@ struct ClientKeygenCommand: AsyncParsableCommand, GlobalOptionUser {
 
     @Option(
         name: .long,
+        parsing: .unconditional,
         help: ArgumentHelp(
             "In the store: how long a new key is published before it signs, in seconds (default 600).",
             valueName: "seconds"
-        )
+        ),
+        transform: WholeNumber.parser("--publish-wait", within: 0...maximumPublishWait, unit: "seconds")
     )
     var publishWait: Int?
 
     @OptionGroup var global: GlobalOptions<Self>
 
     func validate() throws {
-        if let publishWait, !(0...Self.maximumPublishWait).contains(publishWait) {
-            throw ValidationError("--publish-wait must be a number of seconds from 0 to \(Self.maximumPublishWait).")
-        }
         if out != nil, publishWait != nil {
             throw ValidationError(
                 "--publish-wait is for a key kept in the store; a key written with --out signs wherever it is "

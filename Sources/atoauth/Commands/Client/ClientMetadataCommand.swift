@@ -10,36 +10,7 @@ struct ClientMetadataCommand: AsyncParsableCommand, GlobalOptionUser {
     static let configuration = CommandConfiguration(
         commandName: "metadata",
         abstract: "Write a client metadata document: a confidential web client's (private_key_jwt), or a native app's.",
-        discussion: """
-            --client-id (or ATOAUTH_CLIENT_ID) is the https URL the document will be served at, its client_id. \
-            The document is a confidential web client's: application_type web, grant_types authorization_code \
-            and refresh_token, response_types code, token_endpoint_auth_method private_key_jwt, \
-            token_endpoint_auth_signing_alg ES256, dpop_bound_access_tokens true, the scope and the redirect \
-            URIs, client_name and client_uri when given, and the public keys: inline (jwks) from the store by \
-            default, every key it holds (next, current and retiring: each must stay published), or from a key \
-            set file with --jwks; or where they are published, with --jwks-uri. --copy-address-uri adds the \
-            redirect URI of a static https page that only shows its own address, for signing in from a \
-            terminal. With --native (or --public), a native app's public client document instead: \
-            application_type native, token_endpoint_auth_method none, no keys, and http://127.0.0.1/callback \
-            when no --redirect-uri is given.
-
-            The document is checked as `atoauth client check` does before it is written: a problem is listed on \
-            stderr and nothing is written (exit 1). stdout gets the document, pretty-printed with sorted keys, \
-            unless --out names the file (mode 0644: it is public). With --json, one object: {"clientID", "kind", \
-            "file", "keys", "document"}.
-
-            Examples:
-              atoauth client metadata \\
-                --client-id https://app.example.com/client-metadata.json \\
-                --redirect-uri https://app.example.com/callback \\
-                --name "Example app" --out client-metadata.json
-              atoauth client metadata \\
-                --client-id https://app.example.com/client-metadata.json \\
-                --redirect-uri https://app.example.com/callback \\
-                --jwks-uri https://app.example.com/jwks.json
-              atoauth client metadata --native \\
-                --client-id https://app.example.com/client-metadata.json
-            """
+        discussion: discussion
     )
 
     /// The store's keys are published by default; `--client-id` names the document; a development document may
@@ -157,7 +128,7 @@ struct ClientMetadataCommand: AsyncParsableCommand, GlobalOptionUser {
         let settings = try GlobalSettings(global, environment: ProcessInfo.processInfo.environment)
         guard let clientID = settings.clientID else {
             throw CLIFailure(
-                status: CLIFailure.usage,
+                status: .usage,
                 message: "Give the URL the document will be served at, its client_id, with --client-id (or "
                     + "ATOAUTH_CLIENT_ID)."
             )
@@ -178,7 +149,7 @@ struct ClientMetadataCommand: AsyncParsableCommand, GlobalOptionUser {
             storeKeys = try await CLIContext.run(settings) { try await $0.accounts.clientKeys() }
             guard !storeKeys.isEmpty else {
                 throw CLIFailure(
-                    status: CLIFailure.usage,
+                    status: .usage,
                     message: "The store has no client key to publish: make one with `atoauth client keygen` first, "
                         + "or give --jwks-uri URL or --jwks FILE. Nothing was written."
                 )
@@ -193,40 +164,5 @@ struct ClientMetadataCommand: AsyncParsableCommand, GlobalOptionUser {
             Output.line(String(decoding: data, as: UTF8.self))
         }
         Output.message(nextSteps(document, storeKeys: storeKeys))
-    }
-
-    /// Replaces `path` with the document, mode 0644.
-    private static func write(_ data: Data, to path: String) throws {
-        do {
-            try (data + Data("\n".utf8)).write(to: URL(fileURLWithPath: path), options: .atomic)
-            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
-        } catch {
-            throw CLIFailure(
-                status: CLIFailure.failed,
-                message: "Cannot write \(TerminalText.sanitized(path, limit: 200)): \(error.localizedDescription)"
-            )
-        }
-    }
-
-    /// Where to serve the document, and what keeps it valid.
-    private func nextSteps(_ document: ClientMetadataDocument, storeKeys: [ClientKeyStatus]) -> String {
-        var lines: [String] = []
-        let place = out.map { "Wrote \(TerminalText.sanitized($0, limit: 200)). Serve it" } ?? "Serve the document"
-        lines.append(
-            "\(place) at \(document.clientID) (status 200, Content-Type application/json, no redirect), then "
-                + "check it there: atoauth client check \(document.clientID)"
-        )
-        if !storeKeys.isEmpty {
-            let keys = storeKeys.map { "\($0.record.keyID) (\($0.record.state.rawValue))" }
-            lines.append(
-                "It publishes the store's \(storeKeys.count == 1 ? "key" : "\(storeKeys.count) keys"): "
-                    + keys.joined(separator: ", ") + ". Write and serve it again after `atoauth client keygen` "
-                    + "and `atoauth client remove-key`: every key the store holds must stay published."
-            )
-        }
-        if let jwksURI {
-            lines.append("Serve the public key set at \(jwksURI), with every key that signs or has signed sessions.")
-        }
-        return lines.joined(separator: "\n")
     }
 }

@@ -81,7 +81,7 @@ struct ClientMetadataDocument {
             let count = problems.count == 1 ? "a problem" : "\(problems.count) problems"
             if json {
                 throw CLIFailure(
-                    status: CLIFailure.failed,
+                    status: .failed,
                     message: "The document has \(count), so nothing was written: "
                         + problems.map(\.description).joined(separator: "; ")
                 )
@@ -90,7 +90,7 @@ struct ClientMetadataDocument {
                 Output.message(problem.description)
             }
             throw CLIFailure(
-                status: CLIFailure.failed,
+                status: .failed,
                 message: "The document has \(count), listed above; nothing was written."
             )
         }
@@ -118,7 +118,7 @@ struct ClientMetadataDocument {
         let shown = TerminalText.sanitized(path, limit: 200)
         let file = try UserFile.read(path, limit: maximumKeySetSize, what: "the key set")
         guard !file.exceedsLimit else {
-            throw CLIFailure(status: CLIFailure.usage, message: "The key set \(shown) is larger than 1 MiB.")
+            throw CLIFailure(status: .usage, message: "The key set \(shown) is larger than 1 MiB.")
         }
         let data = file.data
         let object = try? JSONSerialization.jsonObject(with: data)
@@ -129,7 +129,7 @@ struct ClientMetadataDocument {
             keys = [key]
         } else {
             throw CLIFailure(
-                status: CLIFailure.usage,
+                status: .usage,
                 message: "\(shown) is not a JSON Web Key Set: give {\"keys\": [...]}, as `atoauth client keygen` "
                     + "prints it."
             )
@@ -139,7 +139,7 @@ struct ClientMetadataDocument {
         }
         guard !holdsPrivateKey else {
             throw CLIFailure(
-                status: CLIFailure.usage,
+                status: .usage,
                 message: "\(shown) holds a private key, which must never be published: give the public key set "
                     + "(`atoauth client keygen` prints it on stdout). Nothing was written."
             )

@@ -18,13 +18,13 @@ enum NewSecretFile {
             let code = errno
             if code == EEXIST {
                 throw CLIFailure(
-                    status: CLIFailure.usage,
+                    status: .usage,
                     message: "\(shown) already exists; nothing was written. A key file is never overwritten: give "
                         + "--out a new file name, or move the old file away first."
                 )
             }
             throw CLIFailure(
-                status: CLIFailure.failed,
+                status: .failed,
                 message: "Cannot create \(shown): \(String(cString: strerror(code))). Nothing was written."
             )
         }
@@ -51,7 +51,7 @@ enum NewSecretFile {
 
     private static func failure(_ action: String, _ path: String, _ code: Int32) -> CLIFailure {
         CLIFailure(
-            status: CLIFailure.failed,
+            status: .failed,
             message: "Cannot \(action) \(path): \(String(cString: strerror(code))). It was removed; nothing was kept."
         )
     }

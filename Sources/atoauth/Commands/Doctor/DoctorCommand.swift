@@ -81,7 +81,8 @@ struct DoctorCommand: AsyncParsableCommand, GlobalOptionUser {
             "How long the checks may take in all, from 1 to 3600 (default \(Self.defaultDeadline)); the checks not "
                 + "done by then are reported as not done, and the exit status is 1.",
             valueName: "seconds"
-        )
+        ),
+        transform: WholeNumber.parser("--deadline", within: 1...3600, requirement: "must be from 1 to 3600 seconds")
     )
     var deadline: Int = Self.defaultDeadline
 
@@ -93,9 +94,6 @@ struct DoctorCommand: AsyncParsableCommand, GlobalOptionUser {
     func validate() throws {
         if target != nil, global.account != nil {
             throw ValidationError("Name the account once: as the argument or with --account, not both.")
-        }
-        guard (1...3600).contains(deadline) else {
-            throw ValidationError("--deadline must be from 1 to 3600 seconds, not \(deadline).")
         }
     }
 
@@ -144,6 +142,6 @@ struct DoctorCommand: AsyncParsableCommand, GlobalOptionUser {
         } else {
             Output.line(DoctorReport.text(shown, deadline: deadline, problemsOnly: problems))
         }
-        if diagnosis.hasFailure || !diagnosis.isComplete { throw ExitCode(CLIFailure.failed) }
+        if diagnosis.hasFailure || !diagnosis.isComplete { throw ExitCode.failed }
     }
 }

@@ -73,14 +73,14 @@ struct DoctorLocalSide: Sendable {
         // here (name what to diagnose), never "sign in again" (exit 3).
         func usage(_ error: any Error) -> CLIFailure {
             CLIFailure(
-                status: CLIFailure.usage,
+                status: .usage,
                 message: CLIFailure(error).message + " Or name a handle, a DID or a server's https:// URL to diagnose."
             )
         }
         switch reading {
         case .none:
             throw CLIFailure(
-                status: CLIFailure.usage,
+                status: .usage,
                 message: "No account is signed in here: name a handle, a DID or a server's https:// URL to diagnose, "
                     + "for example `atoauth doctor alice.bsky.social`."
             )

@@ -25,7 +25,7 @@ extension GatewayCommand {
         guard !options.allowAccount.isEmpty else { return (fallback, nil) }
         var allowed: Set<DID> = []
         for name in options.allowAccount {
-            let account: ATIdentifier = try AccountName.identifier(name)
+            let account = try name.identifier()
             allowed.insert(try await context.accounts.account(account).did)
         }
         return (fallback, allowed)

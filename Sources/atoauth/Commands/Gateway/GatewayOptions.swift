@@ -47,7 +47,8 @@ struct GatewayOptions: ParsableArguments {
             "The most XRPC requests in flight; more are refused with 503 (default "
                 + "\(GatewayConfiguration.defaultMaximumConcurrentRequests)).",
             valueName: "n"
-        )
+        ),
+        transform: WholeNumber.parser("--max-concurrent", within: 1...maximumConcurrent, unit: "requests")
     )
     var maxConcurrent: Int?
 
@@ -76,7 +77,8 @@ struct GatewayOptions: ParsableArguments {
             "The most connections open at once; one more is closed as soon as it is accepted (default "
                 + "--max-concurrent + \(GatewayConfiguration.connectionsBeyondRequests)).",
             valueName: "n"
-        )
+        ),
+        transform: WholeNumber.parser("--max-connections", within: 1...maximumConnections, unit: "connections")
     )
     var maxConnections: Int?
 
@@ -87,9 +89,10 @@ struct GatewayOptions: ParsableArguments {
                 + "Without it the start-up token opens every account the store holds.",
             valueName: "handle-or-did"
         ),
-        completion: AccountCompletion.signedIn
+        completion: AccountCompletion.signedIn,
+        transform: AccountArgument.parse
     )
-    var allowAccount: [String] = []
+    var allowAccount: [AccountArgument] = []
 
     @Option(
         name: .long,
@@ -118,14 +121,6 @@ struct GatewayOptions: ParsableArguments {
             try listenAddress.check()
         } catch let error as GatewayError {
             throw ValidationError(error.description)
-        }
-        if let maxConcurrent, !(1...Self.maximumConcurrent).contains(maxConcurrent) {
-            throw ValidationError("--max-concurrent must be a number of requests from 1 to \(Self.maximumConcurrent).")
-        }
-        if let maxConnections, !(1...Self.maximumConnections).contains(maxConnections) {
-            throw ValidationError(
-                "--max-connections must be a number of connections from 1 to \(Self.maximumConnections)."
-            )
         }
     }
 

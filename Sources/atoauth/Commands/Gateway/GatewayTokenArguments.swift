@@ -10,7 +10,7 @@ enum GatewayTokenArguments {
     /// `Command` parsed from the words after `gateway token <name or alias>` (the global options given before them
     /// included, as ``GlobalOptionPlacement`` places them).
     static func reparsed<Command: AsyncParsableCommand>(_ type: Command.Type) async throws -> Command {
-        let given = CommandSuggestion.joiningNegativeNumbers(Array(CommandLine.arguments.dropFirst()))
+        let given = Array(CommandLine.arguments.dropFirst())
         var arguments = GlobalOptionPlacement.normalize(given)
         guard let gateway = arguments.firstIndex(of: GatewayCommand.configuration.commandName ?? "gateway"),
             arguments.index(after: gateway) < arguments.endIndex,

@@ -11,23 +11,7 @@ struct GatewayTokenCreateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "create",
         abstract: "Make a named gateway token and print it, once.",
-        discussion: """
-            The token is printed alone on one line of stdout (with --json, one object with name, token, accounts \
-            (DIDs), scope (null when unrestricted) and expires (RFC 3339, or null)); it is never shown again and \
-            the store keeps only its hash. Send it to any gateway on this store as Authorization: Bearer <token>.
-
-            --account limits it to those accounts (with one, that account is the default; with several, a request \
-            naming none goes out as the active account when it is one of them). --scope limits it to the calls \
-            those permissions cover, by the rules the permission check applies to a session's grant; the \
-            session's own grant still applies. --expires takes 8s, 90m, 1h or 7d. A name that exists already is \
-            a usage error (exit 2).
-
-            Examples:
-              atoauth gateway token create ci-post --account bot.bsky.social \\
-                --scope 'repo:app.bsky.feed.post?action=create' --expires 1h
-              atoauth gateway token create reader \\
-                --scope 'rpc:app.bsky.feed.getTimeline?aud=*' --json
-            """
+        discussion: discussion
     )
 
     @Argument(help: ArgumentHelp("The token's name: 1–64 letters, digits, “.”, “_” or “-”.", valueName: "name"))
@@ -39,9 +23,10 @@ struct GatewayTokenCreateCommand: AsyncParsableCommand {
             "An account the token may act as; repeat for several (default: every account).",
             valueName: "handle-or-did"
         ),
-        completion: AccountCompletion.signedIn
+        completion: AccountCompletion.signedIn,
+        transform: AccountArgument.parse
     )
-    var accounts: [String] = []
+    var accounts: [AccountArgument] = []
 
     @Option(
         name: .customLong("scope"),
@@ -82,7 +67,7 @@ struct GatewayTokenCreateCommand: AsyncParsableCommand {
         let record = try await CLIContext.run(store.settings, creatingStore: true) { context in
             var dids: [DID] = []
             for account in accounts {
-                let identifier: ATIdentifier = try AccountName.identifier(account)
+                let identifier = try account.identifier()
                 let did = try await context.accounts.account(identifier).did
                 if !dids.contains(did) { dids.append(did) }
             }

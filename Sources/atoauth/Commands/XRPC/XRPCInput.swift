@@ -74,6 +74,6 @@ struct XRPCInput {
     }
 
     private static func usage(_ message: String) -> CLIFailure {
-        CLIFailure(status: CLIFailure.usage, message: message)
+        CLIFailure(status: .usage, message: message)
     }
 }

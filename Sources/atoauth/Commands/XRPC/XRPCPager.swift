@@ -64,13 +64,13 @@ struct XRPCPager {
         switch earlyStop {
         case .repeatedCursor(let cursor):
             return CLIFailure(
-                status: CLIFailure.failed,
+                status: .failed,
                 message: "\(method) sent the cursor “\(Self.shown(cursor))” a second time; stopped after "
                     + "\(pageCount) pages rather than loop. The pages read are printed."
             )
         case .pageLimit(let cursor):
             return CLIFailure(
-                status: CLIFailure.failed,
+                status: .failed,
                 message: "Stopped after \(pageCount) pages (--max-pages); \(method) has more. Continue with "
                     + "cursor=\(Self.shown(cursor)), or raise --max-pages."
             )

@@ -23,7 +23,7 @@ struct XRPCPagination {
                 let response = try await fetch(next)
                 guard let page = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any] else {
                     throw CLIFailure(
-                        status: CLIFailure.failed,
+                        status: .failed,
                         message: "Page \(pager.pageCount + 1) of \(method) is not a JSON object, so it has no cursor "
                             + "to follow; stopped after \(pager.pageCount) pages."
                     )
