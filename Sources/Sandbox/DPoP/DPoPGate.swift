@@ -11,6 +11,8 @@ struct DPoPGate: Sendable {
         var explanation: String
         /// Whether the client should retry with the nonce it is sent (`use_dpop_nonce`).
         var isNonceChallenge: Bool { reason == .dpopNonceMissing || reason == .dpopNonceStale }
+        /// The error code of the answer: `use_dpop_nonce` or `invalid_dpop_proof` (RFC 9449 §7.1, §8).
+        var code: String { isNonceChallenge ? "use_dpop_nonce" : "invalid_dpop_proof" }
     }
 
     /// This origin's nonces.

@@ -5,7 +5,8 @@ protocol OriginHandler: Sendable {
     /// Which origin this handler serves, for the origin URL and logs.
     var role: OriginRole { get }
 
-    /// Adds the origin's endpoints to `router`; every failure is an HTTP answer, never a thrown error.
+    /// Adds the origin's endpoints to `router`; every failure is an HTTP answer, or a thrown ``SandboxRejection``
+    /// that a ``RejectionMiddleware`` answers.
     func addRoutes(to router: Router<SandboxContext>)
 
     /// Notes a request whose head has arrived, before its body is read.

@@ -18,6 +18,8 @@ struct BeforeEach: RouterMiddleware {
 
 /// Adds the origin's current `DPoP-Nonce` to every answer of the routes it wraps, success or error (RFC 9449 §8),
 /// rotating first under the `newNonceOnEveryResponse` fault; adds none under `noDPoPNonces`.
+///
+/// A ``SandboxRejection`` thrown inside is answered here (``RejectionMiddleware``), so that it carries the nonce too.
 struct DPoPNonceMiddleware: RouterMiddleware {
     typealias Context = SandboxContext
     /// The shared state, for the settings and the time.
@@ -32,7 +34,8 @@ struct DPoPNonceMiddleware: RouterMiddleware {
         context: SandboxContext,
         next: (Request, SandboxContext) async throws -> Response
     ) async throws -> Response {
-        var response = try await next(request, context)
+        let rejections = RejectionMiddleware(monitor: core.monitor)
+        var response = try await rejections.handle(request, context: context, next: next)
         if applies(context.request), let nonce = gate.responseNonce(core),
             let name = HTTPFields.Element.Name("DPoP-Nonce")
         {
@@ -44,13 +47,14 @@ struct DPoPNonceMiddleware: RouterMiddleware {
 
 /// Answers the requests no route takes: `404`, or `405` (RFC 9110 §15.5.6) for a path routed for other methods.
 ///
-/// Added to a router after its routes, so it wraps only the router's not-found answer.
+/// Added to a router after its routes, so it wraps only the router's not-found answer; a ``SandboxRejection`` the
+/// answer throws goes to the router's ``RejectionMiddleware``.
 struct UnroutedMiddleware: RouterMiddleware {
     typealias Context = SandboxContext
     /// The paths some route takes.
     let routedPaths: Set<String>
     /// The answer, given the request and whether its path is routed for another method.
-    let answer: @Sendable (SandboxRequest, _ otherMethodRouted: Bool) -> SandboxResponse
+    let answer: @Sendable (SandboxRequest, _ otherMethodRouted: Bool) throws -> SandboxResponse
 
     func handle(
         _ request: Request,
@@ -61,7 +65,7 @@ struct UnroutedMiddleware: RouterMiddleware {
             return try await next(request, context)
         } catch let error as HTTPError where error.status == .notFound {
             let routed = routedPaths.contains(context.request.path)
-            return answer(context.request, routed).response(from: request, context: context)
+            return try answer(context.request, routed).response
         }
     }
 }
@@ -69,7 +73,7 @@ struct UnroutedMiddleware: RouterMiddleware {
 extension Router<SandboxContext> {
     /// Answers what no route takes with `answer`; called once every route is added.
     func answerUnrouted(
-        _ answer: @escaping @Sendable (SandboxRequest, _ otherMethodRouted: Bool) -> SandboxResponse
+        _ answer: @escaping @Sendable (SandboxRequest, _ otherMethodRouted: Bool) throws -> SandboxResponse
     ) {
         add(middleware: UnroutedMiddleware(routedPaths: Set(routes.map(\.path.description)), answer: answer))
     }

@@ -8,10 +8,9 @@ extension PDSHandler {
     ]
 
     /// Answers a legacy session method (`POST`); Bearer only, so any DPoP proof is refused.
-    func legacySession(_ name: String, _ request: SandboxRequest) async -> SandboxResponse {
+    func legacySession(_ name: String, _ request: SandboxRequest) async throws(SandboxRejection) -> SandboxResponse {
         guard request.header("dpop") == nil else {
-            return reject(
-                request,
+            throw reject(
                 .dpopWithLegacyToken,
                 400,
                 "InvalidRequest",
@@ -19,27 +18,26 @@ extension PDSHandler {
             )
         }
         switch name {
-        case "com.atproto.server.createSession": return await createLegacySession(request)
-        case "com.atproto.server.refreshSession": return await refreshLegacySession(request)
-        default: return await deleteLegacySession(request)
+        case "com.atproto.server.createSession": return try await createLegacySession(request)
+        case "com.atproto.server.refreshSession": return try await refreshLegacySession(request)
+        default: return try await deleteLegacySession(request)
         }
     }
 
     /// `createSession`: `{identifier, password, authFactorToken?}` → new JWTs, when the app password (and the
     /// sign-in code of a two-factor account) is right.
-    private func createLegacySession(_ request: SandboxRequest) async -> SandboxResponse {
+    private func createLegacySession(_ request: SandboxRequest) async throws(SandboxRejection) -> SandboxResponse {
         guard let input = JSONBody.decodeObject(request.body), let identifier = input["identifier"] as? String,
             let password = input["password"] as? String
         else {
-            return reject(request, .invalidXRPCInput, 400, "InvalidRequest", "identifier and password are required")
+            throw reject(.invalidXRPCInput, 400, "InvalidRequest", "identifier and password are required")
         }
         guard let account = core.configuration.account(for: identifier), account.appPassword == password else {
-            return reject(request, .invalidCredentials, 401, "AuthenticationRequired", "Invalid identifier or password")
+            throw reject(.invalidCredentials, 401, "AuthenticationRequired", "Invalid identifier or password")
         }
         if let expected = account.authFactorToken {
             guard let given = input["authFactorToken"] as? String else {
-                return reject(
-                    request,
+                throw reject(
                     .authFactorRequired,
                     401,
                     "AuthFactorTokenRequired",
@@ -47,7 +45,7 @@ extension PDSHandler {
                 )
             }
             guard given == expected else {
-                return reject(request, .authFactorRequired, 400, "InvalidToken", "Token is invalid")
+                throw reject(.authFactorRequired, 400, "InvalidToken", "Token is invalid")
             }
         }
         let sessionID = core.randomToken(bytes: 16)
@@ -64,13 +62,8 @@ extension PDSHandler {
     }
 
     /// `refreshSession` with the refresh JWT as Bearer: rotates it; a used one ends the session.
-    private func refreshLegacySession(_ request: SandboxRequest) async -> SandboxResponse {
-        let claims: LegacyJWT.Claims
-        do {
-            claims = try bearerRefreshJWT(request)
-        } catch {
-            return error.response
-        }
+    private func refreshLegacySession(_ request: SandboxRequest) async throws(SandboxRejection) -> SandboxResponse {
+        let claims = try bearerRefreshJWT(request)
         let tokens = issueLegacyTokens(for: claims.subject)
         do {
             _ = try await core.legacySessions.rotate(
@@ -79,27 +72,22 @@ extension PDSHandler {
                 newRefreshID: tokens.refreshID
             )
         } catch {
-            return refused(request, error)
+            throw refused(error)
         }
         guard let account = core.configuration.account(for: claims.subject) else {
-            return reject(request, .invalidToken, 400, "InvalidToken", "the token's account no longer exists")
+            throw reject(.invalidToken, 400, "InvalidToken", "the token's account no longer exists")
         }
         core.monitor.count { $0.legacyRefreshesSucceeded += 1 }
         return legacySessionAnswer(account, tokens)
     }
 
     /// `deleteSession` with the refresh JWT as Bearer: ends the session.
-    private func deleteLegacySession(_ request: SandboxRequest) async -> SandboxResponse {
-        let claims: LegacyJWT.Claims
-        do {
-            claims = try bearerRefreshJWT(request)
-        } catch {
-            return error.response
-        }
+    private func deleteLegacySession(_ request: SandboxRequest) async throws(SandboxRejection) -> SandboxResponse {
+        let claims = try bearerRefreshJWT(request)
         do {
             try await core.legacySessions.end(claims.id)
         } catch {
-            return refused(request, error)
+            throw refused(error)
         }
         core.monitor.count { $0.legacySessionsDeleted += 1 }
         core.monitor.note(request, "app-password session of \(claims.subject) deleted")
@@ -107,38 +95,33 @@ extension PDSHandler {
     }
 
     /// The answer to a refresh JWT the store refused: a replay (which ended its session) or a session that is gone.
-    private func refused(_ request: SandboxRequest, _ failure: LegacySessionStore.Failure) -> SandboxResponse {
+    private func refused(_ failure: LegacySessionStore.Failure) -> SandboxRejection {
         switch failure {
         case .replayed:
             core.monitor.count { $0.refreshTokenReplays += 1 }
             return reject(
-                request,
                 .refreshTokenReplay,
                 400,
                 "ExpiredToken",
                 "the refresh token was used before, so its session was deleted"
             )
         case .revoked:
-            return reject(request, .invalidRefreshToken, 400, "ExpiredToken", "Token has been revoked")
+            return reject(.invalidRefreshToken, 400, "ExpiredToken", "Token has been revoked")
         }
     }
 
     /// The refresh JWT of `Authorization: Bearer <refresh JWT>`, signed here and not expired.
-    private func bearerRefreshJWT(_ request: SandboxRequest) throws(SandboxResponseError) -> LegacyJWT.Claims {
+    private func bearerRefreshJWT(_ request: SandboxRequest) throws(SandboxRejection) -> LegacyJWT.Claims {
         let values = request.headerValues("authorization")
         let parts = values.first?.split(separator: " ", maxSplits: 1) ?? []
         guard values.count == 1, parts.count == 2, parts[0].lowercased() == "bearer" else {
-            throw SandboxResponseError(
-                reject(request, .authorizationMissing, 401, "AuthMissing", "send Authorization: Bearer <refresh JWT>")
-            )
+            throw reject(.authorizationMissing, 401, "AuthMissing", "send Authorization: Bearer <refresh JWT>")
         }
         guard let claims = core.legacyJWT.verify(String(parts[1])), claims.kind == .refresh else {
-            throw SandboxResponseError(
-                reject(request, .invalidToken, 400, "InvalidToken", "Token could not be verified")
-            )
+            throw reject(.invalidToken, 400, "InvalidToken", "Token could not be verified")
         }
         guard claims.expiresAt > core.now() else {
-            throw SandboxResponseError(reject(request, .expiredToken, 400, "ExpiredToken", "Token has expired"))
+            throw reject(.expiredToken, 400, "ExpiredToken", "Token has expired")
         }
         return claims
     }
@@ -191,39 +174,30 @@ extension PDSHandler {
         _ request: SandboxRequest,
         scheme: String,
         _ claims: LegacyJWT.Claims
-    ) async throws(SandboxResponseError) -> AuthenticatedCaller {
+    ) async throws(SandboxRejection) -> AuthenticatedCaller {
         guard scheme == "bearer", request.header("dpop") == nil else {
-            throw SandboxResponseError(
-                reject(
-                    request,
-                    .dpopWithLegacyToken,
-                    400,
-                    "InvalidToken",
-                    "a legacy app-password JWT is a Bearer token: send it as Authorization: Bearer, with no DPoP proof"
-                )
+            throw reject(
+                .dpopWithLegacyToken,
+                400,
+                "InvalidToken",
+                "a legacy app-password JWT is a Bearer token: send it as Authorization: Bearer, with no DPoP proof"
             )
         }
         guard claims.kind == .access else {
-            throw SandboxResponseError(
-                reject(request, .invalidToken, 400, "InvalidToken", "a refresh JWT is not an access token")
-            )
+            throw reject(.invalidToken, 400, "InvalidToken", "a refresh JWT is not an access token")
         }
         let now = core.now()
         guard claims.expiresAt > now else {
-            throw SandboxResponseError(reject(request, .expiredToken, 400, "ExpiredToken", "Token has expired"))
+            throw reject(.expiredToken, 400, "ExpiredToken", "Token has expired")
         }
         let sessionID: String
         do {
             sessionID = try await core.legacySessions.session(ofAccess: claims.id)
         } catch {
-            throw SandboxResponseError(
-                reject(request, .invalidToken, 400, "InvalidToken", "the app-password session was ended")
-            )
+            throw reject(.invalidToken, 400, "InvalidToken", "the app-password session was ended")
         }
         guard let account = core.configuration.account(for: claims.subject) else {
-            throw SandboxResponseError(
-                reject(request, .invalidToken, 400, "InvalidToken", "the token's account no longer exists")
-            )
+            throw reject(.invalidToken, 400, "InvalidToken", "the token's account no longer exists")
         }
         let token = AccessTokenRecord(
             sessionID: sessionID,

@@ -104,6 +104,7 @@ extension AuthorizationServerHandler {
         do {
             form = try formParameters(request)
         } catch {
+            core.monitor.rejected(request, error.reason, error.explanation)
             return .html(400, ConsentPage.errorPage("The form could not be read."))
         }
         if let origin = request.header("origin"), origin != "null", origin != issuer {

@@ -19,13 +19,8 @@ struct PresentedAssertion: Sendable {
 extension AuthorizationServerHandler {
     /// Resolves a `client_id`, or answers `invalid_client`: a configured document, the loopback client, or a document
     /// fetched from an `http` loopback URL (``ClientDocumentCache``).
-    func resolveClient(
-        _ request: SandboxRequest,
-        _ clientID: String?
-    ) async throws(SandboxResponseError)
-        -> ClientRegistration
-    {
-        guard let clientID else { throw reject(request, .invalidRequest, "client_id is required") }
+    func resolveClient(_ clientID: String?) async throws(SandboxRejection) -> ClientRegistration {
+        guard let clientID else { throw reject(.invalidRequest, "client_id is required") }
         let documents = core.configuration.clientMetadataDocuments
         do throws(ClientResolver.Refusal) {
             guard ClientResolver.isLoopbackIP(clientID), documents[clientID] == nil else {
@@ -39,7 +34,7 @@ extension AuthorizationServerHandler {
                 try HostedClientMetadata.registration(clientID: clientID, document: document)
             }
         } catch {
-            throw reject(request, .invalidClient, error.reason, error: "invalid_client")
+            throw reject(.invalidClient, error.reason, error: "invalid_client")
         }
     }
 
@@ -51,16 +46,15 @@ extension AuthorizationServerHandler {
     }
 
     /// Authenticates the request's client (RFC 6749 §2.3; RFC 7521 §4.2; RFC 7523 §3; atproto.com/specs/oauth,
-    /// Client Authentication): ``presentedAssertion(_:form:client:)``, then ``verifyAssertion(_:_:client:)``.
+    /// Client Authentication): ``presentedAssertion(form:client:)``, then ``verifyAssertion(_:client:)``.
     ///
     /// - Returns: the proof of a confidential client, or `nil` for a public one.
     func authenticateClient(
-        _ request: SandboxRequest,
         form: [String: String],
         client: ClientRegistration
-    ) async throws(SandboxResponseError) -> ClientProof? {
-        guard let presented = try await presentedAssertion(request, form: form, client: client) else { return nil }
-        return try verifyAssertion(request, presented, client: client)
+    ) async throws(SandboxRejection) -> ClientProof? {
+        guard let presented = try await presentedAssertion(form: form, client: client) else { return nil }
+        return try verifyAssertion(presented, client: client)
     }
 
     /// The first half of client authentication: the assertion's presence, and the client's keys.
@@ -72,15 +66,13 @@ extension AuthorizationServerHandler {
     ///
     /// - Returns: the assertion with the client's keys, not yet verified; `nil` for a public client.
     func presentedAssertion(
-        _ request: SandboxRequest,
         form: [String: String],
         client: ClientRegistration
-    ) async throws(SandboxResponseError) -> PresentedAssertion? {
+    ) async throws(SandboxRejection) -> PresentedAssertion? {
         let assertionType = form["client_assertion_type"]
         guard case .privateKeyJWT(let source) = client.authentication else {
             guard assertionType == nil, form["client_assertion"] == nil else {
                 throw refuseClient(
-                    request,
                     .clientAssertionInvalid,
                     "\(client.clientID) is a public client (token_endpoint_auth_method none): it must not send "
                         + "client_assertion or client_assertion_type"
@@ -90,20 +82,18 @@ extension AuthorizationServerHandler {
         }
         guard let assertion = form["client_assertion"], !assertion.isEmpty else {
             throw refuseClient(
-                request,
                 .clientAssertionMissing,
                 "\(client.clientID) is a confidential client (private_key_jwt): client_assertion is required"
             )
         }
         guard assertionType == ClientAssertionVerifier.assertionType else {
             throw refuseClient(
-                request,
                 .clientAssertionMissing,
                 "client_assertion_type must be \(ClientAssertionVerifier.assertionType), not "
                     + (assertionType ?? "missing")
             )
         }
-        let keys = try await clientKeys(request, client: client, source: source)
+        let keys = try await clientKeys(client: client, source: source)
         return PresentedAssertion(assertion: assertion, keys: keys)
     }
 
@@ -113,10 +103,9 @@ extension AuthorizationServerHandler {
     ///
     /// - Returns: the key that signed it, and the client's keys.
     func verifyAssertion(
-        _ request: SandboxRequest,
         _ presented: PresentedAssertion,
         client: ClientRegistration
-    ) throws(SandboxResponseError) -> ClientProof {
+    ) throws(SandboxRejection) -> ClientProof {
         let now = core.now()
         let verified: ClientAssertionVerifier.Verified
         do {
@@ -128,12 +117,11 @@ extension AuthorizationServerHandler {
                 now: now
             )
         } catch {
-            throw refuseClient(request, .clientAssertionInvalid, "client_assertion \(error.reason)")
+            throw refuseClient(.clientAssertionInvalid, "client_assertion \(error.reason)")
         }
         let lifetime = max(1, verified.expiresAt.timeIntervalSince(now))
         guard core.clientAssertionReplays.insert(verified.jti, now: now, lifetime: lifetime) else {
             throw refuseClient(
-                request,
                 .clientAssertionReplay,
                 "client_assertion jti was already used; every request needs a new assertion"
             )
@@ -145,10 +133,9 @@ extension AuthorizationServerHandler {
     /// A confidential client's current keys: its inline `jwks`, or the JWK Set at its `jwks_uri` (configured under
     /// that URL, or fetched from a loopback address and cached); otherwise `invalid_client`.
     private func clientKeys(
-        _ request: SandboxRequest,
         client: ClientRegistration,
         source: ClientKeySource
-    ) async throws(SandboxResponseError) -> ClientKeySet {
+    ) async throws(SandboxRejection) -> ClientKeySet {
         let uri: String
         switch source {
         case .inline(let keys):
@@ -174,17 +161,13 @@ extension AuthorizationServerHandler {
                 try ClientKeySet(document: document, source: uri)
             }
         } catch {
-            throw refuseClient(request, .clientAssertionInvalid, "the client's keys: \(error.reason)")
+            throw refuseClient(.clientAssertionInvalid, "the client's keys: \(error.reason)")
         }
     }
 
     /// Counts a refused client authentication and makes its `400 invalid_client` answer.
-    func refuseClient(
-        _ request: SandboxRequest,
-        _ reason: SandboxRejectionReason,
-        _ explanation: String
-    ) -> SandboxResponseError {
+    func refuseClient(_ reason: SandboxRejectionReason, _ explanation: String) -> SandboxRejection {
         core.monitor.count { $0.clientAssertionsRefused += 1 }
-        return reject(request, reason, explanation, error: "invalid_client")
+        return reject(reason, explanation, error: "invalid_client")
     }
 }

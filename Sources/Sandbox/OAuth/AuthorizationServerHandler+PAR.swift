@@ -6,96 +6,85 @@ extension AuthorizationServerHandler {
     /// `POST /oauth/par` (RFC 9126 §2): validates the whole request up front and answers a one-use `request_uri`.
     ///
     /// A confidential client authenticates here too, with a client assertion in the form (RFC 9126 §2.1).
-    func pushedAuthorization(_ request: SandboxRequest) async -> SandboxResponse {
-        do {
-            let proof = try checkDPoP(request)
-            let form = try formParameters(request)
-            let pushed = try await validatePushedRequest(request, form: form, proof: proof)
-            await core.authorizations.push(pushed)
-            core.monitor.note(
-                request,
-                "accepted the pushed request of \(pushed.clientID) for scope \"\(pushed.scope)\""
-            )
-            return .json(
-                201,
-                [
-                    "request_uri": pushed.requestURI,
-                    "expires_in": WholeSeconds.of(core.configuration.requestURILifetime),
-                ]
-            )
-        } catch {
-            return error.response
-        }
+    func pushedAuthorization(
+        _ request: SandboxRequest,
+        proof: VerifiedDPoPProof
+    ) async throws(SandboxRejection) -> SandboxResponse {
+        let form = try formParameters(request)
+        let pushed = try await validatePushedRequest(form: form, proof: proof)
+        await core.authorizations.push(pushed)
+        core.monitor.note(
+            request,
+            "accepted the pushed request of \(pushed.clientID) for scope \"\(pushed.scope)\""
+        )
+        return .json(
+            201,
+            [
+                "request_uri": pushed.requestURI,
+                "expires_in": WholeSeconds.of(core.configuration.requestURILifetime),
+            ]
+        )
     }
 
     private func validatePushedRequest(
-        _ request: SandboxRequest,
         form: [String: String],
         proof: VerifiedDPoPProof
-    ) async throws(SandboxResponseError) -> PushedAuthorization {
+    ) async throws(SandboxRejection) -> PushedAuthorization {
         for unsupported in ["request", "request_uri"] where form[unsupported] != nil {
-            throw reject(request, .invalidRequest, "the \(unsupported) parameter is not supported in a PAR")
+            throw reject(.invalidRequest, "the \(unsupported) parameter is not supported in a PAR")
         }
-        let client = try await resolveClient(request, form["client_id"])
-        _ = try await authenticateClient(request, form: form, client: client)
+        let client = try await resolveClient(form["client_id"])
+        _ = try await authenticateClient(form: form, client: client)
         guard form["response_type"] == "code" else {
             throw reject(
-                request,
                 .invalidRequest,
                 "response_type must be code, not \(form["response_type"] ?? "missing")",
                 error: form["response_type"] == nil ? "invalid_request" : "unsupported_response_type"
             )
         }
         if let mode = form["response_mode"], mode != "query" {
-            throw reject(request, .invalidRequest, "response_mode must be query, not \(mode)")
+            throw reject(.invalidRequest, "response_mode must be query, not \(mode)")
         }
         guard let redirectURI = form["redirect_uri"] else {
-            throw reject(request, .invalidRequest, "redirect_uri is required")
+            throw reject(.invalidRequest, "redirect_uri is required")
         }
         do {
             try ClientResolver.checkRedirectURI(redirectURI, for: client)
         } catch {
-            throw reject(request, .redirectURIMismatch, error.reason)
+            throw reject(.redirectURIMismatch, error.reason)
         }
         guard form["code_challenge_method"] == "S256" else {
             throw reject(
-                request,
                 .invalidRequest,
                 "code_challenge_method must be S256, not \(form["code_challenge_method"] ?? "missing")"
             )
         }
         guard let challenge = form["code_challenge"], challenge.utf8.count == 43, Base64URL.decode(challenge) != nil
         else {
-            throw reject(request, .invalidRequest, "code_challenge must be 43 base64url characters (S256)")
+            throw reject(.invalidRequest, "code_challenge must be 43 base64url characters (S256)")
         }
         guard let state = form["state"], !state.isEmpty, state.utf8.count <= 1024 else {
-            throw reject(request, .invalidRequest, "state is required (1 to 1024 characters)")
+            throw reject(.invalidRequest, "state is required (1 to 1024 characters)")
         }
-        let scope = try validateScope(request, form["scope"], client: client)
+        let scope = try validateScope(form["scope"], client: client)
         if let prompt = form["prompt"], !SignUp.promptValues.contains(prompt) {
             throw reject(
-                request,
                 .invalidRequest,
                 "prompt must be one of \(SignUp.promptValues.joined(separator: ", ")), not \(prompt)"
             )
         }
         if form["prompt"] == "create", form["login_hint"] != nil {
-            throw reject(request, .invalidRequest, "prompt=create signs up a new account, so it takes no login_hint")
+            throw reject(.invalidRequest, "prompt=create signs up a new account, so it takes no login_hint")
         }
         var loginHintDID: String?
         if let hint = form["login_hint"] {
             guard let account = core.configuration.account(for: hint) else {
-                throw reject(request, .invalidRequest, "login_hint \(hint) is not an account of this sandbox")
+                throw reject(.invalidRequest, "login_hint \(hint) is not an account of this sandbox")
             }
             loginHintDID = account.did
         }
         if let expected = form["dpop_jkt"], expected != proof.thumbprint {
-            throw reject(
-                request,
-                .dpopKeyMismatch,
-                "dpop_jkt does not match the DPoP proof's key",
-                error: "invalid_dpop_proof"
-            )
+            throw reject(.dpopKeyMismatch, "dpop_jkt does not match the DPoP proof's key", error: "invalid_dpop_proof")
         }
         return PushedAuthorization(
             requestURI: "urn:ietf:params:oauth:request_uri:req-" + core.randomToken(bytes: 16),
@@ -116,23 +105,16 @@ extension AuthorizationServerHandler {
     /// registered (compared in canonical form), hold no token of the `refusedScopes` fault, and include only
     /// permission sets the sandbox publishes (an `include:` it cannot resolve is refused, as the reference server
     /// refuses one whose lexicon it cannot fetch); answers the canonical scope.
-    private func validateScope(
-        _ request: SandboxRequest,
-        _ scope: String?,
-        client: ClientRegistration
-    )
-        throws(SandboxResponseError) -> String
-    {
-        guard let scope else { throw reject(request, .invalidScope, "scope is required", error: "invalid_scope") }
+    private func validateScope(_ scope: String?, client: ClientRegistration) throws(SandboxRejection) -> String {
+        guard let scope else { throw reject(.invalidScope, "scope is required", error: "invalid_scope") }
         let requested: ScopeSet
         do {
             requested = try OAuthScope.parse(scope)
         } catch {
-            throw reject(request, .invalidScope, error.reason, error: "invalid_scope")
+            throw reject(.invalidScope, error.reason, error: "invalid_scope")
         }
         if let unregistered = requested.tokens.first(where: { !client.scopes.contains($0.description) }) {
             throw reject(
-                request,
                 .invalidScope,
                 "scope \(unregistered) is not in the client's scope \"\(client.scopes.sorted().joined(separator: " "))\"",
                 error: "invalid_scope"
@@ -140,16 +122,10 @@ extension AuthorizationServerHandler {
         }
         let settings = core.configuration
         if let refused = PermissionGrant.refused(in: requested, settings: settings) {
-            throw reject(
-                request,
-                .invalidScope,
-                "the scope \(refused) is not accepted by this server",
-                error: "invalid_scope"
-            )
+            throw reject(.invalidScope, "the scope \(refused) is not accepted by this server", error: "invalid_scope")
         }
         if let unknown = PermissionGrant.unknownSets(in: requested, settings: settings).first {
             throw reject(
-                request,
                 .invalidScope,
                 "include:\(unknown): the permission set \(unknown) could not be resolved (this server publishes no "
                     + "lexicon for it)",

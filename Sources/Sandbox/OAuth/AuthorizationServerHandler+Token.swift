@@ -6,27 +6,17 @@ extension AuthorizationServerHandler {
     /// A confidential client authenticates with a client assertion (RFC 7523 §3) at both grants; the code exchange
     /// binds the session to the assertion's key, and its session and refresh tokens live longer
     /// (atproto.com/specs/oauth, Tokens and Session Lifetime).
-    func token(_ request: SandboxRequest) async -> SandboxResponse {
-        do throws(SandboxResponseError) {
-            let proof = try checkDPoP(request)
-            let form = try formParameters(request)
-            switch form["grant_type"] {
-            case "authorization_code":
-                return try await authorizationCodeGrant(request, form: form, proof: proof)
-            case "refresh_token":
-                return try await refreshTokenGrant(request, form: form, proof: proof)
-            case nil:
-                throw reject(request, .invalidRequest, "grant_type is required")
-            case let other?:
-                throw reject(
-                    request,
-                    .unsupportedGrantType,
-                    "grant_type \(other) is not supported",
-                    error: "unsupported_grant_type"
-                )
-            }
-        } catch {
-            return error.response
+    func token(_ request: SandboxRequest, proof: VerifiedDPoPProof) async throws(SandboxRejection) -> SandboxResponse {
+        let form = try formParameters(request)
+        switch form["grant_type"] {
+        case "authorization_code":
+            return try await authorizationCodeGrant(request, form: form, proof: proof)
+        case "refresh_token":
+            return try await refreshTokenGrant(request, form: form, proof: proof)
+        case nil:
+            throw reject(.invalidRequest, "grant_type is required")
+        case let other?:
+            throw reject(.unsupportedGrantType, "grant_type \(other) is not supported", error: "unsupported_grant_type")
         }
     }
 
@@ -34,50 +24,47 @@ extension AuthorizationServerHandler {
         _ request: SandboxRequest,
         form: [String: String],
         proof: VerifiedDPoPProof
-    ) async throws(SandboxResponseError) -> SandboxResponse {
-        let client = try await resolveClient(request, requestClientID(form))
-        let clientProof = try await authenticateClient(request, form: form, client: client)
+    ) async throws(SandboxRejection) -> SandboxResponse {
+        let client = try await resolveClient(requestClientID(form))
+        let clientProof = try await authenticateClient(form: form, client: client)
         let clientID = client.clientID
-        guard let code = form["code"] else { throw reject(request, .invalidRequest, "code is required") }
+        guard let code = form["code"] else { throw reject(.invalidRequest, "code is required") }
         guard let redirectURI = form["redirect_uri"] else {
-            throw reject(request, .invalidRequest, "redirect_uri is required")
+            throw reject(.invalidRequest, "redirect_uri is required")
         }
         guard let verifier = form["code_verifier"] else {
-            throw reject(request, .invalidRequest, "code_verifier is required")
+            throw reject(.invalidRequest, "code_verifier is required")
         }
         let record: AuthorizationCodeRecord
         do {
             record = try await core.authorizations.redeemCode(code, now: core.now())
         } catch .reused {
             throw reject(
-                request,
                 .codeReuse,
                 "the code \(SandboxMonitor.redact(code)) was already used; the tokens it issued are revoked",
                 error: "invalid_grant"
             )
         } catch .expired {
-            throw reject(request, .invalidCode, "the code has expired", error: "invalid_grant")
+            throw reject(.invalidCode, "the code has expired", error: "invalid_grant")
         } catch {
-            throw reject(request, .invalidCode, "the code is unknown", error: "invalid_grant")
+            throw reject(.invalidCode, "the code is unknown", error: "invalid_grant")
         }
         let pushed = record.request
         guard clientID == pushed.clientID else {
-            throw reject(request, .invalidClient, "client_id differs from the PAR's client_id", error: "invalid_grant")
+            throw reject(.invalidClient, "client_id differs from the PAR's client_id", error: "invalid_grant")
         }
         guard redirectURI == pushed.redirectURI else {
             throw reject(
-                request,
                 .redirectURIMismatch,
                 "redirect_uri differs from the one sent in the PAR",
                 error: "invalid_grant"
             )
         }
         guard PKCEVerification.isWellFormed(verifier) else {
-            throw reject(request, .invalidRequest, "code_verifier must be 43 to 128 unreserved characters")
+            throw reject(.invalidRequest, "code_verifier must be 43 to 128 unreserved characters")
         }
         guard PKCEVerification.s256Challenge(for: verifier) == pushed.codeChallenge else {
             throw reject(
-                request,
                 .pkceMismatch,
                 "code_verifier does not hash (S256) to the code_challenge",
                 error: "invalid_grant"
@@ -85,7 +72,6 @@ extension AuthorizationServerHandler {
         }
         guard proof.thumbprint == pushed.dpopKeyThumbprint else {
             throw reject(
-                request,
                 .dpopKeyMismatch,
                 "the DPoP proof's key is not the one used for the PAR",
                 error: "invalid_grant"
@@ -131,22 +117,21 @@ extension AuthorizationServerHandler {
         _ request: SandboxRequest,
         form: [String: String],
         proof: VerifiedDPoPProof
-    ) async throws(SandboxResponseError) -> SandboxResponse {
+    ) async throws(SandboxRejection) -> SandboxResponse {
         let fired = core.updateConfiguration { $0.faults.refreshServerError.fire() }
         if fired {
             core.monitor.count { $0.injectedRefreshFailures += 1 }
             throw reject(
-                request,
                 .injectedFault,
                 "injected fault refreshServerError: answering 500; the refresh token stays valid",
                 error: "server_error",
                 status: 500
             )
         }
-        let client = try await resolveClient(request, requestClientID(form))
-        let presented = try await presentedAssertion(request, form: form, client: client)
+        let client = try await resolveClient(requestClientID(form))
+        let presented = try await presentedAssertion(form: form, client: client)
         guard let refreshToken = form["refresh_token"] else {
-            throw reject(request, .invalidRequest, "refresh_token is required")
+            throw reject(.invalidRequest, "refresh_token is required")
         }
         var clientProof: ClientProof?
         if let presented {
@@ -156,8 +141,8 @@ extension AuthorizationServerHandler {
                 dpopKeyThumbprint: proof.thumbprint,
                 keys: presented.keys
             )
-            if let ended { throw refreshRejection(request, .clientKeyRemoved(ended), token: refreshToken) }
-            clientProof = try verifyAssertion(request, presented, client: client)
+            if let ended { throw refreshRejection(.clientKeyRemoved(ended), token: refreshToken) }
+            clientProof = try verifyAssertion(presented, client: client)
         }
         let settings = core.configuration
         let now = core.now()
@@ -178,7 +163,7 @@ extension AuthorizationServerHandler {
                 now: now
             )
         } catch {
-            throw refreshRejection(request, error, token: refreshToken)
+            throw refreshRejection(error, token: refreshToken)
         }
         core.monitor.count { $0.refreshGrantsSucceeded += 1 }
         core.monitor.note(
@@ -189,32 +174,21 @@ extension AuthorizationServerHandler {
         return tokenResponse(session, accessToken: accessToken, expiresIn: expiresIn)
     }
 
-    private func refreshRejection(
-        _ request: SandboxRequest,
-        _ failure: AuthorizationStore.RefreshFailure,
-        token: String
-    ) -> SandboxResponseError {
+    private func refreshRejection(_ failure: AuthorizationStore.RefreshFailure, token: String) -> SandboxRejection {
         switch failure {
         case .replayed:
             core.monitor.count { $0.refreshTokenReplays += 1 }
             return reject(
-                request,
                 .refreshTokenReplay,
                 "refresh token \(SandboxMonitor.redact(token)) was already used: the whole session is deleted",
                 error: "invalid_grant"
             )
         case .unknown:
-            return reject(
-                request,
-                .invalidRefreshToken,
-                "the refresh token is unknown or revoked",
-                error: "invalid_grant"
-            )
+            return reject(.invalidRefreshToken, "the refresh token is unknown or revoked", error: "invalid_grant")
         case .expired:
-            return reject(request, .invalidRefreshToken, "the session has expired", error: "invalid_grant")
+            return reject(.invalidRefreshToken, "the session has expired", error: "invalid_grant")
         case .refreshTokenExpired:
             return reject(
-                request,
                 .invalidRefreshToken,
                 "the refresh token has expired (a confidential client's each expire confidentialRefreshTokenLifetime "
                     + "after issue); the session is deleted",
@@ -223,34 +197,22 @@ extension AuthorizationServerHandler {
         case .clientKeyRemoved(let keyID):
             core.monitor.count { $0.sessionsEndedByKeyRemoval += 1 }
             return reject(
-                request,
                 .clientKeyRemoved,
                 "the session is bound to key \(keyID), which is no longer in the client's JWKS: the session has ended",
                 error: "invalid_grant"
             )
         case .clientKeyMismatch(let keyID):
             return reject(
-                request,
                 .clientKeyMismatch,
                 "the session is bound to key \(keyID): sign the client assertion with it",
                 error: "invalid_grant"
             )
         case .clientMismatch:
-            return reject(
-                request,
-                .invalidClient,
-                "client_id differs from the session's client",
-                error: "invalid_grant"
-            )
+            return reject(.invalidClient, "client_id differs from the session's client", error: "invalid_grant")
         case .scopeWidened:
-            return reject(request, .invalidScope, "a refresh cannot widen the session's scope", error: "invalid_scope")
+            return reject(.invalidScope, "a refresh cannot widen the session's scope", error: "invalid_scope")
         case .keyMismatch:
-            return reject(
-                request,
-                .dpopKeyMismatch,
-                "the DPoP proof's key is not the session's key",
-                error: "invalid_grant"
-            )
+            return reject(.dpopKeyMismatch, "the DPoP proof's key is not the session's key", error: "invalid_grant")
         }
     }
 

@@ -33,10 +33,13 @@ struct AuthorizationServerHandler: OriginHandler {
         }
         router.get("/oauth/authorize") { request in await authorize(request) }
         router.post("/oauth/authorize") { request in await consent(request) }
-        router.group().add(middleware: DPoPNonceMiddleware(core: core, gate: gate))
-            .post("/oauth/par") { request in await pushedAuthorization(request) }
-            .post("/oauth/token") { request in await token(request) }
-            .post("/oauth/revoke") { request in await revoke(request) }
+        let dpop = router.group().add(middleware: DPoPNonceMiddleware(core: core, gate: gate))
+        dpop.group().add(middleware: DPoPProofMiddleware(server: self))
+            .post("/oauth/par") { try await pushedAuthorization($1.request, proof: $1.required(\.dpopProof)) }
+            .post("/oauth/token") { try await token($1.request, proof: $1.required(\.dpopProof)) }
+        // Revocation (RFC 7009) takes a DPoP proof optionally.
+        dpop.group().add(middleware: DPoPProofMiddleware(server: self, isOptional: true))
+            .post("/oauth/revoke") { request in try await revoke(request) }
         router.answerUnrouted { request, otherMethodRouted in
             if otherMethodRouted {
                 core.monitor.rejected(request, .notFound, "method \(request.method.rawValue) is not allowed here")
@@ -47,26 +50,10 @@ struct AuthorizationServerHandler: OriginHandler {
         }
     }
 
-    /// Checks the request's DPoP proof; on failure returns the answer to send (`use_dpop_nonce` or
-    /// `invalid_dpop_proof`, RFC 9449 §5 and §8), already counted and logged.
-    func checkDPoP(_ request: SandboxRequest) throws(SandboxResponseError) -> VerifiedDPoPProof {
-        do {
-            return try gate.check(request, accessToken: nil, settings: core.configuration, now: core.now())
-        } catch {
-            core.monitor.rejected(request, error.reason, error.explanation)
-            if error.isNonceChallenge {
-                core.monitor.count { $0.nonceChallengesSent += 1 }
-                throw SandboxResponseError(.oauthError(400, "use_dpop_nonce", error.explanation))
-            }
-            throw SandboxResponseError(.oauthError(400, "invalid_dpop_proof", error.explanation))
-        }
-    }
-
-    /// Parses a form-encoded body; on failure returns the `invalid_request` answer, already counted and logged.
-    func formParameters(_ request: SandboxRequest) throws(SandboxResponseError) -> [String: String] {
+    /// Parses a form-encoded body, or refuses it with `invalid_request`.
+    func formParameters(_ request: SandboxRequest) throws(SandboxRejection) -> [String: String] {
         guard request.mediaType == "application/x-www-form-urlencoded" else {
             throw reject(
-                request,
                 .invalidRequest,
                 "the body must be application/x-www-form-urlencoded, not \(request.mediaType ?? "missing")"
             )
@@ -74,30 +61,17 @@ struct AuthorizationServerHandler: OriginHandler {
         do {
             return try FormEncoding.parse(String(decoding: request.body, as: UTF8.self))
         } catch {
-            throw reject(request, .invalidRequest, "the form body is malformed: \(error.reason)")
+            throw reject(.invalidRequest, "the form body is malformed: \(error.reason)")
         }
     }
 
-    /// Counts and logs a rejection and makes its OAuth error answer (status 400 unless given).
+    /// A refusal with its OAuth error answer (RFC 6749 §5.2), status 400 unless given.
     func reject(
-        _ request: SandboxRequest,
         _ reason: SandboxRejectionReason,
         _ explanation: String,
         error: String = "invalid_request",
         status: Int = 400
-    ) -> SandboxResponseError {
-        core.monitor.rejected(request, reason, explanation)
-        return SandboxResponseError(.oauthError(status, error, explanation))
-    }
-}
-
-/// A finished error answer carried through `Result` and `throws`.
-struct SandboxResponseError: Error, Sendable {
-    /// The answer to send.
-    var response: SandboxResponse
-
-    /// Wraps an answer.
-    init(_ response: SandboxResponse) {
-        self.response = response
+    ) -> SandboxRejection {
+        SandboxRejection(reason: reason, explanation: explanation, answer: .oauthError(status, error, explanation))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Hummingbird
 
 /// The account and token behind an authenticated resource request.
 struct AuthenticatedCaller: Sendable {
@@ -8,17 +9,38 @@ struct AuthenticatedCaller: Sendable {
     var token: AccessTokenRecord
 }
 
+/// Authenticates each request of the routes it wraps (``PDSHandler/authenticate(_:)``), for the handler to read as
+/// ``SandboxContext/caller``; a refusal is thrown, for ``RejectionMiddleware`` to answer.
+struct AuthenticationMiddleware: RouterMiddleware {
+    typealias Context = SandboxContext
+    /// The PDS, which authenticates.
+    let pds: PDSHandler
+    /// Whether a request without an `Authorization` header goes on unauthenticated.
+    var isOptional = false
+
+    func handle(
+        _ request: Request,
+        context: SandboxContext,
+        next: (Request, SandboxContext) async throws -> Response
+    ) async throws -> Response {
+        var context = context
+        if !isOptional || !context.request.headerValues("authorization").isEmpty {
+            context.caller = try await pds.authenticate(context.request)
+        }
+        return try await next(request, context)
+    }
+}
+
 extension PDSHandler {
     /// Checks `Authorization: DPoP <token>` and the `DPoP` proof (RFC 9449 §7): the proof with `ath`, the nonce,
     /// the `jti`, then the token and its `cnf.jkt`.
     ///
     /// A legacy app-password JWT goes to ``authenticateLegacy(_:scheme:_:)`` instead; an OAuth token sent as
     /// `Bearer` is refused.
-    func authenticate(_ request: SandboxRequest) async throws(SandboxResponseError) -> AuthenticatedCaller {
+    func authenticate(_ request: SandboxRequest) async throws(SandboxRejection) -> AuthenticatedCaller {
         let authorizations = request.headerValues("authorization")
         guard let authorization = authorizations.first else {
             throw unauthorized(
-                request,
                 .authorizationMissing,
                 error: nil,
                 xrpcError: "AuthMissing",
@@ -26,7 +48,7 @@ extension PDSHandler {
             )
         }
         guard authorizations.count == 1 else {
-            throw unauthorized(request, .invalidRequest, error: "invalid_request", "more than one Authorization header")
+            throw unauthorized(.invalidRequest, error: "invalid_request", "more than one Authorization header")
         }
         let parts = authorization.split(separator: " ", maxSplits: 1)
         let scheme = parts.first.map { $0.lowercased() } ?? ""
@@ -35,7 +57,6 @@ extension PDSHandler {
         }
         guard scheme != "bearer" else {
             throw unauthorized(
-                request,
                 .bearerScheme,
                 error: "invalid_request",
                 "the Bearer scheme is refused: DPoP-bound tokens must be sent as Authorization: DPoP <token>"
@@ -43,7 +64,6 @@ extension PDSHandler {
         }
         guard scheme == "dpop", parts.count == 2, !parts[1].isEmpty else {
             throw unauthorized(
-                request,
                 .invalidRequest,
                 error: "invalid_request",
                 "the Authorization header must be DPoP <access token>"
@@ -55,18 +75,14 @@ extension PDSHandler {
         do {
             proof = try gate.check(request, accessToken: accessToken, settings: core.configuration, now: now)
         } catch {
-            if error.isNonceChallenge {
-                core.monitor.count { $0.nonceChallengesSent += 1 }
-                throw unauthorized(request, error.reason, error: "use_dpop_nonce", error.explanation)
-            }
-            throw unauthorized(request, error.reason, error: "invalid_dpop_proof", error.explanation)
+            if error.isNonceChallenge { core.monitor.count { $0.nonceChallengesSent += 1 } }
+            throw unauthorized(error.reason, error: error.code, error.explanation)
         }
         let token: AccessTokenRecord
         do {
             token = try await core.authorizations.accessToken(accessToken, now: now)
         } catch .expired {
             throw unauthorized(
-                request,
                 .expiredToken,
                 error: "invalid_token",
                 xrpcError: "ExpiredToken",
@@ -74,7 +90,6 @@ extension PDSHandler {
             )
         } catch {
             throw unauthorized(
-                request,
                 .invalidToken,
                 error: "invalid_token",
                 xrpcError: "InvalidToken",
@@ -83,7 +98,6 @@ extension PDSHandler {
         }
         guard proof.thumbprint == token.dpopKeyThumbprint else {
             throw unauthorized(
-                request,
                 .dpopKeyMismatch,
                 error: "invalid_token",
                 xrpcError: "InvalidToken",
@@ -92,7 +106,6 @@ extension PDSHandler {
         }
         guard let account = core.configuration.account(for: token.subject) else {
             throw unauthorized(
-                request,
                 .invalidToken,
                 error: "invalid_token",
                 xrpcError: "InvalidToken",
@@ -102,17 +115,16 @@ extension PDSHandler {
         return AuthenticatedCaller(account: account, token: token)
     }
 
-    /// A `401` with a `WWW-Authenticate: DPoP` challenge (RFC 9449 §7.1), counted and logged.
+    /// A `401` with a `WWW-Authenticate: DPoP` challenge (RFC 9449 §7.1).
     private func unauthorized(
-        _ request: SandboxRequest,
         _ reason: SandboxRejectionReason,
         error: String?,
         xrpcError: String? = nil,
         _ explanation: String
-    ) -> SandboxResponseError {
-        var response = reject(request, reason, 401, xrpcError ?? error ?? "AuthMissing", explanation)
-        response.setHeader("WWW-Authenticate", Self.challenge(error: error, description: explanation))
-        return SandboxResponseError(response)
+    ) -> SandboxRejection {
+        var rejection = reject(reason, 401, xrpcError ?? error ?? "AuthMissing", explanation)
+        rejection.answer.setHeader("WWW-Authenticate", Self.challenge(error: error, description: explanation))
+        return rejection
     }
 
     /// A `DPoP` challenge: `DPoP algs="ES256"`, with `error` and `error_description` when given.

@@ -7,12 +7,12 @@ extension PDSHandler {
     }
 
     /// `app.bsky.actor.getProfile`: a minimal profile of any hosted account.
-    func getProfile(_ request: SandboxRequest, _ caller: AuthenticatedCaller) -> SandboxResponse {
+    func getProfile(_ request: SandboxRequest, _ caller: AuthenticatedCaller) throws -> SandboxResponse {
         guard let actor = (try? request.queryParameters())?["actor"], !actor.isEmpty else {
-            return reject(request, .invalidXRPCInput, 400, "InvalidRequest", "actor is required")
+            throw reject(.invalidXRPCInput, 400, "InvalidRequest", "actor is required")
         }
         guard let account = core.configuration.account(for: actor) else {
-            return reject(request, .invalidXRPCInput, 400, "InvalidRequest", "Profile not found: \(actor)")
+            throw reject(.invalidXRPCInput, 400, "InvalidRequest", "Profile not found: \(actor)")
         }
         var profile: [String: Any] = ["did": account.did, "handle": account.handle]
         if let displayName = account.displayName { profile["displayName"] = displayName }
@@ -20,22 +20,22 @@ extension PDSHandler {
     }
 
     /// `com.atproto.repo.createRecord`: stores a record in the caller's own repository.
-    func createRecord(_ request: SandboxRequest, _ caller: AuthenticatedCaller) async -> SandboxResponse {
+    func createRecord(_ request: SandboxRequest, _ caller: AuthenticatedCaller) async throws -> SandboxResponse {
         guard request.mediaType == "application/json", let input = JSONBody.decodeObject(request.body) else {
-            return reject(request, .invalidXRPCInput, 400, "InvalidRequest", "the body must be a JSON object")
+            throw reject(.invalidXRPCInput, 400, "InvalidRequest", "the body must be a JSON object")
         }
         guard let repo = input["repo"] as? String, isCaller(repo, caller) else {
-            return reject(request, .invalidXRPCInput, 400, "InvalidRequest", "repo must be the caller's DID or handle")
+            throw reject(.invalidXRPCInput, 400, "InvalidRequest", "repo must be the caller's DID or handle")
         }
         guard let collection = input["collection"] as? String, XRPCSyntax.isNSID(collection) else {
-            return reject(request, .invalidXRPCInput, 400, "InvalidRequest", "collection must be an NSID")
+            throw reject(.invalidXRPCInput, 400, "InvalidRequest", "collection must be an NSID")
         }
         guard var record = input["record"] as? [String: Any] else {
-            return reject(request, .invalidXRPCInput, 400, "InvalidRequest", "record must be a JSON object")
+            throw reject(.invalidXRPCInput, 400, "InvalidRequest", "record must be a JSON object")
         }
         if let type = record["$type"] {
             guard type as? String == collection else {
-                return reject(request, .invalidXRPCInput, 400, "InvalidRequest", "record $type must be the collection")
+                throw reject(.invalidXRPCInput, 400, "InvalidRequest", "record $type must be the collection")
             }
         } else {
             record["$type"] = collection
@@ -43,14 +43,14 @@ extension PDSHandler {
         let rkey: String
         if let given = input["rkey"] {
             guard let given = given as? String, XRPCSyntax.isRecordKey(given) else {
-                return reject(request, .invalidXRPCInput, 400, "InvalidRequest", "rkey is not a valid record key")
+                throw reject(.invalidXRPCInput, 400, "InvalidRequest", "rkey is not a valid record key")
             }
             rkey = given
         } else {
             rkey = await core.repositories.nextRecordKey(now: core.now())
         }
         guard let value = JSONBody.canonical(record) else {
-            return reject(request, .invalidXRPCInput, 400, "InvalidRequest", "record is not valid JSON")
+            throw reject(.invalidXRPCInput, 400, "InvalidRequest", "record is not valid JSON")
         }
         let cid = ContentID.record(value)
         let created = await core.repositories.create(
@@ -60,13 +60,7 @@ extension PDSHandler {
             record: RepositoryStore.Record(cid: cid, value: value)
         )
         guard created else {
-            return reject(
-                request,
-                .invalidXRPCInput,
-                400,
-                "InvalidRequest",
-                "a record with rkey \(rkey) already exists"
-            )
+            throw reject(.invalidXRPCInput, 400, "InvalidRequest", "a record with rkey \(rkey) already exists")
         }
         let uri = "at://\(caller.account.did)/\(collection)/\(rkey)"
         core.monitor.note(request, "created \(uri)")
@@ -74,37 +68,37 @@ extension PDSHandler {
     }
 
     /// `com.atproto.repo.getRecord`: one record of any hosted repository.
-    func getRecord(_ request: SandboxRequest, _ caller: AuthenticatedCaller) async -> SandboxResponse {
+    func getRecord(_ request: SandboxRequest, _ caller: AuthenticatedCaller) async throws -> SandboxResponse {
         let parameters = (try? request.queryParameters()) ?? [:]
         guard let account = parameters["repo"].flatMap(core.configuration.account(for:)) else {
-            return reject(request, .invalidXRPCInput, 400, "RepoNotFound", "repo is missing or not hosted here")
+            throw reject(.invalidXRPCInput, 400, "RepoNotFound", "repo is missing or not hosted here")
         }
         guard let collection = parameters["collection"], XRPCSyntax.isNSID(collection),
             let rkey = parameters["rkey"], XRPCSyntax.isRecordKey(rkey)
         else {
-            return reject(request, .invalidXRPCInput, 400, "InvalidRequest", "collection and rkey are required")
+            throw reject(.invalidXRPCInput, 400, "InvalidRequest", "collection and rkey are required")
         }
         let uri = "at://\(account.did)/\(collection)/\(rkey)"
         guard let record = await core.repositories.record(did: account.did, collection: collection, rkey: rkey),
             parameters["cid"] == nil || parameters["cid"] == record.cid
         else {
-            return reject(request, .notFound, 404, "RecordNotFound", "Could not locate record: \(uri)")
+            throw reject(.notFound, 404, "RecordNotFound", "Could not locate record: \(uri)")
         }
         return .json(200, ["uri": uri, "cid": record.cid, "value": Self.jsonValue(record.value)])
     }
 
     /// `com.atproto.repo.listRecords`: a page of a collection, newest record key first unless `reverse=true`.
-    func listRecords(_ request: SandboxRequest, _ caller: AuthenticatedCaller) async -> SandboxResponse {
+    func listRecords(_ request: SandboxRequest, _ caller: AuthenticatedCaller) async throws -> SandboxResponse {
         let parameters = (try? request.queryParameters()) ?? [:]
         guard let account = parameters["repo"].flatMap(core.configuration.account(for:)) else {
-            return reject(request, .invalidXRPCInput, 400, "RepoNotFound", "repo is missing or not hosted here")
+            throw reject(.invalidXRPCInput, 400, "RepoNotFound", "repo is missing or not hosted here")
         }
         guard let collection = parameters["collection"], XRPCSyntax.isNSID(collection) else {
-            return reject(request, .invalidXRPCInput, 400, "InvalidRequest", "collection must be an NSID")
+            throw reject(.invalidXRPCInput, 400, "InvalidRequest", "collection must be an NSID")
         }
         let limit = parameters["limit"].map { Int($0) ?? 0 } ?? 50
         guard (1...100).contains(limit) else {
-            return reject(request, .invalidXRPCInput, 400, "InvalidRequest", "limit must be between 1 and 100")
+            throw reject(.invalidXRPCInput, 400, "InvalidRequest", "limit must be between 1 and 100")
         }
         let page = await core.repositories.list(
             did: account.did,
@@ -126,17 +120,17 @@ extension PDSHandler {
     }
 
     /// `com.atproto.repo.deleteRecord`: deletes a record of the caller's repository (absent records are fine).
-    func deleteRecord(_ request: SandboxRequest, _ caller: AuthenticatedCaller) async -> SandboxResponse {
+    func deleteRecord(_ request: SandboxRequest, _ caller: AuthenticatedCaller) async throws -> SandboxResponse {
         guard request.mediaType == "application/json", let input = JSONBody.decodeObject(request.body) else {
-            return reject(request, .invalidXRPCInput, 400, "InvalidRequest", "the body must be a JSON object")
+            throw reject(.invalidXRPCInput, 400, "InvalidRequest", "the body must be a JSON object")
         }
         guard let repo = input["repo"] as? String, isCaller(repo, caller) else {
-            return reject(request, .invalidXRPCInput, 400, "InvalidRequest", "repo must be the caller's DID or handle")
+            throw reject(.invalidXRPCInput, 400, "InvalidRequest", "repo must be the caller's DID or handle")
         }
         guard let collection = input["collection"] as? String, XRPCSyntax.isNSID(collection),
             let rkey = input["rkey"] as? String, XRPCSyntax.isRecordKey(rkey)
         else {
-            return reject(request, .invalidXRPCInput, 400, "InvalidRequest", "collection and rkey are required")
+            throw reject(.invalidXRPCInput, 400, "InvalidRequest", "collection and rkey are required")
         }
         let deleted = await core.repositories.delete(did: caller.account.did, collection: collection, rkey: rkey)
         if deleted { core.monitor.note(request, "deleted at://\(caller.account.did)/\(collection)/\(rkey)") }
@@ -147,9 +141,9 @@ extension PDSHandler {
     /// answers a blob reference.
     ///
     /// The bytes are kept in memory within ``RepositoryStore``'s budget, the oldest blobs dropped first.
-    func uploadBlob(_ request: SandboxRequest, _ caller: AuthenticatedCaller) async -> SandboxResponse {
+    func uploadBlob(_ request: SandboxRequest, _ caller: AuthenticatedCaller) async throws -> SandboxResponse {
         guard !request.body.isEmpty else {
-            return reject(request, .invalidXRPCInput, 400, "InvalidRequest", "the blob is empty")
+            throw reject(.invalidXRPCInput, 400, "InvalidRequest", "the blob is empty")
         }
         let mimeType = request.header("content-type") ?? "application/octet-stream"
         let blob = RepositoryStore.Blob(cid: ContentID.blob(request.body), mimeType: mimeType, bytes: request.body)

@@ -6,21 +6,21 @@ extension PDSHandler {
     /// Parameters `did` and `cid` (atproto.com/specs/xrpc; the lexicon's errors `RepoNotFound` and `BlobNotFound`,
     /// both `400`). The headers are the reference PDS's: `Content-Type`, `Content-Length`, and
     /// `X-Content-Type-Options: nosniff` with a `Content-Security-Policy` that keeps a browser from running the blob.
-    func getBlob(_ request: SandboxRequest) async -> SandboxResponse {
+    func getBlob(_ request: SandboxRequest) async throws(SandboxRejection) -> SandboxResponse {
         guard let parameters = try? request.queryParameters() else {
-            return reject(request, .invalidXRPCInput, 400, "InvalidRequest", "the query string is malformed")
+            throw reject(.invalidXRPCInput, 400, "InvalidRequest", "the query string is malformed")
         }
         guard let did = parameters["did"], let cid = parameters["cid"], !did.isEmpty, !cid.isEmpty else {
-            return reject(request, .invalidXRPCInput, 400, "InvalidRequest", "did and cid are required")
+            throw reject(.invalidXRPCInput, 400, "InvalidRequest", "did and cid are required")
         }
         guard did.hasPrefix("did:") else {
-            return reject(request, .invalidXRPCInput, 400, "InvalidRequest", "did must be a DID")
+            throw reject(.invalidXRPCInput, 400, "InvalidRequest", "did must be a DID")
         }
         guard let account = core.configuration.account(for: did) else {
-            return reject(request, .invalidXRPCInput, 400, "RepoNotFound", "Could not find repo for DID: \(did)")
+            throw reject(.invalidXRPCInput, 400, "RepoNotFound", "Could not find repo for DID: \(did)")
         }
         guard let blob = await core.repositories.blob(did: account.did, cid: cid) else {
-            return reject(request, .notFound, 400, "BlobNotFound", "Blob not found: \(cid)")
+            throw reject(.notFound, 400, "BlobNotFound", "Blob not found: \(cid)")
         }
         core.monitor.count { $0.blobsServed += 1 }
         return SandboxResponse(

@@ -22,6 +22,7 @@ struct PDSHandler: OriginHandler {
     }
 
     func addRoutes(to router: Router<SandboxContext>) {
+        router.add(middleware: RejectionMiddleware(monitor: core.monitor))
         router.add(
             middleware: BeforeEach { request in
                 await core.injectedDelay()
@@ -30,60 +31,58 @@ struct PDSHandler: OriginHandler {
         )
         router.get("/.well-known/oauth-protected-resource") { _ in protectedResourceMetadata() }
         let xrpc = router.group("/xrpc")
-        xrpc.get("com.atproto.identity.resolveHandle") { request in resolveHandle(request) }
-        xrpc.get("com.atproto.lexicon.resolveLexicon") { request in resolveLexicon(request) }
+        xrpc.get("com.atproto.identity.resolveHandle") { request in try resolveHandle(request) }
+        xrpc.get("com.atproto.lexicon.resolveLexicon") { request in try resolveLexicon(request) }
         // Like the reference PDS, getBlob needs no authentication; one sent with it is checked, and answered the nonce.
         xrpc.group()
             .add(middleware: DPoPNonceMiddleware(core: core, gate: gate) { !$0.headerValues("authorization").isEmpty })
-            .get("com.atproto.sync.getBlob") { request in await optionallyAuthenticated(request) }
+            .add(middleware: AuthenticationMiddleware(pds: self, isOptional: true))
+            .get("com.atproto.sync.getBlob") { request in try await getBlob(request) }
         for name in Self.legacySessionMethods {
-            xrpc.post(RouterPath(name)) { request in await legacySession(name, request) }
+            xrpc.post(RouterPath(name)) { request in try await legacySession(name, request) }
         }
         let unauthenticated = Set(router.routes.map(\.path.description))
         xrpc.group().add(middleware: DPoPNonceMiddleware(core: core, gate: gate))
-            .get("com.atproto.server.getSession", answer: authenticated(.validToken) { getSession($0, $1) })
-            .post("com.atproto.repo.createRecord", answer: authenticated(.repo(.create)) { await createRecord($0, $1) })
-            .get("com.atproto.repo.getRecord", answer: authenticated(.validToken) { await getRecord($0, $1) })
-            .get("com.atproto.repo.listRecords", answer: authenticated(.validToken) { await listRecords($0, $1) })
-            .post("com.atproto.repo.deleteRecord", answer: authenticated(.repo(.delete)) { await deleteRecord($0, $1) })
-            .post("com.atproto.repo.uploadBlob", answer: authenticated(.blob) { await uploadBlob($0, $1) })
+            .add(middleware: AuthenticationMiddleware(pds: self))
+            .get("com.atproto.server.getSession", use: authorized(.validToken) { getSession($0, $1) })
+            .post("com.atproto.repo.createRecord", use: authorized(.repo(.create)) { try await createRecord($0, $1) })
+            .get("com.atproto.repo.getRecord", use: authorized(.validToken) { try await getRecord($0, $1) })
+            .get("com.atproto.repo.listRecords", use: authorized(.validToken) { try await listRecords($0, $1) })
+            .post("com.atproto.repo.deleteRecord", use: authorized(.repo(.delete)) { try await deleteRecord($0, $1) })
+            .post("com.atproto.repo.uploadBlob", use: authorized(.blob) { try await uploadBlob($0, $1) })
             .get(
                 "app.bsky.actor.getProfile",
-                answer: authenticated(.rpc("app.bsky.actor.getProfile")) { getProfile($0, $1) }
+                use: authorized(.rpc("app.bsky.actor.getProfile")) { try getProfile($0, $1) }
             )
         let authenticatedPaths = Set(router.routes.map(\.path.description)).subtracting(unauthenticated)
         router.answerUnrouted { request, otherMethodRouted in
             if otherMethodRouted {
                 let method = request.method.rawValue
-                var refusal = reject(request, .notFound, 405, "InvalidRequest", "method \(method) is not allowed here")
+                var refusal = reject(.notFound, 405, "InvalidRequest", "method \(method) is not allowed here")
                 if authenticatedPaths.contains(request.path), let nonce = gate.responseNonce(core) {
-                    refusal.setHeader("DPoP-Nonce", nonce)
+                    refusal.answer.setHeader("DPoP-Nonce", nonce)
                 }
-                return refusal
+                throw refusal
             }
             guard request.path.hasPrefix("/xrpc/") else {
                 core.monitor.rejected(request, .notFound, "no such path on the PDS")
                 return .xrpcError(404, "NotFound", "no such path: \(request.path)")
             }
             let name = request.path.dropFirst("/xrpc/".count)
-            return reject(request, .notFound, 501, "MethodNotImplemented", "the sandbox PDS does not implement \(name)")
+            throw reject(.notFound, 501, "MethodNotImplemented", "the sandbox PDS does not implement \(name)")
         }
     }
 
-    /// An XRPC method that needs a valid token (RFC 9449 §7) granting `scope`, answered by `run`.
-    private func authenticated(
+    /// An XRPC method behind ``AuthenticationMiddleware`` whose token must grant `scope` (RFC 9449 §7), answered by
+    /// `run`.
+    private func authorized(
         _ scope: ScopeNeed,
-        _ run: @escaping @Sendable (SandboxRequest, AuthenticatedCaller) async -> SandboxResponse
-    ) -> @Sendable (SandboxRequest) async -> SandboxResponse {
-        { request in
-            let caller: AuthenticatedCaller
-            do throws(SandboxResponseError) {
-                caller = try await authenticate(request)
-            } catch {
-                return error.response
-            }
-            if let refusal = checkScope(scope, request, caller) { return refusal }
-            return await run(request, caller)
+        _ run: @escaping @Sendable (SandboxRequest, AuthenticatedCaller) async throws -> SandboxResponse
+    ) -> @Sendable (Request, SandboxContext) async throws -> SandboxResponse {
+        { _, context in
+            let caller = try context.required(\.caller)
+            try checkScope(scope, context.request, caller)
+            return try await run(context.request, caller)
         }
     }
 
@@ -104,39 +103,19 @@ struct PDSHandler: OriginHandler {
     }
 
     /// `com.atproto.identity.resolveHandle`: the DID of a hosted handle; no authentication.
-    private func resolveHandle(_ request: SandboxRequest) -> SandboxResponse {
+    private func resolveHandle(_ request: SandboxRequest) throws(SandboxRejection) -> SandboxResponse {
         guard let handle = (try? request.queryParameters())?["handle"], !handle.isEmpty else {
-            return reject(request, .invalidXRPCInput, 400, "InvalidRequest", "handle is required")
+            throw reject(.invalidXRPCInput, 400, "InvalidRequest", "handle is required")
         }
         guard !handle.hasPrefix("did:"), let account = core.configuration.account(for: handle) else {
-            return reject(request, .invalidXRPCInput, 400, "InvalidRequest", "Unable to resolve handle: \(handle)")
+            throw reject(.invalidXRPCInput, 400, "InvalidRequest", "Unable to resolve handle: \(handle)")
         }
         return .json(200, ["did": account.did])
     }
 
-    /// `com.atproto.sync.getBlob`, which the reference PDS serves without authentication.
-    ///
-    /// A request with an `Authorization` header is checked as every authenticated method is (token, DPoP proof,
-    /// nonce, `cnf.jkt`; or an app-password JWT): a bad one is refused.
-    private func optionallyAuthenticated(_ request: SandboxRequest) async -> SandboxResponse {
-        guard !request.headerValues("authorization").isEmpty else { return await getBlob(request) }
-        do {
-            _ = try await authenticate(request)
-        } catch {
-            return error.response
-        }
-        return await getBlob(request)
-    }
-
-    /// Counts and logs a rejection and makes its XRPC error answer.
-    func reject(
-        _ request: SandboxRequest,
-        _ reason: SandboxRejectionReason,
-        _ status: Int,
-        _ error: String,
-        _ message: String
-    ) -> SandboxResponse {
-        core.monitor.rejected(request, reason, message)
-        return .xrpcError(status, error, message)
+    /// A refusal with its XRPC error answer: `{"error": error, "message": message}`.
+    func reject(_ reason: SandboxRejectionReason, _ status: Int, _ error: String, _ message: String) -> SandboxRejection
+    {
+        SandboxRejection(reason: reason, explanation: message, answer: .xrpcError(status, error, message))
     }
 }
