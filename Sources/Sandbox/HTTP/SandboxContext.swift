@@ -13,9 +13,9 @@ struct SandboxContext: RequestContext {
     var coreContext: CoreRequestContextStorage
     /// The request, with its whole body and the URL it was sent to.
     let request: SandboxRequest
-    /// The request's DPoP proof, once ``DPoPProofMiddleware`` verified it.
+    /// The request's DPoP proof, once ``AuthorizationServerHandler/dpopProofCheck(optional:)`` verified it.
     var dpopProof: VerifiedDPoPProof?
-    /// The caller, once ``AuthenticationMiddleware`` authenticated the request.
+    /// The caller, once ``PDSHandler/authentication(optional:)`` authenticated the request.
     var caller: AuthenticatedCaller?
 
     init(source: Source) {

@@ -1,7 +1,7 @@
 extension AuthorizationServerHandler {
     /// `POST /oauth/revoke` (RFC 7009 §2): deletes the session of a refresh or access token.
     ///
-    /// Answers `200` also for an unknown token. A DPoP proof is optional (``DPoPProofMiddleware`` checks one sent). A
+    /// Answers `200` also for an unknown token. A DPoP proof is optional (``AuthorizationServerHandler/dpopProofCheck(optional:)`` checks one sent). A
     /// request that names its client (`client_id`, or a client assertion's `sub`) is authenticated as that client: a
     /// confidential client's tokens are revoked only with its client assertion (RFC 7009 §2.1; RFC 7523 §3).
     func revoke(_ request: SandboxRequest) async throws(SandboxRejection) -> SandboxResponse {

@@ -34,11 +34,11 @@ struct AuthorizationServerHandler: OriginHandler {
         router.get("/oauth/authorize") { request in await authorize(request) }
         router.post("/oauth/authorize") { request in await consent(request) }
         let dpop = router.group().add(middleware: DPoPNonceMiddleware(core: core, gate: gate))
-        dpop.group().add(middleware: DPoPProofMiddleware(server: self))
+        dpop.group().add(middleware: dpopProofCheck())
             .post("/oauth/par") { try await pushedAuthorization($1.request, proof: $1.required(\.dpopProof)) }
             .post("/oauth/token") { try await token($1.request, proof: $1.required(\.dpopProof)) }
         // Revocation (RFC 7009) takes a DPoP proof optionally.
-        dpop.group().add(middleware: DPoPProofMiddleware(server: self, isOptional: true))
+        dpop.group().add(middleware: dpopProofCheck(optional: true))
             .post("/oauth/revoke") { request in try await revoke(request) }
         router.answerUnrouted { request, otherMethodRouted in
             if otherMethodRouted {

@@ -1,5 +1,4 @@
 import Foundation
-import Hummingbird
 
 /// The account and token behind an authenticated resource request.
 struct AuthenticatedCaller: Sendable {
@@ -9,29 +8,17 @@ struct AuthenticatedCaller: Sendable {
     var token: AccessTokenRecord
 }
 
-/// Authenticates each request of the routes it wraps (``PDSHandler/authenticate(_:)``), for the handler to read as
-/// ``SandboxContext/caller``; a refusal is thrown, for ``RejectionMiddleware`` to answer.
-struct AuthenticationMiddleware: RouterMiddleware {
-    typealias Context = SandboxContext
-    /// The PDS, which authenticates.
-    let pds: PDSHandler
-    /// Whether a request without an `Authorization` header goes on unauthenticated.
-    var isOptional = false
-
-    func handle(
-        _ request: Request,
-        context: SandboxContext,
-        next: (Request, SandboxContext) async throws -> Response
-    ) async throws -> Response {
-        var context = context
-        if !isOptional || !context.request.headerValues("authorization").isEmpty {
-            context.caller = try await pds.authenticate(context.request)
-        }
-        return try await next(request, context)
-    }
-}
-
 extension PDSHandler {
+    /// Authenticates each request of the routes it wraps (``authenticate(_:)``).
+    ///
+    /// The handler reads the caller as ``SandboxContext/caller``. When `optional`, a request without an
+    /// `Authorization` header goes on unauthenticated.
+    func authentication(optional: Bool = false) -> CheckMiddleware {
+        CheckMiddleware(onlyWith: optional ? "authorization" : nil) { context in
+            context.caller = try await authenticate(context.request)
+        }
+    }
+
     /// Checks `Authorization: DPoP <token>` and the `DPoP` proof (RFC 9449 §7): the proof with `ath`, the nonce,
     /// the `jti`, then the token and its `cnf.jkt`.
     ///

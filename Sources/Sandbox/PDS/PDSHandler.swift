@@ -36,14 +36,14 @@ struct PDSHandler: OriginHandler {
         // Like the reference PDS, getBlob needs no authentication; one sent with it is checked, and answered the nonce.
         xrpc.group()
             .add(middleware: DPoPNonceMiddleware(core: core, gate: gate) { !$0.headerValues("authorization").isEmpty })
-            .add(middleware: AuthenticationMiddleware(pds: self, isOptional: true))
+            .add(middleware: authentication(optional: true))
             .get("com.atproto.sync.getBlob") { request in try await getBlob(request) }
         for name in Self.legacySessionMethods {
             xrpc.post(RouterPath(name)) { request in try await legacySession(name, request) }
         }
         let unauthenticated = Set(router.routes.map(\.path.description))
         xrpc.group().add(middleware: DPoPNonceMiddleware(core: core, gate: gate))
-            .add(middleware: AuthenticationMiddleware(pds: self))
+            .add(middleware: authentication())
             .get("com.atproto.server.getSession", use: authorized(.validToken) { getSession($0, $1) })
             .post("com.atproto.repo.createRecord", use: authorized(.repo(.create)) { try await createRecord($0, $1) })
             .get("com.atproto.repo.getRecord", use: authorized(.validToken) { try await getRecord($0, $1) })
@@ -73,7 +73,7 @@ struct PDSHandler: OriginHandler {
         }
     }
 
-    /// An XRPC method behind ``AuthenticationMiddleware`` whose token must grant `scope` (RFC 9449 §7), answered by
+    /// An XRPC method behind ``PDSHandler/authentication(optional:)`` whose token must grant `scope` (RFC 9449 §7), answered by
     /// `run`.
     private func authorized(
         _ scope: ScopeNeed,
