@@ -6,6 +6,8 @@ import Testing
 struct CLIWorld: Sendable {
     let sandbox: SandboxProcess
     let directory: URL
+    /// What the test started here that must be gone before the folder is: stopped once the body returns or throws.
+    let children = WorldChildren()
 
     var home: URL { directory.appendingPathComponent("home") }
     var keyFile: URL { directory.appendingPathComponent("config/store.key") }
@@ -42,11 +44,14 @@ struct CLIWorld: Sendable {
                 Issue.record("\(directory.lastPathComponent) could not be removed: \(error)")
             }
         }
+        let world = CLIWorld(sandbox: sandbox, directory: directory)
         do {
-            let result = try await body(CLIWorld(sandbox: sandbox, directory: directory))
+            let result = try await body(world)
+            await world.children.stopAll()
             await sandbox.stop()
             return result
         } catch {
+            await world.children.stopAll()
             await sandbox.stop()
             throw error
         }

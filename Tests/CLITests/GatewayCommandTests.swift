@@ -55,7 +55,6 @@ struct GatewayCommandTests {
         try await CLIWorld.with { world in
             try await world.signIn("alice.test")
             let gateway = try await GatewayProcess(in: world)
-            defer { Task { await gateway.stop() } }
             let token = try gateway.token()
             #expect(token.count >= 43)
             #expect(!gateway.output.contains(token))
@@ -84,7 +83,6 @@ struct GatewayCommandTests {
         try await CLIWorld.with { world in
             try await world.signIn("alice.test")
             let gateway = try await GatewayProcess(in: world, ["--max-body", "1024"])
-            defer { Task { await gateway.stop() } }
             let token = try gateway.token()
             let path = "/xrpc/com.atproto.server.getSession"
             let rebound = CurlAnswer(try await gateway.curl(path, ["-H", "Host: attacker.example"], token: token))
@@ -116,7 +114,6 @@ struct GatewayCommandTests {
         try await CLIWorld.with { world in
             try await world.signIn("alice.test")
             let gateway = try await GatewayProcess(in: world)
-            defer { Task { await gateway.stop() } }
             let did = try #require(world.did("alice.test"))
             let records = try await Self.python(["records", gateway.address, gateway.tokenFile.path, did])
             let created = try #require(records["created"] as? [String], "\(records)")
@@ -226,7 +223,6 @@ struct GatewayCommandTests {
         try await CLIWorld.with { world in
             try await world.signIn("alice.test")
             let gateway = try await GatewayProcess(in: world)
-            defer { Task { await gateway.stop() } }
             let before = try await world.sandbox.counters()
             // Held after half its body: a gateway that read bodies whole first would never let the PDS hear of it.
             let upload = try await Self.heldUpload(through: gateway)
@@ -248,7 +244,6 @@ struct GatewayCommandTests {
             try await world.signIn("alice.test")
             let socket = world.directory.appendingPathComponent("gateway.sock")
             let gateway = try await GatewayProcess(in: world, ["--socket", socket.path])
-            defer { Task { await gateway.stop() } }
             #expect(gateway.address == "unix:\(socket.path)")
             let mode = try FileManager.default.attributesOfItem(atPath: socket.path)[.posixPermissions]
             #expect((mode as? NSNumber)?.intValue == 0o600)

@@ -9,7 +9,6 @@ struct GatewayConnectionTests {
         try await CLIWorld.with { world in
             try await world.signIn("alice.test")
             let gateway = try await GatewayProcess(in: world)
-            defer { Task { await gateway.stop() } }
             let getSession = "/xrpc/com.atproto.server.getSession"
             // A first call learns the PDS's DPoP nonce, so that no upload is challenged and sent again.
             #expect(CurlAnswer(try await gateway.curl(getSession, token: try gateway.token())).status == 200)

@@ -14,7 +14,6 @@ struct GatewayHardeningTests {
             try await world.signIn("alice.test")
             let limit = 128
             let gateway = try await GatewayProcess(in: world, openFiles: limit)
-            defer { Task { await gateway.stop() } }
             let pid = gateway.process.processIdentifier
             let port = try #require(gateway.port)
             let token = try gateway.token()
@@ -50,7 +49,6 @@ struct GatewayHardeningTests {
         let answer = ScriptedResponse.json(#"{"did":"did:plc:whatever"}"#, status: status)
         try await CLIWorld.withScriptedPDS(LoopbackHTTPServer.always(answer)) { world, _ in
             let gateway = try await GatewayProcess(in: world)
-            defer { Task { await gateway.stop() } }
             let call = CurlAnswer(try await gateway.curl(Self.getSession, ["-m", "30"], token: try gateway.token()))
             #expect(call.status == 502, "\(call.body)")
             #expect(call.error == "UpstreamInvalid", "\(call.body)")

@@ -51,6 +51,7 @@ final class GatewayProcess: Sendable {
             environment: world.environment.merging(extra) { $1 }
         )
         (self.process, self.stdout, self.stderr, self.pipes) = (process, stdout, stderr, pipes)
+        world.children.add(process)
         address = try await process.awaitStart(
             "the gateway's “listening on” line",
             failure: GatewayStartFailure(output: stdout.text + stderr.text)

@@ -12,7 +12,6 @@ struct GatewaySessionChangeTests {
             let add = try await world.atoauth("accounts", "add", "alice.test", "--scope", narrow)
             #expect(add.status == 0, "\(add.stderr)")
             let gateway = try await GatewayProcess(in: world)
-            defer { Task { await gateway.stop() } }
             let token = try gateway.token()
             let upload = [
                 "-H", "Content-Type: image/png", "--data-binary", String(repeating: "x", count: 4096),

@@ -12,7 +12,6 @@ struct GatewayStartupTests {
         try await CLIWorld.with { world in
             try await world.signIn("alice.test")
             let first = try await GatewayProcess(in: world)
-            defer { Task { await first.stop() } }
             let token = try first.token()
             let second = try await world.atoauth(
                 "gateway",
@@ -54,7 +53,6 @@ struct GatewayStartupTests {
         try await CLIWorld.with { world in
             try await world.signIn("alice.test")
             let gateway = try await GatewayProcess(in: world, ["--print-env"])
-            defer { Task { await gateway.stop() } }
             try await Waiting.until("both lines of --print-env") {
                 gateway.printed.contains("ATOAUTH_GATEWAY_TOKEN_FILE=") && gateway.printed.hasSuffix("\n")
             }

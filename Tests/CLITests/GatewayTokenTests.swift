@@ -58,7 +58,6 @@ struct GatewayTokenTests {
 
             let audit = world.directory.appendingPathComponent("audit.jsonl")
             let gateway = try await GatewayProcess(in: world, ["--audit-log", audit.path])
-            defer { Task { await gateway.stop() } }
             let session = CurlAnswer(try await gateway.curl("/xrpc/com.atproto.server.getSession", token: token))
             #expect(session.status == 200 && session.body.contains(bob), "bob is the token's default: \(session.body)")
             let byHeader = CurlAnswer(
@@ -148,7 +147,6 @@ struct GatewayTokenTests {
             #expect(liker["scope"] as? String == "repo:app.bsky.feed.like?action=create")
             let likes = try #require(liker["token"] as? String)
             let gateway = try await GatewayProcess(in: world)
-            defer { Task { await gateway.stop() } }
 
             let asAlice: [[String: Any]] = [
                 ["nsid": "com.atproto.server.getSession"],
@@ -215,13 +213,11 @@ struct GatewayTokenTests {
             let keptToken = kept.stdout.trimmingCharacters(in: .newlines)
             let audit = shared.world.directory.appendingPathComponent("audit-1.jsonl")
             let first = try await GatewayProcess(in: shared.world, environment: shared.machine(0))
-            defer { Task { await first.stop() } }
             let second = try await GatewayProcess(
                 in: shared.world,
                 ["--audit-log", audit.path],
                 environment: shared.machine(1)
             )
-            defer { Task { await second.stop() } }
             let getSession = "/xrpc/com.atproto.server.getSession"
             for gateway in [first, second] {
                 #expect(CurlAnswer(try await gateway.curl(getSession, token: keptToken)).status == 200)

@@ -38,15 +38,18 @@ struct RealBrowserTests {
             let png = try Data(contentsOf: screenshot)
             #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
             #expect(try await world.atoauth("whoami").status == 0)
+            // The script outlives atoauth: the world's folder goes only once the browser has no process left.
+            let closed = await Self.browserLog(browserLog, containing: "browser closed", orError: false)
+            #expect(closed.contains("browser closed"), "\(closed)")
         }
     }
 
-    /// The browser script's log once it contains `text`, or as it is after a minute.
-    static func browserLog(_ file: URL, containing text: String) async -> String {
+    /// The browser script's log once it contains `text` (or an error, with `orError`), or as it is after a minute.
+    static func browserLog(_ file: URL, containing text: String, orError: Bool = true) async -> String {
         var log = "(no browser log)"
         await Waiting.atMost(.seconds(60)) {
             log = (try? String(contentsOf: file, encoding: .utf8)) ?? "(no browser log)"
-            return log.contains(text) || log.contains("error:")
+            return log.contains(text) || (orError && log.contains("error:"))
         }
         return log
     }

@@ -2,7 +2,8 @@
 consent page, clicks Approve, and follows the redirect back to atoauth's loopback listener.
 
 Usage (as $BROWSER): python3 chromium_approve.py <url>. With ATOAUTH_TEST_SCREENSHOT set, a PNG of the consent
-page is written there. Progress goes to ATOAUTH_TEST_BROWSER_LOG when set.
+page is written there. Progress goes to ATOAUTH_TEST_BROWSER_LOG when set, ending with "browser closed" once no
+process of the browser is left.
 """
 import base64
 import os
@@ -43,4 +44,6 @@ if __name__ == "__main__":
         main(sys.argv[1])
     except Exception as error:  # report for the test's log; atoauth times out and says so
         log(f"error: {error}")
+        log("browser closed")
         sys.exit(1)
+    log("browser closed")

@@ -1,11 +1,14 @@
 """Headless Chromium driven over its DevTools protocol, for the end-to-end tests' browser scripts.
 
 `with headless_chromium() as tools:` starts Chromium with a throwaway profile and yields a `DevTools` connected to
-its page; on leaving, the browser is stopped and its profile removed.
+its page; on leaving, every process of the browser has exited and its profile is removed. Chromium's HOME is the
+profile too, so it writes nothing into the caller's HOME (a test's folder, removed once the test ends).
 """
 import contextlib
 import json
+import os
 import re
+import signal
 import shutil
 import subprocess
 import tempfile
@@ -59,6 +62,7 @@ def headless_chromium():
         ["chromium", "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
          "--remote-debugging-port=0", f"--user-data-dir={profile}", "--window-size=900,700", "about:blank"],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "HOME": profile}, start_new_session=True,
     )
     try:
         endpoint = None
@@ -77,9 +81,23 @@ def headless_chromium():
         tools.call("Page.enable")
         yield tools
     finally:
-        browser.terminate()
-        try:
-            browser.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            browser.kill()
+        stop_group(browser)
         shutil.rmtree(profile, ignore_errors=True)
+
+
+def stop_group(browser):
+    """Stops the browser and the processes it started (its own process group), and returns once none is left."""
+    for sent, grace in ((signal.SIGTERM, 10), (signal.SIGKILL, 10)):
+        try:
+            os.killpg(browser.pid, sent)
+        except ProcessLookupError:
+            pass
+        deadline = time.time() + grace
+        while time.time() < deadline:
+            browser.poll()
+            try:
+                os.killpg(browser.pid, 0)
+            except ProcessLookupError:
+                return
+            time.sleep(0.05)  # polls for the group's last process to exit
+
