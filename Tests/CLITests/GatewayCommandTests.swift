@@ -147,7 +147,6 @@ struct GatewayCommandTests {
                 try await GatewayProcess(in: world, ["--max-concurrent", "1000"]),
                 try await GatewayProcess(in: world, ["--max-concurrent", "1000"]),
             ]
-            defer { for gateway in gateways { Task { await gateway.stop() } } }
             let results = try await withThrowingTaskGroup(of: CLIProcess.Result.self) { group in
                 for gateway in gateways {
                     let token = try gateway.token()

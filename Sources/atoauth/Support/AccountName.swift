@@ -1,5 +1,4 @@
 import ATProtoSyntax
-import AccountManager
 
 /// How an account the user typed is read: a handle (any case, with or without a leading `@`) or a DID.
 enum AccountName {
@@ -12,8 +11,7 @@ enum AccountName {
     /// The signed-in account `text` names; text that is no handle or DID names no signed-in account, which is what
     /// the user is told (exit 3, as for any other unknown account).
     static func identifier(_ text: String) throws -> ATIdentifier {
-        guard let identifier = try? parse(text) else { throw AccountError.noSuchAccount(text) }
-        return identifier
+        try AccountArgument(parsing: text).identifier()
     }
 
     /// The identifier `text` names, or `nil` for no text.
