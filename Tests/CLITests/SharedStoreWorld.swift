@@ -11,15 +11,23 @@ struct SharedStoreWorld: Sendable {
     let server: ThrowawayPostgres
     let database: ThrowawayPostgres.Database
 
-    /// Starts the sandbox with `sandboxArguments` and a new database, runs `body`, and cleans up.
+    /// Starts the sandbox with `sandboxArguments` and a new database, runs `body`, and cleans up: the world's folder
+    /// goes, and so does the database.
     static func with<T>(
         _ sandboxArguments: [String] = [],
         _ body: (SharedStoreWorld) async throws -> T
     ) async throws -> T {
         let server = try await ThrowawayPostgres.shared()
         let database = try await server.createDatabase()
-        return try await CLIWorld.with(sandboxArguments) { world in
-            try await body(SharedStoreWorld(world: world, server: server, database: database))
+        do {
+            let result = try await CLIWorld.with(sandboxArguments) { world in
+                try await body(SharedStoreWorld(world: world, server: server, database: database))
+            }
+            try await server.dropDatabase(database.name)
+            return result
+        } catch {
+            try? await server.dropDatabase(database.name)
+            throw error
         }
     }
 

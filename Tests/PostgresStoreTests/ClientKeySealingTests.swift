@@ -14,40 +14,40 @@ import Testing
 struct ClientKeySealingTests {
     @Test("after two client keys are added and a session bound to one is refreshed, no row holds either key's d")
     func noPrivateScalarInAnyRow() async throws {
-        let fixture = try await StoreFixture.make()
-        defer { fixture.cleanUp() }
-        let current = ClientKey()
-        let next = ClientKey()
-        try await Self.withService(publishing: [current, next]) { world, clientID in
-            try await fixture.withStore { store in
-                let accounts = world.accounts(keystore: store)
-                _ = try await accounts.addClientKey(current)
-                // Published at once, signing nothing for ten minutes: a key at rest that no session uses yet.
-                #expect(try await accounts.addClientKey(next).state == .next)
-                let client = try await accounts.hostedClient(clientID: clientID, redirectURI: nil)
-                let request = try await accounts.authorize("alice.test", client: client)
-                let alice = try await accounts.callback(try await world.approve(request)).account
-                world.clock.advance(by: 3_600)
-                _ = try await accounts.client(for: .did(alice.did)).getSession()
-                #expect(world.server.counters.refreshGrantsSucceeded == 1)
-                #expect(world.server.counters.clientAssertionsRefused == 0)
-                let statuses = try await accounts.clientKeys()
-                #expect(statuses.map(\.record.keyID) == [current.keyID, next.keyID])
-                #expect(statuses.map(\.sessions) == [1, 0])
+        try await StoreFixture.with { fixture in
+            let current = ClientKey()
+            let next = ClientKey()
+            try await Self.withService(publishing: [current, next]) { world, clientID in
+                try await fixture.withStore { store in
+                    let accounts = world.accounts(keystore: store)
+                    _ = try await accounts.addClientKey(current)
+                    // Published at once, signing nothing for ten minutes: a key at rest that no session uses yet.
+                    #expect(try await accounts.addClientKey(next).state == .next)
+                    let client = try await accounts.hostedClient(clientID: clientID, redirectURI: nil)
+                    let request = try await accounts.authorize("alice.test", client: client)
+                    let alice = try await accounts.callback(try await world.approve(request)).account
+                    world.clock.advance(by: 3_600)
+                    _ = try await accounts.client(for: .did(alice.did)).getSession()
+                    #expect(world.server.counters.refreshGrantsSucceeded == 1)
+                    #expect(world.server.counters.clientAssertionsRefused == 0)
+                    let statuses = try await accounts.clientKeys()
+                    #expect(statuses.map(\.record.keyID) == [current.keyID, next.keyID])
+                    #expect(statuses.map(\.sessions) == [1, 0])
+                }
             }
-        }
 
-        let dump = try await fixture.server.dump(fixture.database.name)
-        let rows = try await Self.everyRow(fixture)
-        for key in [current, next] {
-            #expect(dump.contains("client-key/\(key.keyID)"), "the key's entry is in the database")
-            #expect(rows.contains("client-key/\(key.keyID)"), "the key's entry is in the database")
-        }
-        let (dumped, selected) = (dump.lowercased(), rows.lowercased())
-        for key in [current, next] {
-            for form in try key.printedFormsOfPrivateScalar().map({ $0.lowercased() }) {
-                #expect(!dumped.contains(form), "pg_dump shows the d of \(key.keyID)")
-                #expect(!selected.contains(form), "a row shows the d of \(key.keyID)")
+            let dump = try await fixture.server.dump(fixture.database.name)
+            let rows = try await Self.everyRow(fixture)
+            for key in [current, next] {
+                #expect(dump.contains("client-key/\(key.keyID)"), "the key's entry is in the database")
+                #expect(rows.contains("client-key/\(key.keyID)"), "the key's entry is in the database")
+            }
+            let (dumped, selected) = (dump.lowercased(), rows.lowercased())
+            for key in [current, next] {
+                for form in try key.printedFormsOfPrivateScalar().map({ $0.lowercased() }) {
+                    #expect(!dumped.contains(form), "pg_dump shows the d of \(key.keyID)")
+                    #expect(!selected.contains(form), "a row shows the d of \(key.keyID)")
+                }
             }
         }
     }

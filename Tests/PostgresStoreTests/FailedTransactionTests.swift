@@ -30,50 +30,50 @@ struct FailedTransactionTests {
 
     @Test("a refused commit: withLock throws, and no write of the section is kept")
     func commitRefused() async throws {
-        let fixture = try await StoreFixture.make()
-        defer { fixture.cleanUp() }
-        try await fixture.withStore { store in
-            try await Self.refuse(fixture)
-            try await store.save(Data("old".utf8), as: "session/did:plc:aaa")
-            let before = try await fixture.sql(Self.snapshot)
-            await #expect(throws: PostgresStoreError.serverError) {
-                try await store.withLock("session/did:plc:aaa") {
-                    try await store.save(Data("new".utf8), as: "session/did:plc:aaa")
-                    try await store.save(Data("key".utf8), as: "dpop-key/did:plc:aaa")
-                    try await store.save(Data("x".utf8), as: "refused-at-commit")
+        try await StoreFixture.with { fixture in
+            try await fixture.withStore { store in
+                try await Self.refuse(fixture)
+                try await store.save(Data("old".utf8), as: "session/did:plc:aaa")
+                let before = try await fixture.sql(Self.snapshot)
+                await #expect(throws: PostgresStoreError.serverError) {
+                    try await store.withLock("session/did:plc:aaa") {
+                        try await store.save(Data("new".utf8), as: "session/did:plc:aaa")
+                        try await store.save(Data("key".utf8), as: "dpop-key/did:plc:aaa")
+                        try await store.save(Data("x".utf8), as: "refused-at-commit")
+                    }
                 }
+                #expect(try await fixture.sql(Self.snapshot) == before)
+                #expect(try await store.load("session/did:plc:aaa") == Data("old".utf8))
             }
-            #expect(try await fixture.sql(Self.snapshot) == before)
-            #expect(try await store.load("session/did:plc:aaa") == Data("old".utf8))
         }
     }
 
     @Test("a failed statement whose error the body catches: withLock still throws, and nothing is kept")
     func statementFailedInside() async throws {
-        let fixture = try await StoreFixture.make()
-        defer { fixture.cleanUp() }
-        try await fixture.withStore { store in
-            try await Self.refuse(fixture)
-            try await store.save(Data("old".utf8), as: "session/did:plc:aaa")
-            let before = try await fixture.sql(Self.snapshot)
-            await #expect(throws: PostgresStoreError.self) {
-                try await store.withLock("session/did:plc:aaa") {
-                    try await store.save(Data("new".utf8), as: "session/did:plc:aaa")
-                    await #expect(throws: PostgresStoreError.serverError) {
-                        try await store.save(Data("x".utf8), as: "refused-now")
+        try await StoreFixture.with { fixture in
+            try await fixture.withStore { store in
+                try await Self.refuse(fixture)
+                try await store.save(Data("old".utf8), as: "session/did:plc:aaa")
+                let before = try await fixture.sql(Self.snapshot)
+                await #expect(throws: PostgresStoreError.self) {
+                    try await store.withLock("session/did:plc:aaa") {
+                        try await store.save(Data("new".utf8), as: "session/did:plc:aaa")
+                        await #expect(throws: PostgresStoreError.serverError) {
+                            try await store.save(Data("x".utf8), as: "refused-now")
+                        }
                     }
                 }
-            }
-            #expect(try await fixture.sql(Self.snapshot) == before)
-            // The same at a checkpoint, which must not report a commit that did not happen.
-            await #expect(throws: PostgresStoreError.self) {
-                try await store.withLock("session/did:plc:aaa") {
-                    try await store.save(Data("new".utf8), as: "session/did:plc:aaa")
-                    _ = try? await store.save(Data("x".utf8), as: "refused-now")
-                    try await store.checkpoint()
+                #expect(try await fixture.sql(Self.snapshot) == before)
+                // The same at a checkpoint, which must not report a commit that did not happen.
+                await #expect(throws: PostgresStoreError.self) {
+                    try await store.withLock("session/did:plc:aaa") {
+                        try await store.save(Data("new".utf8), as: "session/did:plc:aaa")
+                        _ = try? await store.save(Data("x".utf8), as: "refused-now")
+                        try await store.checkpoint()
+                    }
                 }
+                #expect(try await fixture.sql(Self.snapshot) == before)
             }
-            #expect(try await fixture.sql(Self.snapshot) == before)
         }
     }
 }

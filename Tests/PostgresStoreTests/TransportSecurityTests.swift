@@ -104,22 +104,22 @@ struct TransportSecurityTests {
 
     @Test("a server message with terminal controls reaches the error without them")
     func serverMessageSanitized() async throws {
-        let fixture = try await StoreFixture.make()
-        defer { fixture.cleanUp() }
-        try await fixture.withStore { _ in }
-        try await fixture.sql(
-            """
-            CREATE FUNCTION atoauth_hostile() RETURNS trigger LANGUAGE plpgsql AS $$
-            BEGIN RAISE EXCEPTION E'\\x1b]0;owned\\x07\\x1b[2J\\u202Eboom'; END $$;
-            CREATE TRIGGER atoauth_hostile BEFORE INSERT OR UPDATE ON atoauth_entries
-            FOR EACH ROW EXECUTE FUNCTION atoauth_hostile()
-            """
-        )
-        let error = await #expect(throws: PostgresStoreError.serverError) {
-            try await fixture.withStore { store in try await store.save(Data("x".utf8), as: "some/entry") }
+        try await StoreFixture.with { fixture in
+            try await fixture.withStore { _ in }
+            try await fixture.sql(
+                """
+                CREATE FUNCTION atoauth_hostile() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN RAISE EXCEPTION E'\\x1b]0;owned\\x07\\x1b[2J\\u202Eboom'; END $$;
+                CREATE TRIGGER atoauth_hostile BEFORE INSERT OR UPDATE ON atoauth_entries
+                FOR EACH ROW EXECUTE FUNCTION atoauth_hostile()
+                """
+            )
+            let error = await #expect(throws: PostgresStoreError.serverError) {
+                try await fixture.withStore { store in try await store.save(Data("x".utf8), as: "some/entry") }
+            }
+            let description = error?.description ?? ""
+            #expect(description.contains("boom"), "\(description)")
+            #expect(!description.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x202E })
         }
-        let description = error?.description ?? ""
-        #expect(description.contains("boom"), "\(description)")
-        #expect(!description.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x202E })
     }
 }

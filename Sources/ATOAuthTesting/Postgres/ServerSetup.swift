@@ -78,7 +78,7 @@ struct ServerSetup {
             for fd in /proc/$$/fd/*; do n=${fd##*/}; [ "$n" -gt 2 ] && eval "exec $n>&-"; done 2>/dev/null
             up() { \(privilege)"$1/postgres" -D "$2" -p "$3" >>"$4" 2>&1 & pid=$!; }
             down() {
-                kill -INT $pid 2>/dev/null
+                kill -"${1:-INT}" $pid 2>/dev/null
                 while [ -e "$2/postmaster.pid" ]; do sleep 0.05; done  # polls for the server's end
             }
             up "$@"
@@ -89,7 +89,7 @@ struct ServerSetup {
                     stop) break ;;
                 esac
             done
-            down
+            down QUIT  # an immediate shutdown: the folder is removed next, nothing in it needs to be written
             wait
             rm -rf "$5"
             """

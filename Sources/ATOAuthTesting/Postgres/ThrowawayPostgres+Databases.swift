@@ -18,6 +18,12 @@ extension ThrowawayPostgres {
         return database(name)
     }
 
+    /// Drops the database `name`, ending any session still connected to it, so that its files are gone before the
+    /// server's folder is removed.
+    public func dropDatabase(_ name: String) async throws {
+        try await execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)", database: "postgres")
+    }
+
     /// The URLs of the database `name`.
     public func database(_ name: String) -> Database {
         let socket = socketDirectory.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? socketDirectory

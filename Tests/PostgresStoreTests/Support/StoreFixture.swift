@@ -11,13 +11,26 @@ struct StoreFixture: Sendable {
 
     var keyFile: URL { directory.appendingPathComponent("store.key") }
 
-    /// A new database on the shared server (or on `server`).
-    static func make(server: ThrowawayPostgres? = nil) async throws -> StoreFixture {
+    /// Runs `body` with a new database on the shared server (or on `server`) and a temporary directory, then drops
+    /// the database and removes the directory, also when `body` throws.
+    static func with<T>(
+        server: ThrowawayPostgres? = nil,
+        _ body: (StoreFixture) async throws -> T
+    ) async throws -> T {
         let server = if let server { server } else { try await ThrowawayPostgres.shared() }
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("atoauth-pg-test-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return StoreFixture(server: server, database: try await server.createDatabase(), directory: directory)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fixture = StoreFixture(server: server, database: try await server.createDatabase(), directory: directory)
+        do {
+            let result = try await body(fixture)
+            try await server.dropDatabase(fixture.database.name)
+            return result
+        } catch {
+            try? await server.dropDatabase(fixture.database.name)
+            throw error
+        }
     }
 
     /// The configuration of this database through the socket, with patient time limits.
@@ -48,10 +61,5 @@ struct StoreFixture: Sendable {
     @discardableResult
     func sql(_ statement: String) async throws -> String {
         try await server.execute(statement, database: database.name)
-    }
-
-    /// Removes the temporary directory.
-    func cleanUp() {
-        try? FileManager.default.removeItem(at: directory)
     }
 }
