@@ -58,12 +58,6 @@ public struct WaitTimedOut: CategorizedError, Hashable {
     /// How long it waited.
     public var timeout: Duration
 
-    /// Creates the error.
-    public init(event: String, timeout: Duration) {
-        self.event = event
-        self.timeout = timeout
-    }
-
     /// `waited 60 seconds for: the gateway's address`.
     public var description: String { "waited \(timeout) for: \(event)" }
 

@@ -1,5 +1,3 @@
-import ATClient
-import ATOAuthTesting
 import ATProtoIdentity
 import ATProtoPermissions
 import ATProtoSyntax
@@ -8,12 +6,15 @@ import DPoPRequestExecutor
 import Failures
 import Foundation
 import Gateway
-import HTTPTransport
 import Keystore
 import OAuthLoopbackListener
 import OAuthMetadata
 import OAuthSessionManager
 import Testing
+
+@testable import ATClient
+@testable import ATOAuthTesting
+@testable import HTTPTransport
 
 @Suite("Errors classify themselves and read as plain sentences")
 struct CategorizedErrorTests {

@@ -1,5 +1,3 @@
-import ATClient
-import ATOAuthTesting
 import ATProtoIdentity
 import ATProtoPermissions
 import ATProtoSyntax
@@ -8,7 +6,6 @@ import DPoPRequestExecutor
 import Failures
 import Foundation
 import Gateway
-import HTTPTransport
 import Keystore
 import OAuthLoopbackListener
 import OAuthMetadata
@@ -17,6 +14,10 @@ import PostgresStore
 import Sandbox
 import Testing
 import WireFormat
+
+@testable import ATClient
+@testable import ATOAuthTesting
+@testable import HTTPTransport
 
 /// Every public error type of the package, and for each, errors made as the package makes them, with the category
 /// and remedy a front end reads from them.

@@ -1,4 +1,3 @@
-import ATClient
 import AccountManager
 import DPoPRequestExecutor
 import Failures
@@ -7,6 +6,7 @@ import Keystore
 import OAuthSessionManager
 import Testing
 
+@testable import ATClient
 @testable import Gateway
 
 /// The gateway's answer to a failed forwarding comes from one table of (category, origin); these are the statuses

@@ -15,21 +15,6 @@ public struct MissingPermissionError: Error, Sendable, Hashable, CustomStringCon
     /// Whether the client refused the call without sending it.
     public let refusedLocally: Bool
 
-    /// Describes the refusal.
-    public init(
-        method: String,
-        permission: Permission?,
-        account: String,
-        grantedScope: String,
-        refusedLocally: Bool
-    ) {
-        self.method = method
-        self.permission = permission
-        self.account = account
-        self.grantedScope = grantedScope
-        self.refusedLocally = refusedLocally
-    }
-
     /// The scope to ask for to be allowed the call: the granted permissions plus the missing one, in canonical form.
     ///
     /// Tokens of the grant that do not parse are left out: the server chose them, and they grant nothing here.

@@ -71,12 +71,6 @@ public struct HTTPRequestBody: Sendable {
         /// The bytes there were.
         public let read: Int
 
-        /// Creates the error for a body that stated `expected` bytes and had `read`.
-        public init(expected: Int, read: Int) {
-            self.expected = expected
-            self.read = read
-        }
-
         /// What happened, in words.
         public var description: String { "the request body ended after \(read) of its \(expected) bytes" }
 

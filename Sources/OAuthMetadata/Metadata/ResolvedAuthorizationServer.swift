@@ -9,17 +9,6 @@ package struct ResolvedAuthorizationServer: Sendable, Hashable {
     /// The authorization server's metadata.
     package let authorizationServer: AuthorizationServerMetadata
 
-    /// Creates a resolved pair.
-    package init(
-        pds: URL,
-        protectedResource: ProtectedResourceMetadata,
-        authorizationServer: AuthorizationServerMetadata
-    ) {
-        self.pds = pds
-        self.protectedResource = protectedResource
-        self.authorizationServer = authorizationServer
-    }
-
     /// The issuer identifier, which the callback's `iss` and the re-resolution of `sub` must match.
     package var issuer: String { authorizationServer.issuer }
 }

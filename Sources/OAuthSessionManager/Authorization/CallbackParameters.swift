@@ -13,7 +13,9 @@ package struct CallbackParameters: Sendable, Hashable {
     package var error: String?
     /// `error_description`, on failure.
     package var errorDescription: String?
+}
 
+extension CallbackParameters {
     /// Reads the parameters from the callback URL's query; repeated parameters are refused.
     package init(callbackURL: URL) throws {
         let query = URLComponents(url: callbackURL, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? ""
@@ -36,21 +38,6 @@ package struct CallbackParameters: Sendable, Hashable {
             error: values["error"],
             errorDescription: values["error_description"]
         )
-    }
-
-    /// Creates parameters directly.
-    package init(
-        state: String?,
-        issuer: String?,
-        code: String?,
-        error: String? = nil,
-        errorDescription: String? = nil
-    ) {
-        self.state = state
-        self.issuer = issuer
-        self.code = code
-        self.error = error
-        self.errorDescription = errorDescription
     }
 
     /// Checks the parameters against the pending sign-in found by their `state` (RFC 6749 §4.1.2, RFC 9207 §2).

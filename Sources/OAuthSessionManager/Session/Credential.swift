@@ -58,10 +58,4 @@ public struct AppPasswordGrant: Sendable, Hashable {
     public var refreshEndpoint: URL
     /// `com.atproto.server.deleteSession` on the account's PDS.
     public var deleteEndpoint: URL
-
-    /// Creates a grant.
-    public init(refreshEndpoint: URL, deleteEndpoint: URL) {
-        self.refreshEndpoint = refreshEndpoint
-        self.deleteEndpoint = deleteEndpoint
-    }
 }

@@ -12,11 +12,6 @@ package struct RefreshFailureRecord: Sendable, Hashable, Codable {
     /// Why, in words safe to print.
     package var reason: String
 
-    package init(at: Date, reason: String) {
-        self.at = at
-        self.reason = reason
-    }
-
     static func entryName(did: DID) -> String { "refresh-failure/\(did.rawValue)" }
 
     /// The record of `did`'s last failed refresh, when there is one and it reads.

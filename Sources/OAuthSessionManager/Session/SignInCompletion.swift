@@ -5,10 +5,4 @@ package struct SignInCompletion: Sendable, Hashable {
     /// The revocation of the previous session's grant, when the account had a session here before; `nil` when it
     /// had none.
     package var previousGrant: Revocation?
-
-    /// Creates a completion.
-    package init(session: Session, previousGrant: Revocation?) {
-        self.session = session
-        self.previousGrant = previousGrant
-    }
 }

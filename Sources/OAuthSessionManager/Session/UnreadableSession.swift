@@ -9,10 +9,4 @@ public struct UnreadableSession: Sendable, Hashable {
     public let did: DID
     /// Why the entry cannot be read; never contains a token or a key.
     public let reason: String
-
-    /// Creates a report for the entry of `did`.
-    public init(did: DID, reason: String) {
-        self.did = did
-        self.reason = reason
-    }
 }

@@ -102,12 +102,6 @@ struct RemoveCommand: AsyncParsableCommand, GlobalOptionUser {
 /// the removed one, was the active account. It used to hold the active account afterwards, which `activeAccount`
 /// holds now (docs/cli.md, `accounts remove`).
 struct RemovalJSON: Encodable {
-    /// An account as `activeAccount` shows it.
-    struct ActiveJSON: Encodable {
-        var did: String
-        var handle: String?
-    }
-
     var did: String
     @NullWhenAbsent var handle: String? = nil
     /// `revoked`, `not supported by the server`, `failed`, or `not possible` for an unreadable session.
@@ -115,7 +109,7 @@ struct RemovalJSON: Encodable {
     /// Whether the removed account was the active one.
     var active = false
     /// The active account after the removal; `null` when none is.
-    @NullWhenAbsent var activeAccount: ActiveJSON? = nil
+    @NullWhenAbsent var activeAccount: AccountReferenceJSON? = nil
     /// Whether the removal changed the active account.
     var activeChanged = false
 
@@ -123,13 +117,13 @@ struct RemovalJSON: Encodable {
         did = removed.did.rawValue
         handle = removed.handle?.description
         self.revocation = revocation
-        activeAccount = active.map { ActiveJSON(did: $0.did.rawValue, handle: $0.handle?.description) }
+        activeAccount = active.map { AccountReferenceJSON(did: $0.did.rawValue, handle: $0.handle?.description) }
     }
 
     init(_ session: UnreadableSession, active: Account?) {
         did = session.did.rawValue
         revocation = "not possible"
-        activeAccount = active.map { ActiveJSON(did: $0.did.rawValue, handle: $0.handle?.description) }
+        activeAccount = active.map { AccountReferenceJSON(did: $0.did.rawValue, handle: $0.handle?.description) }
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
-import OAuthMetadata
 import Testing
+
+@testable import OAuthMetadata
 
 /// `ClientMetadataCheck`: every problem of a client metadata document, each with its rule, and nothing that
 /// `ClientMetadata` accepts.

@@ -11,13 +11,6 @@ package struct ClientMetadataProblem: Sendable, Hashable, Codable, CustomStringC
     /// Where the rule is stated.
     package var rule: String
 
-    /// Creates a problem.
-    package init(field: String, problem: String, rule: String) {
-        self.field = field
-        self.problem = problem
-        self.rule = rule
-    }
-
     /// `<field>: <problem> [<rule>]`.
     package var description: String { "\(field): \(problem) [\(rule)]" }
 }

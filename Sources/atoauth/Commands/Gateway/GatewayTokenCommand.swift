@@ -91,13 +91,8 @@ struct GatewayTokenRevokeCommand: AsyncParsableCommand, GlobalOptionUser {
 
 /// A named token as `token list` shows it.
 struct GatewayTokenJSON: Encodable {
-    struct Account: Encodable {
-        var did: String
-        var handle: String?
-    }
-
     var name: String
-    var accounts: [Account]
+    var accounts: [AccountReferenceJSON]
     @NullWhenAbsent var scope: String? = nil
     var created: String
     @NullWhenAbsent var expires: String? = nil
@@ -106,7 +101,7 @@ struct GatewayTokenJSON: Encodable {
     init(_ listing: GatewayTokenListing, handles: [DID: String?]) {
         let record = listing.record
         name = record.name
-        accounts = record.accounts.map { Account(did: $0.rawValue, handle: handles[$0] ?? nil) }
+        accounts = record.accounts.map { AccountReferenceJSON(did: $0.rawValue, handle: handles[$0] ?? nil) }
         scope = record.scope
         created = Self.time(record.created)
         expires = record.expires.map(Self.time)

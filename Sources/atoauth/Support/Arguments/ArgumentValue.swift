@@ -28,6 +28,11 @@ struct InvalidArgument: Error, CustomStringConvertible, Equatable {
     /// Who the sentence is about: `it` after the parser's words, or an option or variable named on its own.
     var subject = "it"
 
+    /// The requirement of a number of `unit` within `range`: `must be a number of seconds from 1 to 600`.
+    static func numberOf(_ unit: String, within range: ClosedRange<Int>) -> String {
+        "must be a number of \(unit) from \(range.lowerBound) to \(range.upperBound)"
+    }
+
     /// The refusal as one sentence (`it needs an http(s) URL with a port in 1–65535.`).
     var description: String { "\(subject) \(requirement)." }
 

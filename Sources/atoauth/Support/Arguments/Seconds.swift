@@ -22,7 +22,7 @@ struct Seconds: ArgumentValue, Hashable {
     init(parsing text: String, within range: ClosedRange<Int>, source: String) throws(InvalidArgument) {
         let refusal = InvalidArgument(
             value: text,
-            requirement: "must be a number of seconds from \(range.lowerBound) to \(range.upperBound)",
+            requirement: InvalidArgument.numberOf("seconds", within: range),
             subject: source
         )
         guard let seconds = try? Seconds(parsing: text),

@@ -22,11 +22,7 @@ enum WholeNumber {
         within range: ClosedRange<Int>,
         unit: String
     ) -> @Sendable (String) throws -> Int {
-        parser(
-            option,
-            within: range,
-            requirement: "must be a number of \(unit) from \(range.lowerBound) to \(range.upperBound)"
-        )
+        parser(option, within: range, requirement: InvalidArgument.numberOf(unit, within: range))
     }
 
     /// The parser of a port option: 1–65535.

@@ -1,0 +1,7 @@
+/// An account named inside a JSON answer: its DID, and its handle when it has one (`handle` is left out when not).
+///
+/// `gateway token list`'s `accounts` and `accounts remove`'s `activeAccount` (docs/cli.md).
+struct AccountReferenceJSON: Encodable {
+    var did: String
+    var handle: String?
+}
