@@ -128,13 +128,3 @@ struct AccessTokenRecord: Sendable {
     /// When it expires.
     var expiresAt: Date
 }
-
-/// Tokens handed to a client by the token endpoint.
-struct IssuedTokens: Sendable {
-    /// The session.
-    var session: SessionRecord
-    /// The new access token.
-    var accessToken: String
-    /// Its lifetime in seconds.
-    var expiresIn: Int
-}

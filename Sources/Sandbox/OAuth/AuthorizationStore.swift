@@ -278,9 +278,6 @@ actor AuthorizationStore {
         return sessionID
     }
 
-    /// The number of live sessions.
-    var sessionCount: Int { sessions.count }
-
     private func addAccessToken(_ token: String, to session: inout SessionRecord, expiresAt: Date) {
         session.accessTokens.insert(token)
         accessTokens[token] = AccessTokenRecord(

@@ -17,9 +17,9 @@ struct ClientKeygenCommand: AsyncParsableCommand, GlobalOptionUser {
 
             Without --out, the private key is sealed in the store like every other secret. The first key of the \
             store signs at once; a later key is next: publish it now, and it starts signing new sign-ins once \
-            --publish-wait seconds have passed (default 600: the reference server caches client metadata for 10 \
-            minutes), the key it replaces then retiring. With --out, the private JWK is written to a new file, \
-            mode 0600, which is never overwritten; the key is not added to the store.
+            --publish-wait seconds have passed (default \(defaultPublishWait): the reference server caches client \
+            metadata for 10 minutes), the key it replaces then retiring. With --out, the private JWK is written \
+            to a new file, mode 0600, which is never overwritten; the key is not added to the store.
 
             stdout gets the public key set, {"keys": [...]}, to publish; the private key is never printed. With \
             --json, one object: {"kid", "jwks", "state", "usableAt", "file"} (state and usableAt null with --out, \
@@ -37,6 +37,8 @@ struct ClientKeygenCommand: AsyncParsableCommand, GlobalOptionUser {
 
     /// The longest `--publish-wait`, in seconds: a week.
     static let maximumPublishWait = 604_800
+    /// The `--publish-wait` taken when none is given: the library's.
+    static let defaultPublishWait = Int(ClientKeySet.defaultPublishWait)
 
     @Option(
         name: .long,
@@ -52,7 +54,8 @@ struct ClientKeygenCommand: AsyncParsableCommand, GlobalOptionUser {
         name: .long,
         parsing: .unconditional,
         help: ArgumentHelp(
-            "In the store: how long a new key is published before it signs, in seconds (default 600).",
+            "In the store: how long a new key is published before it signs, in seconds "
+                + "(default \(defaultPublishWait)).",
             valueName: "seconds"
         ),
         transform: WholeNumber.parser("--publish-wait", within: 0...maximumPublishWait, unit: "seconds")
@@ -80,7 +83,7 @@ struct ClientKeygenCommand: AsyncParsableCommand, GlobalOptionUser {
             try NewSecretFile.create(out, holding: key.privateJWK)
             record = nil
         } else {
-            let wait = TimeInterval(publishWait ?? 600)
+            let wait = publishWait.map(TimeInterval.init) ?? ClientKeySet.defaultPublishWait
             record = try await CLIContext.run(global) { context in
                 try await context.accounts.addClientKey(key, publishedFor: wait)
             }
