@@ -62,9 +62,11 @@ final class WaitingLine: Sendable {
     }
 
     /// The terminal's width in columns: standard error's terminal size (`TIOCGWINSZ`), else `COLUMNS`, else 80.
+    ///
+    /// The terminal's own size comes first, unlike for messages: the line is redrawn in place, and one wider than
+    /// the terminal (after a resize, which `COLUMNS` does not follow) would wrap and leave its copies behind.
     static func terminalWidth() -> Int {
-        var size = winsize()
-        if ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        if let columns = TerminalLayout.terminalColumns(of: STDERR_FILENO) { return columns }
         if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap({ Int($0) }), columns > 0 {
             return columns
         }

@@ -6,8 +6,8 @@ import Foundation
 /// The argument parser wraps paragraphs and option descriptions to the width it is given, but not the usage
 /// synopsis; ``fitted(_:width:)`` wraps that line too, between whole arguments.
 enum HelpLayout {
-    /// The narrowest layout: the option column alone takes 28 columns.
-    static let minimumWidth = 40
+    /// The narrowest layout, as for messages: the option column alone takes 28 columns.
+    static let minimumWidth = TerminalLayout.minimumWidth
 
     /// Makes `COLUMNS` safe for the argument parser, which reads it on its own and cannot lay help out in fewer
     /// than 29 columns: a width of 0 or less is dropped (as if unset), a smaller one raised to ``minimumWidth``.
@@ -22,14 +22,10 @@ enum HelpLayout {
 
     /// The width to lay help out in.
     static func width(environment: [String: String] = ProcessInfo.processInfo.environment) -> Int {
-        if let columns = environment["COLUMNS"].flatMap({ Int($0) }), columns > 0 {
-            return max(columns, minimumWidth)
-        }
-        var size = winsize()
-        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
-            return max(Int(size.ws_col), minimumWidth)
-        }
-        return 80
+        TerminalLayout.width(
+            columns: environment["COLUMNS"],
+            terminalColumns: TerminalLayout.terminalColumns(of: STDOUT_FILENO)
+        ) ?? 80
     }
 
     /// `text` with every usage line longer than `width` wrapped between arguments, continued under the command.

@@ -13,9 +13,14 @@ enum TerminalLayout {
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> Int? {
         guard isatty(descriptor) == 1 else { return nil }
+        return width(columns: environment["COLUMNS"], terminalColumns: terminalColumns(of: descriptor))
+    }
+
+    /// The width the terminal on `descriptor` reports (`TIOCGWINSZ`), or `nil` when it is no terminal or says 0.
+    static func terminalColumns(of descriptor: Int32) -> Int? {
         var size = winsize()
-        let terminal = ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0 ? Int(size.ws_col) : nil
-        return width(columns: environment["COLUMNS"], terminalColumns: terminal)
+        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
     }
 
     /// The width for `COLUMNS` and the terminal's own width (`TIOCGWINSZ`).
