@@ -1,7 +1,6 @@
 import ATProtoSyntax
 import Foundation
 import Keystore
-import Synchronization
 
 /// Which DID each signed-in handle belongs to, kept encrypted in the store, so that naming an account by handle
 /// decrypts that account's session only, not every session.
@@ -12,7 +11,7 @@ import Synchronization
 final class HandleIndex: Sendable {
     static let entry = "accounts/handles"
     let keystore: any Keystore
-    private let lastRead = Mutex<(revision: EntryRevision, handles: [String: String])?>(nil)
+    private let lastRead = RevisionCache<String, [String: String]>()
 
     init(keystore: any Keystore) {
         self.keystore = keystore
@@ -59,12 +58,11 @@ final class HandleIndex: Sendable {
     }
 
     private func read() async -> [String: String] {
-        let revision = try? await keystore.revision(of: Self.entry)
-        if let revision, let kept = lastRead.withLock({ $0 }), kept.revision == revision { return kept.handles }
-        guard let data = try? await keystore.load(Self.entry) else { return [:] }
-        let handles = (try? JSONDecoder().decode([String: String].self, from: data)) ?? [:]
-        if let revision { lastRead.withLock { $0 = (revision, handles) } }
-        return handles
+        let handles = try? await lastRead.value(of: Self.entry, in: keystore) {
+            guard let data = try await keystore.load(Self.entry) else { return [:] }
+            return (try? JSONDecoder().decode([String: String].self, from: data)) ?? [:]
+        }
+        return handles ?? [:]
     }
 
     private func write(_ handles: [String: String]) async {

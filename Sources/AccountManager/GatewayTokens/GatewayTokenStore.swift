@@ -109,13 +109,7 @@ package struct GatewayTokenStore: Sendable {
 
     /// The records, decoded again only when the entry changed since they were last read.
     private func current() async throws -> [GatewayTokenRecord] {
-        let revision = try await store.revision(of: Self.entry)
-        if let revision, let cached = cache.records.withLock({ $0 }), cached.revision == revision {
-            return cached.records
-        }
-        let records = try await load()
-        if let revision { cache.records.withLock { $0 = (revision, records) } }
-        return records
+        try await cache.records.value(of: Self.entry, in: store) { try await load() }
     }
 
     private func load() async throws -> [GatewayTokenRecord] {
@@ -143,7 +137,7 @@ package struct GatewayTokenStore: Sendable {
 
     /// What this process remembers: the records at a revision, and when it last wrote each token's last use.
     private final class Cache: Sendable {
-        let records = Mutex<(revision: EntryRevision, records: [GatewayTokenRecord])?>(nil)
+        let records = RevisionCache<String, [GatewayTokenRecord]>()
         let lastWritten = Mutex<[String: Date]>([:])
     }
 }

@@ -6,10 +6,11 @@ import OAuthMetadata
 
 /// Reads and writes sessions, their DPoP keys and pending sign-ins in the keystore, as JSON inside its encryption.
 ///
-/// A session or key read before is decrypted again only when its entry changed since (``DecodedEntries``).
+/// A session or key read before is decrypted again only when its entry changed since (`RevisionCache`).
 struct SessionStore: Sendable {
     let keystore: any Keystore
-    private let decoded = DecodedEntries()
+    private let sessionsRead = RevisionCache<DID, Session>()
+    private let keysRead = RevisionCache<DID, DPoPKey>()
 
     init(keystore: any Keystore) {
         self.keystore = keystore
@@ -18,7 +19,7 @@ struct SessionStore: Sendable {
     func session(_ did: DID) async throws -> Session? {
         let name = Session.entryName(did: did)
         let revision = try await keystore.revision(of: name)
-        if let kept = decoded.session(did, at: revision) { return kept }
+        if let kept = sessionsRead.value(for: did, at: revision) { return kept }
         guard let data = try await keystore.load(name) else { return nil }
         let session: Session
         do {
@@ -26,7 +27,7 @@ struct SessionStore: Sendable {
         } catch {
             throw SessionError.storedSessionUnreadable("the stored session of \(did) cannot be decoded")
         }
-        decoded.keep(session, at: revision)
+        sessionsRead.keep(session, for: did, at: revision)
         return session
     }
 
@@ -57,24 +58,24 @@ struct SessionStore: Sendable {
     }
 
     func save(_ session: Session) async throws {
-        decoded.forget(session.did)
+        sessionsRead.forget(session.did)
         try await keystore.save(try Self.encoder.encode(session), as: Session.entryName(did: session.did))
     }
 
     func key(for did: DID) async throws -> DPoPKey {
         let name = Session.keyEntryName(did: did)
         let revision = try await keystore.revision(of: name)
-        if let kept = decoded.key(did, at: revision) { return kept }
+        if let kept = keysRead.value(for: did, at: revision) { return kept }
         guard let data = try await keystore.load(name) else {
             throw SessionError.storedSessionUnreadable("the DPoP key of \(did) is missing")
         }
         let key = try DPoPKey(persistedRepresentation: data)
-        decoded.keep(key, of: did, at: revision)
+        keysRead.keep(key, for: did, at: revision)
         return key
     }
 
     func saveKey(_ key: DPoPKey, for did: DID) async throws {
-        decoded.forget(did)
+        keysRead.forget(did)
         try await keystore.save(key.persistedRepresentation, as: Session.keyEntryName(did: did))
     }
 
@@ -103,7 +104,7 @@ struct SessionStore: Sendable {
         }
         guard let key else {
             try await save(session)
-            decoded.forget(session.did)
+            forget(session.did)
             try? await keystore.delete(Session.keyEntryName(did: session.did))
             await RefreshJournal(keystore: keystore).end(session.did)
             await EndedSessionRecord.clear(session.did, in: keystore)
@@ -124,7 +125,7 @@ struct SessionStore: Sendable {
     /// Deletes the session, its key, any refresh note, the record of a failed refresh and that of an earlier
     /// session ended by a key removal.
     func delete(_ did: DID) async throws {
-        decoded.forget(did)
+        forget(did)
         try await keystore.delete(Session.entryName(did: did))
         try await keystore.delete(Session.keyEntryName(did: did))
         await RefreshJournal(keystore: keystore).end(did)
@@ -161,6 +162,12 @@ struct SessionStore: Sendable {
             }
             if pending.isExpired(now: now) { try await keystore.delete(name) }
         }
+    }
+
+    /// Forgets the session and key of `did` read before, after this process changed or deleted their entries.
+    private func forget(_ did: DID) {
+        sessionsRead.forget(did)
+        keysRead.forget(did)
     }
 
     static var encoder: JSONEncoder { StoredJSON.encoder }
