@@ -18,16 +18,10 @@ struct SharedStoreWorld: Sendable {
         _ body: (SharedStoreWorld) async throws -> T
     ) async throws -> T {
         let server = try await ThrowawayPostgres.shared()
-        let database = try await server.createDatabase()
-        do {
-            let result = try await CLIWorld.with(sandboxArguments) { world in
+        return try await server.withDatabase { database in
+            try await CLIWorld.with(sandboxArguments) { world in
                 try await body(SharedStoreWorld(world: world, server: server, database: database))
             }
-            try await server.dropDatabase(database.name)
-            return result
-        } catch {
-            try? await server.dropDatabase(database.name)
-            throw error
         }
     }
 

@@ -18,6 +18,19 @@ extension ThrowawayPostgres {
         return database(name)
     }
 
+    /// Runs `body` with a new database, then drops it, also when `body` throws.
+    public func withDatabase<T>(_ body: (Database) async throws -> T) async throws -> T {
+        let database = try await createDatabase()
+        do {
+            let result = try await body(database)
+            try await dropDatabase(database.name)
+            return result
+        } catch {
+            try? await dropDatabase(database.name)
+            throw error
+        }
+    }
+
     /// Drops the database `name`, ending any session still connected to it, so that its files are gone before the
     /// server's folder is removed.
     public func dropDatabase(_ name: String) async throws {

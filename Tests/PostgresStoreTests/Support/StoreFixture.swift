@@ -22,14 +22,8 @@ struct StoreFixture: Sendable {
             .appendingPathComponent("atoauth-pg-test-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let fixture = StoreFixture(server: server, database: try await server.createDatabase(), directory: directory)
-        do {
-            let result = try await body(fixture)
-            try await server.dropDatabase(fixture.database.name)
-            return result
-        } catch {
-            try? await server.dropDatabase(fixture.database.name)
-            throw error
+        return try await server.withDatabase { database in
+            try await body(StoreFixture(server: server, database: database, directory: directory))
         }
     }
 
