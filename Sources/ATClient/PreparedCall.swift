@@ -14,13 +14,9 @@ struct PreparedCall: Sendable {
 
     /// The request to the PDS: `/xrpc/<nsid>` with `query` (already percent-encoded) and `body`.
     func request(_ method: HTTPMethod, query: String?, body: Data? = nil) -> PDSRequest {
-        PDSRequest(
-            method: method,
-            path: "/xrpc/\(nsid.rawValue)",
-            percentEncodedQuery: query,
-            headers: headers,
-            body: body
-        )
+        var request = PDSRequest(method: method, path: "/xrpc/\(nsid.rawValue)", percentEncodedQuery: query, body: body)
+        request.headers = headers
+        return request
     }
 
     /// Refuses, before sending, a session whose grant clearly lacks what the call needs.

@@ -14,42 +14,27 @@ public struct XRPCForwardedRequest: Sendable {
     /// `GET` for a query, `POST` for a procedure.
     public var method: HTTPMethod
     /// The query as received, already percent-encoded, sent unchanged.
-    public var percentEncodedQuery: String?
+    public var percentEncodedQuery: String? = nil
     /// The query's pairs, decoded: the `repo` the call names is read from them.
-    public var parameters: [(String, String)]
+    public var parameters: [(String, String)] = []
     /// More header fields to send; none of ``ATClient/reservedHeaders``.
-    public var headers: HTTPHeaders
+    public var headers: HTTPHeaders = [:]
     /// The body, sent in chunks.
     public var body: HTTPRequestBody?
     /// The body's media type.
     public var contentType: String?
     /// The whole body when it is small JSON, looked into for its `repo` and the permissions it needs (a record's
     /// collection); `nil` otherwise.
-    public var inspectableBody: Data?
+    public var inspectableBody: Data? = nil
     /// The `atproto-proxy` value, when the caller gave one; else the client's default for the NSID.
-    public var proxy: String?
+    public var proxy: String? = nil
 
-    /// Creates a request.
-    public init(
-        nsid: NSID,
-        method: HTTPMethod,
-        percentEncodedQuery: String? = nil,
-        parameters: [(String, String)] = [],
-        headers: HTTPHeaders = [:],
-        body: HTTPRequestBody? = nil,
-        contentType: String? = nil,
-        inspectableBody: Data? = nil,
-        proxy: String? = nil
-    ) {
+    /// Creates a request without a query or more header fields; set those, as AsyncHTTPClient's requests are set.
+    public init(nsid: NSID, method: HTTPMethod, body: HTTPRequestBody? = nil, contentType: String? = nil) {
         self.nsid = nsid
         self.method = method
-        self.percentEncodedQuery = percentEncodedQuery
-        self.parameters = parameters
-        self.headers = headers
         self.body = body
         self.contentType = contentType
-        self.inspectableBody = inspectableBody
-        self.proxy = proxy
     }
 }
 

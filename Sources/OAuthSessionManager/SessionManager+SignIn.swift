@@ -67,13 +67,9 @@ extension SessionManager {
         let pkce = PKCE.generate(using: random)
         let state = OAuthState.generate(using: random)
         let key = DPoPKey()
-        let request = PushedAuthorizationRequest(
-            client: client,
-            codeChallenge: pkce.challenge,
-            state: state,
-            loginHint: identity.handle?.description ?? identity.did?.rawValue,
-            prompt: prompt
-        )
+        var request = PushedAuthorizationRequest(client: client, codeChallenge: pkce.challenge, state: state)
+        request.loginHint = identity.handle?.description ?? identity.did?.rawValue
+        request.prompt = prompt
         let response = try await request.send(
             to: metadata.pushedAuthorizationRequestEndpoint,
             key: key,

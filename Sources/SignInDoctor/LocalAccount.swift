@@ -39,23 +39,15 @@ public struct LocalAccount: Sendable {
     /// Where the account is kept.
     public var store: Store
     /// The last refresh that failed and kept the session (a server error, a network failure): when, and why.
-    public var lastRefreshFailure: (at: Date, reason: String)?
+    public var lastRefreshFailure: (at: Date, reason: String)? = nil
     /// What the PDS said of the stored access token; `nil` when it was not asked (see ``canAskPDS(at:)``).
-    public var sessionAnswer: SessionAnswer?
+    public var sessionAnswer: SessionAnswer? = nil
 
-    /// Creates the local state of an account.
-    public init(
-        session: Session,
-        unsettledRefresh: UnsettledRefresh?,
-        store: Store,
-        lastRefreshFailure: (at: Date, reason: String)? = nil,
-        sessionAnswer: SessionAnswer? = nil
-    ) {
+    /// Creates the local state of an account with no refresh failure on record and the PDS not asked.
+    public init(session: Session, unsettledRefresh: UnsettledRefresh? = nil, store: Store) {
         self.session = session
         self.unsettledRefresh = unsettledRefresh
         self.store = store
-        self.lastRefreshFailure = lastRefreshFailure
-        self.sessionAnswer = sessionAnswer
     }
 
     /// Whether the PDS can be asked about the session without a refresh.

@@ -49,12 +49,12 @@ extension SignInDoctor {
     /// forgotten — and reports whether the server accepts it and the scope, how it handles DPoP nonces, and whether
     /// its clock agrees with this one (RFC 9126 §2, RFC 9449 §8).
     func probe(_ endpoint: URL, issuer: String, client: OAuthClient, loginHint: String?) async -> [Finding] {
-        let request = PushedAuthorizationRequest(
+        var request = PushedAuthorizationRequest(
             client: client,
             codeChallenge: PKCE.generate().challenge,
-            state: OAuthState.generate(),
-            loginHint: loginHint
+            state: OAuthState.generate()
         )
+        request.loginHint = loginHint
         let poster = AuthorizationServerPoster(fetcher: fetcher, now: configuration.now)
         let seen = ProbeAnswers()
         let failure: (any Error)?

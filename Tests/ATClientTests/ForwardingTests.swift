@@ -40,16 +40,12 @@ struct ForwardingTests {
         try await SandboxWorld.with { flow in
             let accounts = flow.accounts()
             let session = try await flow.signIn(with: accounts)
-            let forwarded = try await accounts.client().forward(
-                XRPCForwardedRequest(
-                    nsid: try NSID(validating: "com.atproto.repo.getRecord"),
-                    method: .get,
-                    percentEncodedQuery: "repo=\(session.did.rawValue)&collection=app.bsky.feed.post&rkey=none",
-                    parameters: [
-                        ("repo", session.did.rawValue), ("collection", "app.bsky.feed.post"), ("rkey", "none"),
-                    ]
-                )
-            )
+            var request = XRPCForwardedRequest(nsid: try NSID(validating: "com.atproto.repo.getRecord"), method: .get)
+            request.percentEncodedQuery = "repo=\(session.did.rawValue)&collection=app.bsky.feed.post&rkey=none"
+            request.parameters = [
+                ("repo", session.did.rawValue), ("collection", "app.bsky.feed.post"), ("rkey", "none"),
+            ]
+            let forwarded = try await accounts.client().forward(request)
             // The reference PDS answers 400 RecordNotFound; the sandbox, 404.
             #expect([400, 404].contains(forwarded.response.status))
             let body = String(decoding: try await forwarded.response.body.collect(upTo: 4096), as: UTF8.self)
@@ -65,15 +61,14 @@ struct ForwardingTests {
             let record = Data(
                 #"{"repo":"\#(session.did.rawValue)","collection":"app.bsky.feed.post","record":{"text":"hi"}}"#.utf8
             )
-            let forwarded = try await accounts.client().forward(
-                XRPCForwardedRequest(
-                    nsid: try NSID(validating: "com.atproto.repo.createRecord"),
-                    method: .post,
-                    body: .bytes(record),
-                    contentType: "application/json",
-                    inspectableBody: record
-                )
+            var request = XRPCForwardedRequest(
+                nsid: try NSID(validating: "com.atproto.repo.createRecord"),
+                method: .post,
+                body: .bytes(record),
+                contentType: "application/json"
             )
+            request.inspectableBody = record
+            let forwarded = try await accounts.client().forward(request)
             #expect(forwarded.response.status == 200)
             #expect(flow.server.counters.refreshGrantsSucceeded == 1)
         }

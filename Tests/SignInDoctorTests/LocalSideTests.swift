@@ -52,11 +52,7 @@ struct LocalSideTests {
     func healthy() async throws {
         let home = try Self.store()
         defer { try? FileManager.default.removeItem(at: home) }
-        let local = LocalAccount(
-            session: try Self.session(),
-            unsettledRefresh: nil,
-            store: .files(home: home, keyFile: nil)
-        )
+        let local = LocalAccount(session: try Self.session(), store: .files(home: home, keyFile: nil))
         let diagnosis = try await ScriptedWorld().diagnose(local: local)
         for check in ["store-files", "session-expiry", "last-refresh", "account-moved"] {
             #expect(diagnosis.status(check) == .pass, "\(check): \(diagnosis.finding(check)?.seen ?? "")")
@@ -73,11 +69,7 @@ struct LocalSideTests {
             [.posixPermissions: 0o644],
             ofItemAtPath: home.appendingPathComponent("a.entry").path
         )
-        let local = LocalAccount(
-            session: try Self.session(),
-            unsettledRefresh: nil,
-            store: .files(home: home, keyFile: nil)
-        )
+        let local = LocalAccount(session: try Self.session(), store: .files(home: home, keyFile: nil))
         let finding = try #require(try await ScriptedWorld().diagnose(local: local).finding("store-files"))
         #expect(finding.status == .fail)
         #expect(finding.seen.contains("644"))
@@ -100,11 +92,7 @@ struct LocalSideTests {
         let keyFile = keys.appendingPathComponent("store.key")
         try Data(repeating: 7, count: 32).write(to: keyFile)
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: keyFile.path)
-        let local = LocalAccount(
-            session: try Self.session(),
-            unsettledRefresh: nil,
-            store: .files(home: home, keyFile: keyFile)
-        )
+        let local = LocalAccount(session: try Self.session(), store: .files(home: home, keyFile: keyFile))
         let finding = try #require(try await ScriptedWorld().diagnose(local: local).finding("store-files"))
         #expect(finding.status == .fail)
         #expect(finding.seen.contains("\(keyFile.path) is 644"), "\(finding.seen)")
@@ -122,13 +110,11 @@ struct LocalSideTests {
         defer { try? FileManager.default.removeItem(at: home) }
         let ended = LocalAccount(
             session: try Self.session(createdAgo: 15 * 86_400),
-            unsettledRefresh: nil,
             store: .files(home: home, keyFile: nil)
         )
         #expect(try await ScriptedWorld().diagnose(local: ended).status("session-expiry") == .fail)
         let ending = LocalAccount(
             session: try Self.session(createdAgo: 13.5 * 86_400),
-            unsettledRefresh: nil,
             store: .files(home: home, keyFile: nil)
         )
         #expect(try await ScriptedWorld().diagnose(local: ending).status("session-expiry") == .warn)
@@ -164,7 +150,6 @@ struct LocalSideTests {
         defer { try? FileManager.default.removeItem(at: home) }
         let local = LocalAccount(
             session: try Self.session(pds: pds, issuer: issuer),
-            unsettledRefresh: nil,
             store: .files(home: home, keyFile: nil)
         )
         let finding = try #require(try await ScriptedWorld().diagnose(local: local).finding("account-moved"))
@@ -177,21 +162,13 @@ struct LocalSideTests {
         let home = try Self.store()
         defer { try? FileManager.default.removeItem(at: home) }
         let session = try Self.session()
-        let recent = LocalAccount(
-            session: session,
-            unsettledRefresh: nil,
-            store: .files(home: home, keyFile: nil),
-            lastRefreshFailure: (session.updatedAt.addingTimeInterval(30), "HTTP 503 server_error")
-        )
+        var recent = LocalAccount(session: session, store: .files(home: home, keyFile: nil))
+        recent.lastRefreshFailure = (session.updatedAt.addingTimeInterval(30), "HTTP 503 server_error")
         let finding = try #require(try await ScriptedWorld().diagnose(local: recent).finding("last-refresh"))
         #expect(finding.status == .warn)
         #expect(finding.seen.contains("HTTP 503 server_error"))
-        let old = LocalAccount(
-            session: session,
-            unsettledRefresh: nil,
-            store: .files(home: home, keyFile: nil),
-            lastRefreshFailure: (session.updatedAt.addingTimeInterval(-30), "HTTP 503 server_error")
-        )
+        var old = LocalAccount(session: session, store: .files(home: home, keyFile: nil))
+        old.lastRefreshFailure = (session.updatedAt.addingTimeInterval(-30), "HTTP 503 server_error")
         #expect(try await ScriptedWorld().diagnose(local: old).status("last-refresh") == .pass)
     }
 

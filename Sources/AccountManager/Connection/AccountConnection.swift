@@ -100,13 +100,8 @@ public final class AccountConnection: Sendable {
         body: Data? = nil,
         authorize: @escaping @Sendable (Session) throws -> Void = { _ in }
     ) async throws -> HTTPResponse {
-        let request = PDSRequest(
-            method: method,
-            path: path,
-            percentEncodedQuery: percentEncodedQuery,
-            headers: headers,
-            body: body
-        )
+        var request = PDSRequest(method: method, path: path, percentEncodedQuery: percentEncodedQuery, body: body)
+        request.headers = headers
         return try await send(request, authorize: authorize)
     }
 

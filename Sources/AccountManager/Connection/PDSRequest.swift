@@ -11,23 +11,16 @@ public struct PDSRequest: Sendable {
     /// The query, already percent-encoded, without the `?`; `nil` or empty for none.
     public var percentEncodedQuery: String?
     /// More header fields; the connection sets `Authorization` and `DPoP` itself.
-    public var headers: HTTPHeaders
+    public var headers: HTTPHeaders = [:]
     /// The body, or `nil` for none; a streamed body is given to ``AccountConnection/stream(_:body:timeout:logger:authorize:)``
     /// instead.
     public var body: Data?
 
-    /// Creates a request.
-    public init(
-        method: HTTPMethod = .get,
-        path: String,
-        percentEncodedQuery: String? = nil,
-        headers: HTTPHeaders = [:],
-        body: Data? = nil
-    ) {
+    /// Creates a request without more header fields; set ``headers`` for those, as AsyncHTTPClient's are set.
+    public init(method: HTTPMethod = .get, path: String, percentEncodedQuery: String? = nil, body: Data? = nil) {
         self.method = method
         self.path = path
         self.percentEncodedQuery = percentEncodedQuery
-        self.headers = headers
         self.body = body
     }
 

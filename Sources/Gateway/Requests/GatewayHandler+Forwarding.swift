@@ -111,15 +111,11 @@ extension GatewayHandler {
             return refuse(.invalidRequest("The query string cannot be read: \(error)."), &record, closing: unwanted)
         }
         let contentType = fields[values: .contentType].first
-        var call = XRPCForwardedRequest(
-            nsid: nsid,
-            method: method,
-            percentEncodedQuery: query,
-            parameters: parameters,
-            headers: ForwardedHeaders.outgoing(fields),
-            contentType: hasBody ? contentType : nil,
-            proxy: proxies.first
-        )
+        var call = XRPCForwardedRequest(nsid: nsid, method: method, contentType: hasBody ? contentType : nil)
+        call.percentEncodedQuery = query
+        call.parameters = parameters
+        call.headers = ForwardedHeaders.outgoing(fields)
+        call.proxy = proxies.first
         // A call its body does not route is refused, when it must be, before the body is read: a large upload bound
         // to fail is answered before it is sent, or, without `Expect`, dropped as it arrives rather than kept.
         if hasBody, !Self.isRoutedByBody(contentType: contentType, declaredLength: declaredLength) {

@@ -29,29 +29,50 @@ package struct FileLock: Sendable {
     /// Throws `CancellationError` when the task is cancelled and ``KeystoreError/lockTimeout`` after `timeout`.
     static func acquire(path: String, name: String, timeout: Duration) async throws -> FileLock {
         try Task.checkCancellation()
-        let deadline = ContinuousClock.now + timeout
-        var delay = initialDelay
+        var wait = Wait(path: path, name: name, timeout: timeout)
         while true {
-            if let lock = try attempt(path: path) { return lock }
-            guard ContinuousClock.now < deadline else {
-                throw KeystoreError.lockTimeout(name: name, path: path, timeout: timeout)
-            }
-            try await Task.sleep(for: delay)
-            delay = min(delay * 1.5, maximumDelay)
+            if let lock = try wait.attempt() { return lock }
+            try await Task.sleep(for: wait.nextPause())
         }
     }
 
     /// Waits for the lock on the file at `path` by sleeping the calling thread; for synchronous setup only.
     static func acquireBlocking(path: String, name: String, timeout: Duration) throws -> FileLock {
-        let deadline = ContinuousClock.now + timeout
-        var delay = initialDelay
+        var wait = Wait(path: path, name: name, timeout: timeout)
         while true {
-            if let lock = try attempt(path: path) { return lock }
+            if let lock = try wait.attempt() { return lock }
+            usleep(useconds_t(wait.nextPause().components.attoseconds / 1_000_000_000_000))
+        }
+    }
+
+    /// One wait for a lock: each attempt, the deadline, and the pauses between attempts.
+    private struct Wait {
+        let path: String
+        let name: String
+        let timeout: Duration
+        let deadline: ContinuousClock.Instant
+        var pause = FileLock.initialDelay
+
+        init(path: String, name: String, timeout: Duration) {
+            self.path = path
+            self.name = name
+            self.timeout = timeout
+            self.deadline = .now + timeout
+        }
+
+        /// The lock when it is free now; `nil` to try again; ``KeystoreError/lockTimeout`` once the deadline passed.
+        func attempt() throws -> FileLock? {
+            if let lock = try FileLock.attempt(path: path) { return lock }
             guard ContinuousClock.now < deadline else {
                 throw KeystoreError.lockTimeout(name: name, path: path, timeout: timeout)
             }
-            usleep(useconds_t(delay.components.attoseconds / 1_000_000_000_000))
-            delay = min(delay * 1.5, maximumDelay)
+            return nil
+        }
+
+        /// The pause before the next attempt; each is half as long again as the last, up to the longest.
+        mutating func nextPause() -> Duration {
+            defer { pause = min(pause * 1.5, FileLock.maximumDelay) }
+            return pause
         }
     }
 

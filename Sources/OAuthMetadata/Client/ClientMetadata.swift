@@ -224,7 +224,8 @@ public struct ClientJWKS: Sendable, Hashable, Codable {
     }
 }
 
-/// A public key of a ``ClientJWKS``, as far as a client checks it (RFC 7517 §4, RFC 7518 §6.2.1).
+/// A public key of a ``ClientJWKS``, as far as a client checks it (RFC 7517 §4, RFC 7518 §6.2.1); read from a
+/// document, never made by hand.
 public struct PublicJWK: Sendable, Hashable, Codable {
     /// The key type, `EC` for ES256.
     public var kty: String
@@ -240,23 +241,4 @@ public struct PublicJWK: Sendable, Hashable, Codable {
     public var alg: String?
     /// The use, `sig`, when given.
     public var use: String?
-
-    /// Creates a key.
-    public init(
-        kty: String,
-        crv: String? = nil,
-        x: String? = nil,
-        y: String? = nil,
-        kid: String? = nil,
-        alg: String? = nil,
-        use: String? = nil
-    ) {
-        self.kty = kty
-        self.crv = crv
-        self.x = x
-        self.y = y
-        self.kid = kid
-        self.alg = alg
-        self.use = use
-    }
 }

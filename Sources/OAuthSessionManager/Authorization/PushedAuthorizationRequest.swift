@@ -16,23 +16,15 @@ package struct PushedAuthorizationRequest: Sendable {
     /// The `state` the callback must bring back.
     package var state: String
     /// The account being signed in, when known (atproto.com/specs/oauth, Authorization Requests).
-    package var loginHint: String?
+    package var loginHint: String? = nil
     /// What the server is asked to show.
-    package var prompt: SignInPrompt?
+    package var prompt: SignInPrompt? = nil
 
-    /// Creates a request.
-    package init(
-        client: OAuthClient,
-        codeChallenge: String,
-        state: String,
-        loginHint: String? = nil,
-        prompt: SignInPrompt? = nil
-    ) {
+    /// Creates a request without a login hint or a prompt.
+    package init(client: OAuthClient, codeChallenge: String, state: String) {
         self.client = client
         self.codeChallenge = codeChallenge
         self.state = state
-        self.loginHint = loginHint
-        self.prompt = prompt
     }
 
     /// The form sent, without the client authentication a confidential client adds to each attempt.

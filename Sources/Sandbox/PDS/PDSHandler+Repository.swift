@@ -21,12 +21,7 @@ extension PDSHandler {
 
     /// `com.atproto.repo.createRecord`: stores a record in the caller's own repository.
     func createRecord(_ request: SandboxRequest, _ caller: AuthenticatedCaller) async throws -> SandboxResponse {
-        guard request.mediaType == "application/json", let input = JSONBody.decodeObject(request.body) else {
-            throw reject(.invalidXRPCInput, 400, "InvalidRequest", "the body must be a JSON object")
-        }
-        guard let repo = input["repo"] as? String, isCaller(repo, caller) else {
-            throw reject(.invalidXRPCInput, 400, "InvalidRequest", "repo must be the caller's DID or handle")
-        }
+        let input = try writeInput(request, caller)
         guard let collection = input["collection"] as? String, XRPCSyntax.isNSID(collection) else {
             throw reject(.invalidXRPCInput, 400, "InvalidRequest", "collection must be an NSID")
         }
@@ -121,12 +116,7 @@ extension PDSHandler {
 
     /// `com.atproto.repo.deleteRecord`: deletes a record of the caller's repository (absent records are fine).
     func deleteRecord(_ request: SandboxRequest, _ caller: AuthenticatedCaller) async throws -> SandboxResponse {
-        guard request.mediaType == "application/json", let input = JSONBody.decodeObject(request.body) else {
-            throw reject(.invalidXRPCInput, 400, "InvalidRequest", "the body must be a JSON object")
-        }
-        guard let repo = input["repo"] as? String, isCaller(repo, caller) else {
-            throw reject(.invalidXRPCInput, 400, "InvalidRequest", "repo must be the caller's DID or handle")
-        }
+        let input = try writeInput(request, caller)
         guard let collection = input["collection"] as? String, XRPCSyntax.isNSID(collection),
             let rkey = input["rkey"] as? String, XRPCSyntax.isRecordKey(rkey)
         else {
@@ -135,6 +125,17 @@ extension PDSHandler {
         let deleted = await core.repositories.delete(did: caller.account.did, collection: collection, rkey: rkey)
         if deleted { core.monitor.note(request, "deleted at://\(caller.account.did)/\(collection)/\(rkey)") }
         return .json(200, [:])
+    }
+
+    /// The JSON object a write to a repository takes, whose `repo` must be the caller's own.
+    private func writeInput(_ request: SandboxRequest, _ caller: AuthenticatedCaller) throws -> [String: Any] {
+        guard request.mediaType == "application/json", let input = JSONBody.decodeObject(request.body) else {
+            throw reject(.invalidXRPCInput, 400, "InvalidRequest", "the body must be a JSON object")
+        }
+        guard let repo = input["repo"] as? String, isCaller(repo, caller) else {
+            throw reject(.invalidXRPCInput, 400, "InvalidRequest", "repo must be the caller's DID or handle")
+        }
+        return input
     }
 
     /// `com.atproto.repo.uploadBlob`: takes raw bytes of any type, keeps them for `com.atproto.sync.getBlob`, and

@@ -1,7 +1,8 @@
 import DPoPRequestExecutor
 import Foundation
-import OAuthMetadata
 import Testing
+
+@testable import OAuthMetadata
 
 @Suite("Client keys: ES256, named by kid, private part only as a JWK")
 struct ClientKeyTests {

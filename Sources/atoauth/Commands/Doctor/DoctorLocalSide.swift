@@ -127,12 +127,8 @@ struct DoctorLocalSide: Sendable {
             }
         }
         let failure = await RefreshFailureRecord.load(session.did, from: keystore)
-        var local = LocalAccount(
-            session: session,
-            unsettledRefresh: unsettled,
-            store: store,
-            lastRefreshFailure: failure.map { ($0.at, $0.reason) }
-        )
+        var local = LocalAccount(session: session, unsettledRefresh: unsettled, store: store)
+        local.lastRefreshFailure = failure.map { ($0.at, $0.reason) }
         if local.canAskPDS(at: Date()) {
             local.sessionAnswer = await SessionCheck.asStored(connection)
         }
