@@ -10,6 +10,12 @@ public protocol CheckedIdentifier: Sendable, Hashable, Codable, CustomStringConv
 }
 
 extension CheckedIdentifier {
+    /// `text` when its syntax check found no `problem`; else the ``SyntaxError`` naming it.
+    static func checked(_ text: String, _ problem: String?) throws -> String {
+        if let problem { throw SyntaxError(expected, text, problem) }
+        return text
+    }
+
     /// The identifier's text.
     public var description: String { rawValue }
 

@@ -21,10 +21,7 @@ public struct Handle: CheckedIdentifier {
 
     /// Checks the syntax and lowercases the handle; throws ``SyntaxError`` when it is invalid.
     public init(validating text: String) throws {
-        if let problem = DomainSyntax.handleProblem(text) {
-            throw SyntaxError(Self.expected, text, problem)
-        }
-        self.rawValue = DomainSyntax.asciiLowercased(text)
+        self.rawValue = DomainSyntax.asciiLowercased(try Self.checked(text, DomainSyntax.handleProblem(text)))
     }
 
     /// Whether the text is a syntactically valid handle.

@@ -11,10 +11,7 @@ public struct NSID: CheckedIdentifier {
 
     /// Checks the NSID syntax; throws ``SyntaxError`` when it does not hold.
     public init(validating text: String) throws {
-        if let problem = Self.syntaxProblem(text) {
-            throw SyntaxError(Self.expected, text, problem)
-        }
-        self.rawValue = text
+        self.rawValue = try Self.checked(text, Self.syntaxProblem(text))
     }
 
     /// Whether the text is a syntactically valid NSID.

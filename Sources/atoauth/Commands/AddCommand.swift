@@ -46,9 +46,10 @@ struct AddCommand: AsyncParsableCommand, GlobalOptionUser {
         help: ArgumentHelp(
             "What the authorization server shows: login (sign in again), consent (ask again) or select_account.",
             valueName: "login|consent|select_account"
-        )
+        ),
+        transform: PromptChoice.parse
     )
-    var prompt: String?
+    var prompt: PromptChoice?
 
     @Flag(
         name: .long,
@@ -83,48 +84,37 @@ struct AddCommand: AsyncParsableCommand, GlobalOptionUser {
 
     @OptionGroup var global: GlobalOptions<Self>
 
+    /// Refuses options that do not go together, with the first conflict found.
     func validate() throws {
-        if clientKey != nil, appPassword || createAccount {
-            throw ValidationError(
+        let browserless = "--app-password signs in without a browser:"
+        try ValidationError.refuseFirst(of: [
+            (
+                clientKey != nil && (appPassword || createAccount),
                 "--client-key signs in as a confidential client; --app-password and --create-account do not apply."
-            )
-        }
-        if clientKey != nil, signIn.callbackPort != nil {
-            throw ValidationError(
+            ),
+            (
+                clientKey != nil && signIn.callbackPort != nil,
                 "--client-key uses the client's own https redirect, and the address is pasted: --callback-port does "
                     + "not apply."
-            )
-        }
-        if redirectURI != nil, clientKey == nil {
-            throw ValidationError("--redirect-uri goes with --client-key.")
-        }
-        if appPassword, createAccount || prompt != nil {
-            throw ValidationError(
-                "--app-password signs in without a browser: --create-account and --prompt do not apply."
-            )
-        }
-        if createAccount, prompt != nil {
-            throw ValidationError(
+            ),
+            (redirectURI != nil && clientKey == nil, "--redirect-uri goes with --client-key."),
+            (
+                appPassword && (createAccount || prompt != nil),
+                "\(browserless) --create-account and --prompt do not apply."
+            ),
+            (
+                createAccount && prompt != nil,
                 "--create-account asks the server for its sign-up (prompt=create); leave --prompt out."
-            )
-        }
-        if let prompt, SignInPrompt(rawValue: prompt) == nil || prompt == SignInPrompt.create.rawValue {
-            throw ValidationError(
-                "--prompt takes login, consent or select_account, not “\(prompt)”"
-                    + (prompt == "create" ? "; to sign up, use --create-account." : ".")
-            )
-        }
-        if replace, !appPassword {
-            throw ValidationError(
+            ),
+            (
+                replace && !appPassword,
                 "--replace goes with --app-password; an OAuth sign-in replaces the account's session without it."
-            )
-        }
-        if appPassword, signIn.isCustomized || global.clientID != nil {
-            throw ValidationError(
-                "--app-password signs in without a browser: --scope, --callback-port, --no-browser, --timeout and "
-                    + "--client-id do not apply to it."
-            )
-        }
+            ),
+            (
+                appPassword && (signIn.isCustomized || global.clientID != nil),
+                "\(browserless) --scope, --callback-port, --no-browser, --timeout and --client-id do not apply to it."
+            ),
+        ])
     }
 
     func run() async throws {
@@ -132,7 +122,7 @@ struct AddCommand: AsyncParsableCommand, GlobalOptionUser {
             if appPassword {
                 return try await AppPasswordSignIn(account: identifier, replacingOAuth: replace).run(context)
             }
-            let prompt = createAccount ? SignInPrompt.create : prompt.flatMap(SignInPrompt.init(rawValue:))
+            let prompt = createAccount ? SignInPrompt.create : prompt?.prompt
             // Either way the sign-in is sent and completed the same: only how the redirect comes back differs.
             let start: (OAuthClient) async throws -> AuthorizationRequest = { client in
                 try await context.accounts.authorize(
@@ -150,26 +140,16 @@ struct AddCommand: AsyncParsableCommand, GlobalOptionUser {
                         message: "--client-key needs the confidential client's --client-id (or ATOAUTH_CLIENT_ID)."
                     )
                 }
-                return try await OperatorSignIn(
+                let pasted = OperatorSignIn(
                     options: self.signIn,
                     clientID: clientID,
                     clientKey: clientKey,
                     redirectURI: redirectURI?.url
-                ).run(
-                    context,
-                    start: start,
-                    complete: complete
                 )
+                return try await pasted.run(context, start: start, complete: complete)
             }
-            return try await BrowserSignIn(
-                options: self.signIn,
-                clientID: context.settings.clientID,
-                target: identifier
-            ).run(
-                context,
-                start: start,
-                complete: complete
-            )
+            let browser = BrowserSignIn(options: self.signIn, clientID: context.settings.clientID, target: identifier)
+            return try await browser.run(context, start: start, complete: complete)
         }
         try Self.report(signIn, json: global.json)
     }

@@ -65,15 +65,17 @@ struct ClientKeygenCommand: AsyncParsableCommand, GlobalOptionUser {
     @OptionGroup var global: GlobalOptions<Self>
 
     func validate() throws {
-        if out != nil, publishWait != nil {
-            throw ValidationError(
+        try ValidationError.refuseFirst(of: [
+            (
+                out != nil && publishWait != nil,
                 "--publish-wait is for a key kept in the store; a key written with --out signs wherever it is "
                     + "deployed, once its JWKS is published."
-            )
-        }
-        if out != nil, global.home != nil || global.store != nil {
-            throw ValidationError("--out writes the key to a file, not to a store: leave --home and --store out.")
-        }
+            ),
+            (
+                out != nil && (global.home != nil || global.store != nil),
+                "--out writes the key to a file, not to a store: leave --home and --store out."
+            ),
+        ])
     }
 
     func run() async throws {

@@ -96,32 +96,29 @@ struct ClientMetadataCommand: AsyncParsableCommand, GlobalOptionUser {
     var usesStore: Bool { !native && jwksURI == nil && jwksFile == nil }
 
     func validate() throws {
-        if [jwksURI != nil, jwksFromStore, jwksFile != nil].filter({ $0 }).count > 1 {
-            throw ValidationError("Publish the keys one way: --jwks-uri, --jwks-from-store or --jwks, not several.")
-        }
-        if native, jwksURI != nil || jwksFromStore || jwksFile != nil {
-            throw ValidationError(
+        let keySources = [jwksURI != nil, jwksFromStore, jwksFile != nil].filter { $0 }.count
+        try ValidationError.refuseFirst(of: [
+            (keySources > 1, "Publish the keys one way: --jwks-uri, --jwks-from-store or --jwks, not several."),
+            (
+                native && keySources > 0,
                 "A native app is a public client and publishes no keys: --jwks-uri, --jwks-from-store and --jwks do "
                     + "not apply with --native."
-            )
-        }
-        if native, copyAddressURI != nil {
-            throw ValidationError(
+            ),
+            (
+                native && copyAddressURI != nil,
                 "--copy-address-uri is for a confidential web client; a native app redirects to its loopback "
                     + "listener (http://127.0.0.1) or its private-use scheme."
-            )
-        }
-        if !native, redirectURIs.isEmpty, copyAddressURI == nil {
-            throw ValidationError(
+            ),
+            (
+                !native && redirectURIs.isEmpty && copyAddressURI == nil,
                 "Give the client's redirect URIs with --redirect-uri (repeatable) or --copy-address-uri."
-            )
-        }
-        if !usesStore, global.home != nil || global.store != nil {
-            throw ValidationError(
+            ),
+            (
+                !usesStore && (global.home != nil || global.store != nil),
                 "--home and --store choose the store whose keys the document publishes; they apply only with "
                     + "--jwks-from-store (the default for a web client)."
-            )
-        }
+            ),
+        ])
     }
 
     func run() async throws {

@@ -87,20 +87,18 @@ struct XRPCCommand: AsyncParsableCommand, GlobalOptionUser {
     static let maximumPages = 1_000_000
 
     func validate() throws {
-        if contentType != nil, input == nil {
-            throw ValidationError("--content-type describes the body; give --input too.")
-        }
-        if paginate, input != nil || post {
-            throw ValidationError("--paginate follows the cursor of a query; a procedure (--input, --post) has none.")
-        }
-        if maxPages != nil, !paginate {
-            throw ValidationError("--max-pages limits --paginate; give --paginate too.")
-        }
-        if raw, global.json || paginate {
-            throw ValidationError(
+        try ValidationError.refuseFirst(of: [
+            (contentType != nil && input == nil, "--content-type describes the body; give --input too."),
+            (
+                paginate && (input != nil || post),
+                "--paginate follows the cursor of a query; a procedure (--input, --post) has none."
+            ),
+            (maxPages != nil && !paginate, "--max-pages limits --paginate; give --paginate too."),
+            (
+                raw && (global.json || paginate),
                 "--raw prints one answer as received; it cannot be combined with \(paginate ? "--paginate" : "--json")."
-            )
-        }
+            ),
+        ])
         _ = try XRPCHeaderOptions(headers: headers, proxy: proxy)
     }
 
