@@ -79,7 +79,7 @@ let package = Package(
         .target(name: "ATProtoSyntax", dependencies: ["Failures"], swiftSettings: strictSettings),
         .target(
             name: "ATProtoPermissions",
-            dependencies: ["Failures", "ATProtoSyntax"],
+            dependencies: ["Failures", "ATProtoSyntax", "WireFormat"],
             swiftSettings: strictSettings
         ),
         .target(name: "WireFormat", dependencies: ["Failures"], swiftSettings: strictSettings),
@@ -97,7 +97,7 @@ let package = Package(
         .target(
             name: "Keystore",
             dependencies: [
-                "Failures", .target(name: "CSodium", condition: .when(platforms: [.linux])),
+                "Failures", "WireFormat", .target(name: "CSodium", condition: .when(platforms: [.linux])),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings

@@ -1,3 +1,5 @@
+import WireFormat
+
 /// A validated entry or lock name and the file name stem that stands for it on disk.
 ///
 /// Names are non-empty and at most ``maximumByteCount`` UTF-8 bytes. The stem percent-encodes every byte outside
@@ -64,7 +66,9 @@ struct EntryName: Hashable, Sendable {
         var iterator = stem.utf8.makeIterator()
         while let byte = iterator.next() {
             if byte == UInt8(ascii: "%") {
-                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                guard let high = iterator.next().flatMap(PercentEncoding.hexValue),
+                    let low = iterator.next().flatMap(PercentEncoding.hexValue)
+                else {
                     return nil
                 }
                 bytes.append(high << 4 | low)
@@ -79,38 +83,9 @@ struct EntryName: Hashable, Sendable {
         return name
     }
 
-    private static let hexDigits = Array("0123456789ABCDEF".utf8)
-
+    /// The stem's encoding: every byte outside `[A-Za-z0-9._-]` escaped, `~` too, so that it never begins a name's
+    /// stem as it begins a hashed one.
     private static func percentEncode(_ bytes: [UInt8]) -> String {
-        var encoded: [UInt8] = []
-        encoded.reserveCapacity(bytes.count)
-        for byte in bytes {
-            if isUnreserved(byte) {
-                encoded.append(byte)
-            } else {
-                encoded.append(UInt8(ascii: "%"))
-                encoded.append(hexDigits[Int(byte >> 4)])
-                encoded.append(hexDigits[Int(byte & 0x0F)])
-            }
-        }
-        return String(decoding: encoded, as: UTF8.self)
-    }
-
-    private static func isUnreserved(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
-            true
-        default:
-            false
-        }
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
+        PercentEncoding.encode(bytes) { PercentEncoding.isUnreserved($0) && $0 != UInt8(ascii: "~") }
     }
 }

@@ -50,17 +50,7 @@ public enum FormEncoding {
 
     /// Percent-encodes every byte outside `A–Z a–z 0–9 - . _ ~` (RFC 3986 §2.3).
     public static func escape(_ text: String) -> String {
-        var output = [UInt8]()
-        for byte in text.utf8 {
-            if isUnreserved(byte) {
-                output.append(byte)
-            } else {
-                output.append(UInt8(ascii: "%"))
-                output.append(hexDigits[Int(byte >> 4)])
-                output.append(hexDigits[Int(byte & 0x0F)])
-            }
-        }
-        return String(decoding: output, as: UTF8.self)
+        PercentEncoding.encode(text.utf8, keeping: PercentEncoding.isUnreserved)
     }
 
     /// Decodes one percent-encoded component; `+` is a space, as in forms.
@@ -76,7 +66,9 @@ public enum FormEncoding {
             case UInt8(ascii: "+"):
                 bytes.append(UInt8(ascii: " "))
             case UInt8(ascii: "%"):
-                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                guard let high = iterator.next().flatMap(PercentEncoding.hexValue),
+                    let low = iterator.next().flatMap(PercentEncoding.hexValue)
+                else {
                     throw Failure(reason: "a percent escape is malformed")
                 }
                 bytes.append(high << 4 | low)
@@ -90,26 +82,6 @@ public enum FormEncoding {
         return decoded
     }
 
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
-
-    private static func isUnreserved(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-            UInt8(ascii: "~"):
-            true
-        default: false
-        }
-    }
-
-    private static let hexDigits = Array("0123456789ABCDEF".utf8)
 }
 
 extension FormEncoding.Failure: CategorizedError {

@@ -1,3 +1,5 @@
+import WireFormat
+
 /// Writes a permission in its canonical string form (atproto.com/specs/permission, Scope String Syntax).
 ///
 /// The canonical form puts the positional parameter after a colon when it has exactly one value, and otherwise as
@@ -39,16 +41,6 @@ struct CanonicalScopeString {
     )
 
     private static func encode(_ value: String, keepPlus: Bool) -> String {
-        var encoded = ""
-        for byte in value.utf8 {
-            if unescaped.contains(byte) || (keepPlus && byte == UInt8(ascii: "+")) {
-                encoded.unicodeScalars.append(Unicode.Scalar(byte))
-            } else {
-                encoded += "%" + hexDigits[Int(byte >> 4)] + hexDigits[Int(byte & 0x0F)]
-            }
-        }
-        return encoded
+        PercentEncoding.encode(value.utf8) { unescaped.contains($0) || (keepPlus && $0 == UInt8(ascii: "+")) }
     }
-
-    private static let hexDigits = "0123456789ABCDEF".map(String.init)
 }

@@ -1,3 +1,5 @@
+import WireFormat
+
 /// One scope token split into its resource name, positional value and parameters, all percent-decoded
 /// (atproto.com/specs/permission, Scope String Syntax).
 ///
@@ -58,12 +60,11 @@ struct ScopeTokenSyntax: Sendable {
         while index < bytes.endIndex {
             let byte = bytes[index]
             if byte == UInt8(ascii: "%") {
-                // The token is printable ASCII, so every byte is its own character.
-                let digits = bytes[(index + 1)...].prefix(2).map { Character(Unicode.Scalar($0)).hexDigitValue }
+                let digits = bytes[(index + 1)...].prefix(2).map(PercentEncoding.hexValue)
                 guard digits.count == 2, let high = digits[0], let low = digits[1] else {
                     throw .malformed(token, "a “%” is not followed by two hexadecimal digits")
                 }
-                decoded.append(UInt8(high << 4 | low))
+                decoded.append(high << 4 | low)
                 index += 3
             } else {
                 decoded.append(formEncoded && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)

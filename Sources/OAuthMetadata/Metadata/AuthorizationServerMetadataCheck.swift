@@ -93,15 +93,14 @@ package struct AuthorizationServerMetadataCheck: Sendable {
     }
 
     private var pushedRequests: MetadataFinding {
-        guard wire.requirePushedAuthorizationRequests == true else {
-            return .fail(
-                "as-metadata-par",
-                "“require_pushed_authorization_requests” is \(Self.text(wire.requirePushedAuthorizationRequests))",
-                rule: MetadataRule.pushedRequests,
-                member: "require_pushed_authorization_requests",
-                fix: "The AT Protocol profile requires PAR: the metadata must say true. " + Self.operatorFix,
-                who: .server
-            )
+        if let failure = Self.requiredTrue(
+            wire.requirePushedAuthorizationRequests,
+            "as-metadata-par",
+            member: "require_pushed_authorization_requests",
+            rule: MetadataRule.pushedRequests,
+            fix: "The AT Protocol profile requires PAR: the metadata must say true. " + Self.operatorFix
+        ) {
+            return failure
         }
         switch endpoint(wire.pushedAuthorizationRequestEndpoint) {
         case .success(let url):
@@ -143,19 +142,14 @@ package struct AuthorizationServerMetadataCheck: Sendable {
     }
 
     private var issParameter: MetadataFinding {
-        guard wire.authorizationResponseIssParameterSupported == true else {
-            let value = Self.text(wire.authorizationResponseIssParameterSupported)
-            return .fail(
-                "as-metadata-iss",
-                "“authorization_response_iss_parameter_supported” is \(value)",
-                rule: MetadataRule.issParameter,
-                member: "authorization_response_iss_parameter_supported",
-                fix: "The server must send “iss” with every authorization response and say so; without it a client "
-                    + "cannot tell which server answered (mix-up attacks). " + Self.operatorFix,
-                who: .server
-            )
-        }
-        return .pass("as-metadata-iss", "authorization responses carry “iss”", rule: MetadataRule.issParameter)
+        Self.requiredTrue(
+            wire.authorizationResponseIssParameterSupported,
+            "as-metadata-iss",
+            member: "authorization_response_iss_parameter_supported",
+            rule: MetadataRule.issParameter,
+            fix: "The server must send “iss” with every authorization response and say so; without it a client "
+                + "cannot tell which server answered (mix-up attacks). " + Self.operatorFix
+        ) ?? .pass("as-metadata-iss", "authorization responses carry “iss”", rule: MetadataRule.issParameter)
     }
 
     private var clientAuthentication: MetadataFinding {
@@ -202,22 +196,19 @@ package struct AuthorizationServerMetadataCheck: Sendable {
     }
 
     private var clientIDDocuments: MetadataFinding {
-        guard wire.clientIDMetadataDocumentSupported == true else {
-            return .fail(
-                "as-metadata-client-id-documents",
-                "“client_id_metadata_document_supported” is \(Self.text(wire.clientIDMetadataDocumentSupported))",
-                rule: MetadataRule.clientIDDocuments,
-                member: "client_id_metadata_document_supported",
-                fix: "AT Protocol clients are identified by the URL of their metadata document; the server must "
-                    + "accept them and say so. " + Self.operatorFix,
-                who: .server
-            )
-        }
-        return .pass(
+        Self.requiredTrue(
+            wire.clientIDMetadataDocumentSupported,
             "as-metadata-client-id-documents",
-            "client ID metadata documents are accepted",
-            rule: MetadataRule.clientIDDocuments
+            member: "client_id_metadata_document_supported",
+            rule: MetadataRule.clientIDDocuments,
+            fix: "AT Protocol clients are identified by the URL of their metadata document; the server must "
+                + "accept them and say so. " + Self.operatorFix
         )
+            ?? .pass(
+                "as-metadata-client-id-documents",
+                "client ID metadata documents are accepted",
+                rule: MetadataRule.clientIDDocuments
+            )
     }
 
     private var scopes: MetadataFinding {
@@ -291,6 +282,18 @@ package struct AuthorizationServerMetadataCheck: Sendable {
     }
 
     static func text(_ value: Bool?) -> String { value.map { $0 ? "true" : "false" } ?? "missing" }
+
+    /// The server's failure when the flag `member`, which the profile requires, is not `true`; `nil` when it is.
+    static func requiredTrue(
+        _ value: Bool?,
+        _ id: String,
+        member: String,
+        rule: String,
+        fix: String
+    ) -> MetadataFinding? {
+        guard value != true else { return nil }
+        return .fail(id, "“\(member)” is \(text(value))", rule: rule, member: member, fix: fix, who: .server)
+    }
 
     static func text(_ values: [String]?) -> String {
         values.map { "[\($0.joined(separator: ", "))]" } ?? "missing"

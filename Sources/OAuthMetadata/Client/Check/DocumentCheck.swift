@@ -145,55 +145,49 @@ struct DocumentCheck {
     }
 
     private mutating func checkGrantTypes() {
-        let rule = CheckRule.grantTypes
-        guard members["grant_types"] != nil else {
-            report("grant_types", "it is missing; it must be [\"authorization_code\", \"refresh_token\"]", rule)
-            return
-        }
-        guard let grants = strings("grant_types", rule: rule) else { return }
-        let allowed = ["authorization_code", "refresh_token"]
-        for required in allowed where !grants.contains(required) {
-            report("grant_types", "it lacks \(required)", rule)
-        }
-        var seen: Set<String> = []
-        for grant in grants where !allowed.contains(grant) && seen.insert(grant).inserted {
-            if grant == "implicit" || grant == "password" {
-                report(
-                    "grant_types",
-                    "\(grant) is refused: tokens come only from an authorization code",
-                    CheckRule.refusedGrant
-                )
-            } else {
-                report(
-                    "grant_types",
+        checkExactList("grant_types", ["authorization_code", "refresh_token"], rule: CheckRule.grantTypes) { grant in
+            grant == "implicit" || grant == "password"
+                ? ("\(grant) is refused: tokens come only from an authorization code", CheckRule.refusedGrant)
+                : (
                     "\(Self.quoted(grant)) is not allowed; the grant types are authorization_code and refresh_token",
-                    rule
+                    CheckRule.grantTypes
                 )
-            }
-        }
-        for grant in Self.repeated(grants) {
-            report("grant_types", "\(Self.quoted(grant)) is listed twice", CheckRule.listedTwice)
         }
     }
 
     private mutating func checkResponseTypes() {
-        let rule = CheckRule.responseTypes
-        guard members["response_types"] != nil else {
-            report("response_types", "it is missing; it must be [\"code\"]", rule)
-            return
-        }
-        guard let types = strings("response_types", rule: rule) else { return }
-        if !types.contains("code") { report("response_types", "it lacks code; it must be [\"code\"]", rule) }
-        var seen: Set<String> = []
-        for type in types where type != "code" && seen.insert(type).inserted {
-            report(
-                "response_types",
+        checkExactList("response_types", ["code"], rule: CheckRule.responseTypes) { type in
+            (
                 "\(Self.quoted(type)) is not allowed: sign-in is the authorization code flow only, [\"code\"]",
-                rule
+                CheckRule.responseTypes
             )
         }
-        for type in Self.repeated(types) {
-            report("response_types", "\(Self.quoted(type)) is listed twice", CheckRule.listedTwice)
+    }
+
+    /// A member that must list exactly `required`, each once, in any order: what is missing, what else is there
+    /// (each once, in the words and under the rule `other` gives) and what is listed twice are reported.
+    private mutating func checkExactList(
+        _ name: String,
+        _ required: [String],
+        rule: String,
+        other: (String) -> (problem: String, rule: String)
+    ) {
+        let whole = "[" + required.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
+        guard members[name] != nil else {
+            report(name, "it is missing; it must be \(whole)", rule)
+            return
+        }
+        guard let values = strings(name, rule: rule) else { return }
+        for value in required where !values.contains(value) {
+            report(name, "it lacks \(value); it must be \(whole)", rule)
+        }
+        var seen: Set<String> = []
+        for value in values where !required.contains(value) && seen.insert(value).inserted {
+            let refusal = other(value)
+            report(name, refusal.problem, refusal.rule)
+        }
+        for value in Self.repeated(values) {
+            report(name, "\(Self.quoted(value)) is listed twice", CheckRule.listedTwice)
         }
     }
 
