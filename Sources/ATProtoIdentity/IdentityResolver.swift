@@ -80,7 +80,7 @@ public struct IdentityResolver: Sendable {
         if text.contains("://") {
             throw IdentityError.invalidInput("“\(text)” is not an https:// URL")
         }
-        let identifier = try ATIdentifier(validating: text.hasPrefix("@") ? String(text.dropFirst()) : text)
+        let identifier = try ATIdentifier(typed: text)
         return try await resolve(identifier, cachePolicy: cachePolicy)
     }
 

@@ -21,6 +21,17 @@ public enum ATIdentifier: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Reads a handle or a DID as people write it, where a handle may carry a leading `@` (`@alice.bsky.social`);
+    /// throws ``SyntaxError`` when what follows is neither.
+    public init(typed text: String) throws {
+        try self.init(validating: Self.withoutAtSign(text))
+    }
+
+    /// `text` without the one leading `@` people write before a handle.
+    public static func withoutAtSign(_ text: String) -> String {
+        text.hasPrefix("@") ? String(text.dropFirst()) : text
+    }
+
     /// Whether the text is a valid handle or DID.
     public static func isValid(_ text: String) -> Bool {
         text.hasPrefix("did:") ? DID.isValid(text) : Handle.isValid(text)

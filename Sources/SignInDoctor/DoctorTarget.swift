@@ -32,7 +32,7 @@ enum DoctorTarget: Sendable, Hashable {
         }
         let identifier: ATIdentifier
         do {
-            identifier = try ATIdentifier(validating: text.hasPrefix("@") ? String(text.dropFirst()) : text)
+            identifier = try ATIdentifier(typed: text)
         } catch {
             let reason = (error as? SyntaxError)?.reason ?? "“\(QuotedText.printable(text, limit: 200))” is not valid"
             throw DoctorInputError("\(reason); give a handle, a DID or an https:// server URL.")

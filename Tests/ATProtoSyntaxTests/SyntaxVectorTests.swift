@@ -62,6 +62,16 @@ struct SyntaxVectorTests {
         #expect(throws: SyntaxError.self) { try ATIdentifier(validating: value) }
     }
 
+    @Test(
+        "an identifier as people type it may carry one leading @, and reads as the same identifier",
+        arguments: try InteropVectors.values("atidentifier_syntax_valid.txt")
+    )
+    func typedATIdentifier(_ value: String) throws {
+        #expect(try ATIdentifier(typed: "@" + value) == ATIdentifier(validating: value))
+        #expect(try ATIdentifier(typed: value) == ATIdentifier(validating: value))
+        #expect(throws: SyntaxError.self) { try ATIdentifier(typed: "@@" + value) }
+    }
+
     @Test("the vector files are read whole, with their deliberate spaces")
     func vectorsAreNotTrimmed() throws {
         let invalid = try InteropVectors.values("handle_syntax_invalid.txt")

@@ -111,6 +111,17 @@ struct RoundTripTests {
         #expect(try store.names() == ["real"])
     }
 
+    @Test("a name that begins with ~ is escaped on disk, so it never reads as a hashed name")
+    func tildeEscaped() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.keyFileStore()
+        try store.save(Data("x".utf8), as: "~x y")
+
+        #expect(FileManager.default.fileExists(atPath: fixture.file("%7Ex%20y.entry").path))
+        #expect(try store.names() == ["~x y"])
+        #expect(try store.load("~x y") == Data("x".utf8))
+    }
+
     @Test("ignores a file whose name is not UTF-8, even one that starts like a hashed name (found by FuzzKeystore)")
     func nonUTF8FileName() throws {
         let fixture = try StoreFixture()

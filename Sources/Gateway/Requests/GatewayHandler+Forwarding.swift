@@ -91,9 +91,7 @@ extension GatewayHandler {
         }
         var account: ATIdentifier?
         if let text = accounts.first {
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
-            let name = trimmed.hasPrefix("@") ? String(trimmed.dropFirst()) : trimmed
-            guard let identifier = try? ATIdentifier(validating: name) else {
+            guard let identifier = try? ATIdentifier(typed: text.trimmingCharacters(in: .whitespaces)) else {
                 let shown = TerminalText.sanitized(text, limit: 120)
                 return refuse(
                     .invalidRequest("atoauth-account must be a handle or a DID, not “\(shown)”."),

@@ -5,7 +5,7 @@ enum AccountName {
     /// The identifier `text` names, read strictly: a leading `@` is dropped, and anything else that is no handle or
     /// DID throws `SyntaxError`.
     static func parse(_ text: String) throws -> ATIdentifier {
-        try ATIdentifier(validating: text.hasPrefix("@") ? String(text.dropFirst()) : text)
+        try ATIdentifier(typed: text)
     }
 
     /// The signed-in account `text` names; text that is no handle or DID names no signed-in account, which is what

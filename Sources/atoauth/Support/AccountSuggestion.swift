@@ -1,3 +1,4 @@
+import ATProtoSyntax
 import AccountManager
 import Foundation
 
@@ -32,7 +33,7 @@ enum AccountSuggestion {
     /// `alice.bsky.social`), the only one it starts, or the closest within two edits; `nil` when none or several
     /// fit equally.
     static func closest(to typed: String, in names: [String]) -> String? {
-        let typed = (typed.hasPrefix("@") ? String(typed.dropFirst()) : typed).lowercased()
+        let typed = ATIdentifier.withoutAtSign(typed).lowercased()
         let lowered = names.map { ($0, $0.lowercased()) }
         let byFirstLabel = lowered.filter { $0.1.split(separator: ".").first.map(String.init) == typed }
         if byFirstLabel.count == 1 { return byFirstLabel[0].0 }
