@@ -54,9 +54,11 @@ public struct ATClient: Sendable {
         headers: HTTPHeaders = [:],
         as account: ATIdentifier? = nil
     ) async throws -> XRPCResponse {
-        try await execute(
-            XRPCRequest(nsid: nsid, parameters: parameters, proxy: proxy, headers: headers, account: account)
-        )
+        var request = XRPCRequest(nsid: nsid, parameters: parameters)
+        request.proxy = proxy
+        request.headers = headers
+        request.account = account
+        return try await execute(request)
     }
 
     /// Calls a procedure (HTTP POST) with a body, JSON unless `contentType` says otherwise; `headers` as for
@@ -70,16 +72,11 @@ public struct ATClient: Sendable {
         headers: HTTPHeaders = [:],
         as account: ATIdentifier? = nil
     ) async throws -> XRPCResponse {
-        let request = XRPCRequest(
-            nsid: nsid,
-            method: .post,
-            parameters: parameters,
-            body: input,
-            contentType: contentType,
-            proxy: proxy,
-            headers: headers,
-            account: account
-        )
+        var request = XRPCRequest(nsid: nsid, method: .post, parameters: parameters, body: input)
+        request.contentType = contentType
+        request.proxy = proxy
+        request.headers = headers
+        request.account = account
         return try await execute(request)
     }
 

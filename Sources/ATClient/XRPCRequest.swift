@@ -20,37 +20,25 @@ public struct XRPCRequest: Sendable {
     /// The body, or `nil` for none.
     public var body: Data?
     /// The body's media type; sent only with a body.
-    public var contentType: String?
+    public var contentType: String? = nil
     /// The `atproto-proxy` value, when not the client's default for the NSID (``ATClient/proxies``).
-    public var proxy: String?
+    public var proxy: String? = nil
     /// More header fields, such as `atproto-accept-labelers`, but none of ``ATClient/reservedHeaders``.
     ///
     /// An `Accept` field replaces the default `application/json`.
-    public var headers: HTTPHeaders
+    public var headers: HTTPHeaders = [:]
     /// For a routed client, the handle or DID to act as; `nil` routes by the call's `repo`, else to the active account.
     ///
     /// A bound client accepts only its own.
-    public var account: ATIdentifier?
+    public var account: ATIdentifier? = nil
 
-    /// Creates a call: a query unless `method` says otherwise.
-    public init(
-        nsid: NSID,
-        method: HTTPMethod = .get,
-        parameters: [(String, String)] = [],
-        body: Data? = nil,
-        contentType: String? = nil,
-        proxy: String? = nil,
-        headers: HTTPHeaders = [:],
-        account: ATIdentifier? = nil
-    ) {
+    /// Creates a call, a query unless `method` says otherwise; set the other properties as AsyncHTTPClient's requests
+    /// are set.
+    public init(nsid: NSID, method: HTTPMethod = .get, parameters: [(String, String)] = [], body: Data? = nil) {
         self.nsid = nsid
         self.method = method
         self.parameters = parameters
         self.body = body
-        self.contentType = contentType
-        self.proxy = proxy
-        self.headers = headers
-        self.account = account
     }
 }
 

@@ -20,7 +20,8 @@ struct RequestValueTests {
             let profile = nsid("app.bsky.actor.getProfile")
             _ = try await client.query(profile, parameters: [("actor", "alice.test")], as: "alice.test")
             let shorthand = try #require(recording.lastXRPC)
-            let request = XRPCRequest(nsid: profile, parameters: [("actor", "alice.test")], account: "alice.test")
+            var request = XRPCRequest(nsid: profile, parameters: [("actor", "alice.test")])
+            request.account = "alice.test"
             _ = try await client.execute(request)
             let value = try #require(recording.lastXRPC)
             #expect(value.method == shorthand.method && value.url == shorthand.url)

@@ -107,21 +107,25 @@ struct WWWAuthenticateParser {
         }
     }
 
+    /// A `tchar` (RFC 9110 §5.6.2).
     private func isTokenCharacter(_ byte: UInt8) -> Bool {
+        Self.isAlphanumeric(byte) || Self.tokenSymbols.contains(byte)
+    }
+
+    /// A character of `token68` (RFC 9110 §11.2), but the trailing `=`.
+    private func isToken68Character(_ byte: UInt8) -> Bool {
+        Self.isAlphanumeric(byte) || Self.token68Symbols.contains(byte)
+    }
+
+    private static func isAlphanumeric(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
             UInt8(ascii: "0")...UInt8(ascii: "9"):
             true
-        default: Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
+        default: false
         }
     }
 
-    private func isToken68Character(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"):
-            true
-        default: Array("-._~+/".utf8).contains(byte)
-        }
-    }
+    private static let tokenSymbols = Array("!#$%&'*+-.^_`|~".utf8)
+    private static let token68Symbols = Array("-._~+/".utf8)
 }

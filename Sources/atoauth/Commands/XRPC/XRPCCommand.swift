@@ -121,12 +121,12 @@ struct XRPCCommand: AsyncParsableCommand, GlobalOptionUser {
                 nsid: method,
                 method: body != nil || post ? .post : .get,
                 parameters: pairs,
-                body: body?.body,
-                contentType: body?.contentType ?? MediaType.json,
-                proxy: extra.proxy,
-                headers: extra.headers,
-                account: account
+                body: body?.body
             )
+            request.contentType = body?.contentType ?? MediaType.json
+            request.proxy = extra.proxy
+            request.headers = extra.headers
+            request.account = account
             if paginate {
                 try await XRPCPagination(method: method, maximumPages: maxPages ?? Self.defaultMaximumPages)
                     .run(parameters: pairs, merged: global.json) { parameters in
