@@ -9,36 +9,25 @@ package final class RevisionCache<Key: Hashable & Sendable, Value: Sendable>: Se
 
     package init() {}
 
-    /// The value kept for `key`, when it was read at `revision`.
-    package func value(for key: Key, at revision: EntryRevision?) -> Value? {
-        guard let revision else { return nil }
-        return kept.withLock { $0[key] }.flatMap { $0.revision == revision ? $0.value : nil }
-    }
-
-    /// Keeps `value` for `key`, read at `revision`: taken before the read, so that a write in between costs one read
-    /// more, never a stale value.
-    package func keep(_ value: Value, for key: Key, at revision: EntryRevision?) {
+    /// The value of `key`, whose entry is `name` in `keystore`: the kept one while the entry's revision is unchanged,
+    /// else what `read` makes of the entry, then kept; `nil` when `read` finds none, which is not kept.
+    ///
+    /// The revision is taken before the read, so that a write in between costs one read more, never a stale value.
+    package func value(
+        for key: Key,
+        entry name: String,
+        in keystore: any Keystore,
+        read: () async throws -> Value?
+    ) async throws -> Value? {
+        let revision = try await keystore.revision(of: name)
+        if let revision, let kept = kept.withLock({ $0[key] }), kept.revision == revision { return kept.value }
+        guard let value = try await read() else { return nil }
         kept.withLock { kept in kept[key] = revision.map { (revision: $0, value: value) } }
+        return value
     }
 
     /// Forgets what was kept for `key`, after this process changed its entry.
     package func forget(_ key: Key) {
         kept.withLock { $0[key] = nil }
-    }
-}
-
-extension RevisionCache where Key == String {
-    /// The value of the entry `name` of `keystore`: the kept one while the entry's revision is unchanged, else what
-    /// `read` makes of it, then kept.
-    package func value(
-        of name: String,
-        in keystore: any Keystore,
-        read: () async throws -> Value
-    ) async throws -> Value {
-        let revision = try await keystore.revision(of: name)
-        if let kept = value(for: name, at: revision) { return kept }
-        let value = try await read()
-        keep(value, for: name, at: revision)
-        return value
     }
 }

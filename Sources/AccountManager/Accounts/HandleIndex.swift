@@ -58,7 +58,7 @@ final class HandleIndex: Sendable {
     }
 
     private func read() async -> [String: String] {
-        let handles = try? await lastRead.value(of: Self.entry, in: keystore) {
+        let handles = try? await lastRead.value(for: Self.entry, entry: Self.entry, in: keystore) {
             guard let data = try await keystore.load(Self.entry) else { return [:] }
             return (try? JSONDecoder().decode([String: String].self, from: data)) ?? [:]
         }

@@ -18,17 +18,14 @@ struct SessionStore: Sendable {
 
     func session(_ did: DID) async throws -> Session? {
         let name = Session.entryName(did: did)
-        let revision = try await keystore.revision(of: name)
-        if let kept = sessionsRead.value(for: did, at: revision) { return kept }
-        guard let data = try await keystore.load(name) else { return nil }
-        let session: Session
-        do {
-            session = try Self.decoder.decode(Session.self, from: data)
-        } catch {
-            throw SessionError.storedSessionUnreadable("the stored session of \(did) cannot be decoded")
+        return try await sessionsRead.value(for: did, entry: name, in: keystore) {
+            guard let data = try await keystore.load(name) else { return nil }
+            do {
+                return try Self.decoder.decode(Session.self, from: data)
+            } catch {
+                throw SessionError.storedSessionUnreadable("the stored session of \(did) cannot be decoded")
+            }
         }
-        sessionsRead.keep(session, for: did, at: revision)
-        return session
     }
 
     func sessions() async throws -> [Session] {
@@ -64,13 +61,10 @@ struct SessionStore: Sendable {
 
     func key(for did: DID) async throws -> DPoPKey {
         let name = Session.keyEntryName(did: did)
-        let revision = try await keystore.revision(of: name)
-        if let kept = keysRead.value(for: did, at: revision) { return kept }
-        guard let data = try await keystore.load(name) else {
-            throw SessionError.storedSessionUnreadable("the DPoP key of \(did) is missing")
+        let key = try await keysRead.value(for: did, entry: name, in: keystore) {
+            try await keystore.load(name).map { try DPoPKey(persistedRepresentation: $0) }
         }
-        let key = try DPoPKey(persistedRepresentation: data)
-        keysRead.keep(key, for: did, at: revision)
+        guard let key else { throw SessionError.storedSessionUnreadable("the DPoP key of \(did) is missing") }
         return key
     }
 

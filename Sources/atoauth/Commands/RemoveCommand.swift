@@ -117,13 +117,13 @@ struct RemovalJSON: Encodable {
         did = removed.did.rawValue
         handle = removed.handle?.description
         self.revocation = revocation
-        activeAccount = active.map { AccountReferenceJSON(did: $0.did.rawValue, handle: $0.handle?.description) }
+        activeAccount = active.map(AccountReferenceJSON.init)
     }
 
     init(_ session: UnreadableSession, active: Account?) {
         did = session.did.rawValue
         revocation = "not possible"
-        activeAccount = active.map { AccountReferenceJSON(did: $0.did.rawValue, handle: $0.handle?.description) }
+        activeAccount = active.map(AccountReferenceJSON.init)
     }
 }
 
