@@ -35,7 +35,7 @@ struct EntryName: Hashable, Sendable {
         guard bytes.count <= Self.maximumByteCount else {
             throw KeystoreError.invalidName("the name has \(bytes.count) UTF-8 bytes")
         }
-        let encoded = Self.percentEncode(bytes)
+        let encoded = Self.percentEncode(name)
         self.value = name
         if encoded.utf8.count <= Self.maximumStemByteCount {
             self.stem = encoded
@@ -85,7 +85,7 @@ struct EntryName: Hashable, Sendable {
 
     /// The stem's encoding: every byte outside `[A-Za-z0-9._-]` escaped, `~` too, so that it never begins a name's
     /// stem as it begins a hashed one.
-    private static func percentEncode(_ bytes: [UInt8]) -> String {
-        PercentEncoding.encode(bytes) { PercentEncoding.isUnreserved($0) && $0 != UInt8(ascii: "~") }
+    private static func percentEncode(_ name: String) -> String {
+        PercentEncoding.encode(name) { PercentEncoding.isUnreserved($0) && $0 != UInt8(ascii: "~") }
     }
 }

@@ -50,7 +50,7 @@ public enum FormEncoding {
 
     /// Percent-encodes every byte outside `A–Z a–z 0–9 - . _ ~` (RFC 3986 §2.3).
     public static func escape(_ text: String) -> String {
-        PercentEncoding.encode(text.utf8, keeping: PercentEncoding.isUnreserved)
+        PercentEncoding.encode(text, keeping: PercentEncoding.isUnreserved)
     }
 
     /// Decodes one percent-encoded component; `+` is a space, as in forms.

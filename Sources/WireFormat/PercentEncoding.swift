@@ -1,11 +1,14 @@
 /// Percent-encoding (RFC 3986 §2.1): the one writer of `%XX` escapes, with uppercase hex digits, for URL components
 /// and for names that must survive as file names.
 package enum PercentEncoding {
-    /// `bytes` as text, with every byte that `keeps` refuses written as `%XX`.
-    package static func encode(_ bytes: some Sequence<UInt8>, keeping keeps: (UInt8) -> Bool) -> String {
+    /// `text` with every UTF-8 byte that `keeps` refuses written as `%XX`.
+    ///
+    /// It takes a `String`, not any sequence of bytes: a generic function of another module runs unspecialized, and
+    /// this one runs for every keystore entry name on every request.
+    package static func encode(_ text: String, keeping keeps: (UInt8) -> Bool) -> String {
         var output: [UInt8] = []
-        output.reserveCapacity(bytes.underestimatedCount)
-        for byte in bytes {
+        output.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 {
             if keeps(byte) {
                 output.append(byte)
             } else {

@@ -41,6 +41,6 @@ struct CanonicalScopeString {
     )
 
     private static func encode(_ value: String, keepPlus: Bool) -> String {
-        PercentEncoding.encode(value.utf8) { unescaped.contains($0) || (keepPlus && $0 == UInt8(ascii: "+")) }
+        PercentEncoding.encode(value) { unescaped.contains($0) || (keepPlus && $0 == UInt8(ascii: "+")) }
     }
 }

@@ -11,7 +11,7 @@ import Keystore
 final class HandleIndex: Sendable {
     static let entry = "accounts/handles"
     let keystore: any Keystore
-    private let lastRead = RevisionCache<String, [String: String]>()
+    private let lastRead = RevisionCache()
 
     init(keystore: any Keystore) {
         self.keystore = keystore
@@ -58,7 +58,7 @@ final class HandleIndex: Sendable {
     }
 
     private func read() async -> [String: String] {
-        let handles = try? await lastRead.value(for: Self.entry, entry: Self.entry, in: keystore) {
+        let handles = try? await lastRead.value(of: Self.entry, in: keystore) { () async throws -> [String: String]? in
             guard let data = try await keystore.load(Self.entry) else { return [:] }
             return (try? JSONDecoder().decode([String: String].self, from: data)) ?? [:]
         }

@@ -109,7 +109,7 @@ package struct GatewayTokenStore: Sendable {
 
     /// The records, decoded again only when the entry changed since they were last read.
     private func current() async throws -> [GatewayTokenRecord] {
-        try await cache.records.value(for: Self.entry, entry: Self.entry, in: store) { try await load() } ?? []
+        try await cache.records.value(of: Self.entry, in: store) { try await load() } ?? []
     }
 
     private func load() async throws -> [GatewayTokenRecord] {
@@ -137,7 +137,7 @@ package struct GatewayTokenStore: Sendable {
 
     /// What this process remembers: the records at a revision, and when it last wrote each token's last use.
     private final class Cache: Sendable {
-        let records = RevisionCache<String, [GatewayTokenRecord]>()
+        let records = RevisionCache()
         let lastWritten = Mutex<[String: Date]>([:])
     }
 }

@@ -9,8 +9,7 @@ import OAuthMetadata
 /// A session or key read before is decrypted again only when its entry changed since (`RevisionCache`).
 struct SessionStore: Sendable {
     let keystore: any Keystore
-    private let sessionsRead = RevisionCache<DID, Session>()
-    private let keysRead = RevisionCache<DID, DPoPKey>()
+    private let entriesRead = RevisionCache()
 
     init(keystore: any Keystore) {
         self.keystore = keystore
@@ -18,7 +17,7 @@ struct SessionStore: Sendable {
 
     func session(_ did: DID) async throws -> Session? {
         let name = Session.entryName(did: did)
-        return try await sessionsRead.value(for: did, entry: name, in: keystore) {
+        return try await entriesRead.value(of: name, in: keystore) {
             guard let data = try await keystore.load(name) else { return nil }
             do {
                 return try Self.decoder.decode(Session.self, from: data)
@@ -55,13 +54,13 @@ struct SessionStore: Sendable {
     }
 
     func save(_ session: Session) async throws {
-        sessionsRead.forget(session.did)
+        entriesRead.forget(Session.entryName(did: session.did))
         try await keystore.save(try Self.encoder.encode(session), as: Session.entryName(did: session.did))
     }
 
     func key(for did: DID) async throws -> DPoPKey {
         let name = Session.keyEntryName(did: did)
-        let key = try await keysRead.value(for: did, entry: name, in: keystore) {
+        let key = try await entriesRead.value(of: name, in: keystore) {
             try await keystore.load(name).map { try DPoPKey(persistedRepresentation: $0) }
         }
         guard let key else { throw SessionError.storedSessionUnreadable("the DPoP key of \(did) is missing") }
@@ -69,7 +68,7 @@ struct SessionStore: Sendable {
     }
 
     func saveKey(_ key: DPoPKey, for did: DID) async throws {
-        keysRead.forget(did)
+        entriesRead.forget(Session.keyEntryName(did: did))
         try await keystore.save(key.persistedRepresentation, as: Session.keyEntryName(did: did))
     }
 
@@ -160,8 +159,8 @@ struct SessionStore: Sendable {
 
     /// Forgets the session and key of `did` read before, after this process changed or deleted their entries.
     private func forget(_ did: DID) {
-        sessionsRead.forget(did)
-        keysRead.forget(did)
+        entriesRead.forget(Session.entryName(did: did))
+        entriesRead.forget(Session.keyEntryName(did: did))
     }
 
     static var encoder: JSONEncoder { StoredJSON.encoder }
