@@ -9,8 +9,8 @@
 //   ask for, what a grant allows; `PermissionError`).
 // - `OAuthSessionManager`, whose public types are the ones the front door hands out: `Session`, `Credential`,
 //   `OAuthClient`, `SessionEvent`, `Revocation`, `SessionError`.
-// - `Failures`, the vocabulary every public error speaks: `FailureCategory`, `FailureOrigin`, `FailureCode`, `Remedy`,
-//   `CategorizedError`.
+// - `Failures`, the vocabulary every public error speaks: `FailureCategory`, `FailureOrigin`, `FailureCode` (the code
+//   of an error of one kind; the others have their own `Code` enum), `Remedy`, `CategorizedError`.
 //
 // From the layers below, only what an app constructs, passes or catches: the keystores; the HTTP transport; the
 // loopback redirect listener (RFC 8252 §7.3) and a pasted redirect; `IdentityResolver` and swift-log's `Logger` for

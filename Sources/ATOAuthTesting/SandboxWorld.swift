@@ -158,8 +158,18 @@ extension SandboxWorldError: CategorizedError {
         }
     }
 
+    /// Which failure a ``SandboxWorldError`` is, its details aside: compared with `==`, as in
+    /// `error.code == .notApproved`.
+    @nonexhaustive
+    public enum Code: String, NamedFailureCode {
+        /// The fixed redirect URI could not be formed.
+        case noRedirect
+        /// The sandbox did not redirect back after the authorization URL was opened.
+        case notApproved
+    }
+
     /// Which failure this is: `error.code == .notApproved`.
-    public var code: FailureCode<SandboxWorldError> {
+    public var code: Code {
         switch self {
         case .noRedirect: .noRedirect
         case .notApproved: .notApproved
@@ -194,11 +204,4 @@ extension SandboxWorld {
         try breakAccessToken(of: session)
         return session
     }
-}
-
-extension FailureCode where Failure == SandboxWorldError {
-    /// The code of `SandboxWorldError.noRedirect`.
-    public static let noRedirect = Self("noRedirect")
-    /// The code of `SandboxWorldError.notApproved`.
-    public static let notApproved = Self("notApproved")
 }

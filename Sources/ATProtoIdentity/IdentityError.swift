@@ -9,17 +9,29 @@ import WireFormat
 /// Fetch refusals (``HTTPTransport/FetchError``) and syntax errors (``ATProtoSyntax/SyntaxError``) pass through
 /// unchanged. The error never carries a token.
 public struct IdentityError: CategorizedError, Hashable {
-    enum Kind: String, Hashable, Sendable {
+    /// Which failure an ``IdentityError`` is, whatever its details: compared with `==`, as in
+    /// `error.code == .invalidInput`.
+    ///
+    /// New codes may come in a later version: a `switch` over them needs a `default` case.
+    @nonexhaustive
+    public enum Code: String, NamedFailureCode {
+        /// What the user typed is neither a handle, a DID nor an https server URL.
         case invalidInput
+        /// Neither DNS nor HTTPS (nor the configured service) gave a DID for the handle (atproto.com/specs/handle).
         case handleResolutionFailed
+        /// The handle's DNS TXT records name several different DIDs.
         case conflictingHandleRecords
+        /// DNS and HTTPS resolution of a handle gave different DIDs.
         case handleMethodsDisagree
+        /// The DID document could not be fetched or read (atproto.com/specs/did).
         case didResolutionFailed
+        /// The DID document failed a check: its `id`, its PDS service or the PDS URL.
         case invalidDIDDocument
+        /// The bidirectional handle check failed: the document's handle and the DID do not point at each other.
         case handleNotConfirmed
     }
 
-    let kind: Kind
+    let kind: Code
     /// `securityCheckFailed` when records disagree or the DID document cannot be trusted; `failed` when the
     /// identity could not be resolved now (network, server); `usage` for input that cannot be used.
     public let category: FailureCategory
@@ -39,7 +51,7 @@ public struct IdentityError: CategorizedError, Hashable {
     public let subject: String?
 
     init(
-        _ kind: Kind,
+        _ kind: Code,
         _ category: FailureCategory,
         _ reason: String,
         field: String? = nil,
@@ -168,7 +180,7 @@ extension IdentityError {
 
 extension IdentityError {
     /// Which failure this is, whatever its details: `error.code == .invalidInput`.
-    public var code: FailureCode<IdentityError> { FailureCode(kind.rawValue) }
+    public var code: Code { kind }
 
     /// Where the failure lies: the caller's input for what is no handle or DID; otherwise the resolvers and
     /// what they answered.
@@ -180,21 +192,4 @@ extension IdentityError {
             .upstream
         }
     }
-}
-
-extension FailureCode where Failure == IdentityError {
-    /// The code of `IdentityError.invalidInput`.
-    public static let invalidInput = Self("invalidInput")
-    /// The code of `IdentityError.handleResolutionFailed`.
-    public static let handleResolutionFailed = Self("handleResolutionFailed")
-    /// The code of `IdentityError.conflictingHandleRecords`.
-    public static let conflictingHandleRecords = Self("conflictingHandleRecords")
-    /// The code of `IdentityError.handleMethodsDisagree`.
-    public static let handleMethodsDisagree = Self("handleMethodsDisagree")
-    /// The code of `IdentityError.didResolutionFailed`.
-    public static let didResolutionFailed = Self("didResolutionFailed")
-    /// The code of `IdentityError.invalidDIDDocument`.
-    public static let invalidDIDDocument = Self("invalidDIDDocument")
-    /// The code of `IdentityError.handleNotConfirmed`.
-    public static let handleNotConfirmed = Self("handleNotConfirmed")
 }

@@ -69,8 +69,8 @@ public struct IdentityResolver: Sendable {
 
     /// Resolves what the user typed: a server URL, a DID, or a handle with an optional leading `@`.
     ///
-    /// A URL must be `https://` (or `http://` loopback in development mode). Throws ``IdentityError`` of kind ``IdentityError/Kind/usage`` for input that is
-    /// none of these, and the resolution's errors otherwise.
+    /// A URL must be `https://` (or `http://` loopback in development mode). Throws ``IdentityError`` with the code
+    /// ``IdentityError/Code/invalidInput`` for input that is none of these, and the resolution's errors otherwise.
     public func resolve(_ input: String, cachePolicy: CachePolicy = .useCache) async throws -> ResolvedIdentity {
         let text = input.trimmingCharacters(in: .whitespacesAndNewlines)
         let lowered = text.lowercased()

@@ -4,45 +4,38 @@ public import Failures
 /// A permission scope that cannot be parsed or built (atproto.com/specs/permission, Scope String Syntax).
 ///
 /// The ``description`` names the offending token, shortened to at most 200 characters, and says what is wrong in one
-/// sentence. Compare ``kind`` to tell failures apart; new kinds may be added without breaking callers.
+/// sentence. Compare ``code`` to tell failures apart; new codes may be added without breaking callers.
 public struct PermissionError: Error, Sendable, Hashable, CustomStringConvertible {
-    fileprivate enum Code: Sendable, Hashable {
+    /// What kind of problem a ``PermissionError`` reports: compared with `==`, as in `error.code == .invalidValue`.
+    ///
+    /// New codes may come in a later version: a `switch` over them needs a `default` case.
+    @nonexhaustive
+    public enum Code: String, NamedFailureCode {
+        /// The token breaks the general syntax: a space, control or non-ASCII character, or bad percent-encoding.
         case malformed
+        /// The resource name (the part before `:` or `?`) is not one this module knows.
         case unknownResource
+        /// A parameter name is not defined for the resource; names are case-sensitive.
         case unknownParameter
+        /// A required parameter is absent.
         case missingParameter
+        /// A single-valued parameter is given more than once.
         case repeatedParameter
+        /// Two parameters cannot be combined, such as a positional value and the same parameter by name.
         case conflictingParameters
+        /// A parameter value has the wrong syntax or is not one of the allowed values.
         case invalidValue
     }
 
-    /// What kind of problem a ``PermissionError`` reports.
-    public struct Kind: Sendable, Hashable, CustomStringConvertible {
-        fileprivate let code: Code
-
-        /// The token breaks the general syntax: a space, control or non-ASCII character, or bad percent-encoding.
-        public static let malformed = Kind(code: .malformed)
-        /// The resource name (the part before `:` or `?`) is not one this module knows.
-        public static let unknownResource = Kind(code: .unknownResource)
-        /// A parameter name is not defined for the resource; names are case-sensitive.
-        public static let unknownParameter = Kind(code: .unknownParameter)
-        /// A required parameter is absent.
-        public static let missingParameter = Kind(code: .missingParameter)
-        /// A single-valued parameter is given more than once.
-        public static let repeatedParameter = Kind(code: .repeatedParameter)
-        /// Two parameters cannot be combined, such as a positional value and the same parameter by name.
-        public static let conflictingParameters = Kind(code: .conflictingParameters)
-        /// A parameter value has the wrong syntax or is not one of the allowed values.
-        public static let invalidValue = Kind(code: .invalidValue)
-
-        /// The kind's name, such as `invalidValue`.
-        public var description: String { "\(code)" }
-    }
+    /// The name ``Code`` had before it was an enum.
+    @available(*, deprecated, renamed: "Code")
+    public typealias Kind = Code
 
     /// The longest part of a token that an error quotes, in characters.
     static let maximumQuotedLength = 200
 
-    private let base: Code
+    /// What kind of problem this is.
+    public let code: Code
     /// The offending token, without control, format or line-separator characters, shortened to at most 200
     /// characters.
     public let token: String
@@ -50,13 +43,14 @@ public struct PermissionError: Error, Sendable, Hashable, CustomStringConvertibl
     public let reason: String
 
     private init(_ code: Code, _ token: String, _ reason: String) {
-        self.base = code
+        self.code = code
         self.token = QuotedText.printable(token, limit: Self.maximumQuotedLength)
         self.reason = reason
     }
 
-    /// What kind of problem this is.
-    public var kind: Kind { Kind(code: base) }
+    /// What kind of problem this is: the name ``code`` had before.
+    @available(*, deprecated, renamed: "code")
+    public var kind: Code { code }
 
     /// The message, in the form `Invalid permission scope “<token>”: <reason>.`, as one sentence.
     public var description: String { "Invalid permission scope “\(token)”: \(reason)." }
@@ -106,26 +100,6 @@ extension PermissionError: CategorizedError {
     /// The caller's input: the permission as written.
     public var origin: FailureOrigin { .input }
 
-    /// Which failure this is, named as its ``kind``: `error.code == .invalidValue`.
-    public var code: FailureCode<PermissionError> { FailureCode(kind.description) }
-
     /// Write it as the permission specification gives.
     public var remedy: Remedy { .fixPermission }
-}
-
-extension FailureCode where Failure == PermissionError {
-    /// The code of a ``PermissionError`` of kind `malformed`.
-    public static let malformed = Self("malformed")
-    /// The code of a ``PermissionError`` of kind `unknownResource`.
-    public static let unknownResource = Self("unknownResource")
-    /// The code of a ``PermissionError`` of kind `unknownParameter`.
-    public static let unknownParameter = Self("unknownParameter")
-    /// The code of a ``PermissionError`` of kind `missingParameter`.
-    public static let missingParameter = Self("missingParameter")
-    /// The code of a ``PermissionError`` of kind `repeatedParameter`.
-    public static let repeatedParameter = Self("repeatedParameter")
-    /// The code of a ``PermissionError`` of kind `conflictingParameters`.
-    public static let conflictingParameters = Self("conflictingParameters")
-    /// The code of a ``PermissionError`` of kind `invalidValue`.
-    public static let invalidValue = Self("invalidValue")
 }

@@ -9,20 +9,37 @@ import WireFormat
 /// Each of these means the user has to sign in (again) or choose another account; when the error is about one
 /// account, ``account`` and ``requestedScope`` say how to sign it in again. The error never carries a token.
 public struct AccountError: CategorizedError, Hashable {
-    enum Kind: String, Hashable, Sendable {
+    /// Which failure an ``AccountError`` is, whatever its details: compared with `==`, as in
+    /// `error.code == .noAccounts`.
+    ///
+    /// New codes may come in a later version: a `switch` over them needs a `default` case.
+    @nonexhaustive
+    public enum Code: String, NamedFailureCode {
+        /// No account is signed in here.
         case noAccounts
+        /// Accounts are signed in, but none is active.
         case noActiveAccount
+        /// No signed-in account has this handle or DID.
         case noSuchAccount
+        /// The PDS refused the access token even right after a refresh.
         case sessionRejected
+        /// A client bound to one account was asked to act as another.
         case accountMismatch
+        /// The request cannot be formed, such as a path that makes no URL.
         case invalidRequest
+        /// The authorization server refused to refresh the account's session (`invalid_grant`: revoked, expired, or
+        /// ended there), so atoauth deleted it (atproto.com/specs/oauth, Tokens and Session Lifetime).
         case signedOutByServer
+        /// The account's session cannot be used any more and was deleted here, for example because a refresh was cut
+        /// off and its refresh token may be spent.
         case sessionEnded
+        /// The active account has no session here any more: the server or another process ended it.
         case activeAccountSignedOut
+        /// `accounts upgrade` was asked to move an account to OAuth that already signs in with it.
         case alreadyOAuth
     }
 
-    let kind: Kind
+    let kind: Code
     /// What went wrong, in words, safe to print.
     public let reason: String
     /// The account to sign in again, as the user names it (its handle, else its DID), when the error is about one
@@ -40,7 +57,7 @@ public struct AccountError: CategorizedError, Hashable {
     public internal(set) var activeChange: ActiveAccountChange?
 
     init(
-        _ kind: Kind,
+        _ kind: Code,
         _ reason: String,
         account: String? = nil,
         requestedScope: String? = nil,
@@ -196,7 +213,7 @@ public struct AccountError: CategorizedError, Hashable {
 
 extension AccountError {
     /// Which failure this is, whatever its details: `error.code == .noAccounts`.
-    public var code: FailureCode<AccountError> { FailureCode(kind.rawValue) }
+    public var code: Code { kind }
 
     /// Where the failure lies: the caller's input for an account not signed in here (none, none active, not
     /// this one) or a request that cannot be formed; the account for a session that ended, an account bound
@@ -209,27 +226,4 @@ extension AccountError {
             .account
         }
     }
-}
-
-extension FailureCode where Failure == AccountError {
-    /// The code of `AccountError.noAccounts`.
-    public static let noAccounts = Self("noAccounts")
-    /// The code of `AccountError.noActiveAccount`.
-    public static let noActiveAccount = Self("noActiveAccount")
-    /// The code of `AccountError.noSuchAccount`.
-    public static let noSuchAccount = Self("noSuchAccount")
-    /// The code of `AccountError.sessionRejected`.
-    public static let sessionRejected = Self("sessionRejected")
-    /// The code of `AccountError.accountMismatch`.
-    public static let accountMismatch = Self("accountMismatch")
-    /// The code of `AccountError.invalidRequest`.
-    public static let invalidRequest = Self("invalidRequest")
-    /// The code of `AccountError.signedOutByServer`.
-    public static let signedOutByServer = Self("signedOutByServer")
-    /// The code of `AccountError.sessionEnded`.
-    public static let sessionEnded = Self("sessionEnded")
-    /// The code of `AccountError.activeAccountSignedOut`.
-    public static let activeAccountSignedOut = Self("activeAccountSignedOut")
-    /// The code of `AccountError.alreadyOAuth`.
-    public static let alreadyOAuth = Self("alreadyOAuth")
 }

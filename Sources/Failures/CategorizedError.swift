@@ -9,8 +9,11 @@ public protocol CategorizedError: Error, Sendable, CustomStringConvertible {
     var category: FailureCategory { get }
     /// Where the failure lies: the caller's input, this machine, the account, or an upstream server.
     var origin: FailureOrigin { get }
+    /// The type of ``code``: a type with several kinds of failure declares a `@nonexhaustive` enum `Code`, one case
+    /// a failure; a type with one kind needs nothing (``FailureCode``, named after the type).
+    associatedtype Code: Hashable, Sendable, CustomStringConvertible = FailureCode<Self>
     /// Which failure it is, whatever its details: compared with `==`, as in `error.code == .noSuchAccount`.
-    var code: FailureCode<Self> { get }
+    var code: Code { get }
     /// What the user can do about it; by default nothing particular.
     var remedy: Remedy { get }
 }
@@ -28,7 +31,9 @@ extension CategorizedError {
         case .securityCheckFailed, .failed: .upstream
         }
     }
+}
 
+extension CategorizedError where Code == FailureCode<Self> {
     /// For a type with one kind of failure: one code, named after the type.
     public var code: FailureCode<Self> { FailureCode(String(describing: Self.self)) }
 }

@@ -1,14 +1,14 @@
-/// Which failure an error is, whatever its details: compared with `==`, as in `error.code == .noSuchAccount`.
+/// The one code of an error type with one kind of failure, named after the type, such as `CallTimeoutError`.
 ///
-/// Each error type has its own codes (`FailureCode<AccountError>`), declared as static members in an extension
-/// constrained to that type, so a code is never compared with another type's. The set is open, like
-/// `HTTPResponse.Status`: a new code never breaks a caller, who compares with the codes it knows and has no
-/// exhaustive `switch` to update.
+/// An error type with several kinds of failure declares its codes as a `@nonexhaustive` enum instead
+/// (``CategorizedError/Code``, such as `AccountError.Code`): each code is a case with what it means, compared with
+/// `==` (`error.code == .noSuchAccount`), never with another type's. The set is open: a new code never breaks a
+/// caller, whose `switch` over codes has a `default` case.
 public struct FailureCode<Failure>: Hashable, Sendable, CustomStringConvertible {
     /// The code's name, such as `noSuchAccount`.
     public let name: String
 
-    /// The code named `name`; an error type declares its codes with it.
+    /// The code named `name`.
     public init(_ name: String) { self.name = name }
 
     /// The code's name.

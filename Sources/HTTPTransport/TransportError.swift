@@ -11,13 +11,25 @@ import Foundation
 /// because those can carry secrets such as an authorization code. ``mayHaveReachedServer`` says whether the server
 /// may have carried the request out although no answer came.
 public struct TransportError: Error, Hashable, Sendable, CustomStringConvertible {
-    private enum Kind: String, Hashable, Sendable {
+    /// Which failure a ``TransportError`` is, whatever its details: compared with `==`, as in
+    /// `error.code == .connectTimeout`.
+    ///
+    /// New codes may come in a later version: a `switch` over them needs a `default` case.
+    @nonexhaustive
+    public enum Code: String, NamedFailureCode {
+        /// No connection (TCP, then TLS) could be set up within the connect timeout.
         case connectTimeout
+        /// The whole exchange, body included, did not finish within the total timeout.
         case timeout
+        /// The response body is larger than the configured maximum; the request was aborted.
         case responseTooLarge
+        /// The server could not be reached or the connection broke: refused, name not found, TLS failure, reset.
         case connectionFailed
+        /// The URL is not an absolute `http` or `https` URL with a host.
         case invalidURL
+        /// The server's bytes are not valid HTTP.
         case invalidResponse
+        /// The calling task was cancelled; the request was abandoned.
         case cancelled
 
         /// What a failure of this kind says about the request having been sent, when nothing more is known.
@@ -29,7 +41,7 @@ public struct TransportError: Error, Hashable, Sendable, CustomStringConvertible
         }
     }
 
-    private let kind: Kind
+    private let kind: Code
 
     /// The method of the request that failed; `nil` on the kind constants such as ``timeout``.
     public let method: HTTPMethod?
@@ -54,7 +66,7 @@ public struct TransportError: Error, Hashable, Sendable, CustomStringConvertible
     public let mayHaveReachedServer: Bool
 
     private init(
-        _ kind: Kind,
+        _ kind: Code,
         method: HTTPMethod? = nil,
         url: String? = nil,
         underlying: String? = nil,
@@ -178,7 +190,7 @@ extension TransportError {
     }
 
     private static func make(
-        _ kind: Kind,
+        _ kind: Code,
         _ request: HTTPRequest,
         _ underlying: (any Error)?,
         reached: Bool? = nil,
@@ -225,7 +237,7 @@ extension TransportError: CategorizedError {
 
 extension TransportError {
     /// Which failure this is, whatever its details: `error.code == .cancelled`.
-    public var code: FailureCode<TransportError> { FailureCode(kind.rawValue) }
+    public var code: Code { kind }
 
     /// Where the failure lies: the caller for a cancellation; otherwise the server or the network to it.
     public var origin: FailureOrigin {
@@ -234,21 +246,4 @@ extension TransportError {
         case .connectTimeout, .timeout, .responseTooLarge, .connectionFailed, .invalidURL, .invalidResponse: .upstream
         }
     }
-}
-
-extension FailureCode where Failure == TransportError {
-    /// The code of `TransportError.connectTimeout`.
-    public static let connectTimeout = Self("connectTimeout")
-    /// The code of `TransportError.timeout`.
-    public static let timeout = Self("timeout")
-    /// The code of `TransportError.responseTooLarge`.
-    public static let responseTooLarge = Self("responseTooLarge")
-    /// The code of `TransportError.connectionFailed`.
-    public static let connectionFailed = Self("connectionFailed")
-    /// The code of `TransportError.invalidURL`.
-    public static let invalidURL = Self("invalidURL")
-    /// The code of `TransportError.invalidResponse`.
-    public static let invalidResponse = Self("invalidResponse")
-    /// The code of `TransportError.cancelled`.
-    public static let cancelled = Self("cancelled")
 }

@@ -6,30 +6,55 @@ public import Failures
 /// The ``description`` says what happened, where, and what to do. It never contains a key, a passphrase
 /// or a stored value.
 public struct KeystoreError: CategorizedError, Hashable {
-    private enum Kind: String, Hashable, Sendable {
+    /// Which failure a ``KeystoreError`` is, whatever its details: compared with `==`, as in
+    /// `error.code == .invalidName`.
+    ///
+    /// New codes may come in a later version: a `switch` over them needs a `default` case.
+    @nonexhaustive
+    public enum Code: String, NamedFailureCode {
+        /// An entry or lock name is empty or longer than 200 UTF-8 bytes.
         case invalidName
+        /// A passphrase was given but is empty.
         case invalidPassphrase
+        /// Key derivation parameters are outside the range libsodium accepts.
         case invalidParameters
+        /// The passphrase does not unlock the store.
         case wrongPassphrase
+        /// The store is protected by a passphrase but none was given.
         case passphraseRequired
+        /// A passphrase was given for a store that is protected by a key file.
         case unexpectedPassphrase
+        /// The key file of an existing store is missing.
         case missingKeyFile
+        /// The key file does not hold exactly 32 bytes.
         case invalidKeyFile
+        /// The key file is readable or writable by group or others.
         case insecureKeyFile
+        /// The key file does not unlock the store.
         case wrongKeyFile
+        /// An entry file is damaged, truncated, or was moved from another entry.
         case corrupted
+        /// A file was written by a newer version of atoauth.
         case unsupportedVersion
+        /// The store holds entries but its metadata file is missing.
         case missingMetadata
+        /// The store's metadata file cannot be read.
         case corruptedMetadata
+        /// A store file or key file is a symbolic link, a FIFO, a device or a directory instead of a regular file.
         case notRegularFile
+        /// The store directory belongs to another user.
         case foreignOwner
+        /// A lock could not be taken before the timeout.
         case lockTimeout
+        /// A file system operation failed.
         case fileSystem
+        /// libsodium could not be initialized or failed to derive a key.
         case cryptoFailure
+        /// A Keychain call returned an error status.
         case keychainFailure
     }
 
-    private let kind: Kind
+    private let kind: Code
 
     /// The file or directory the error concerns, when there is one.
     public let path: String?
@@ -37,7 +62,7 @@ public struct KeystoreError: CategorizedError, Hashable {
     /// Says what happened and what to do about it.
     public let description: String
 
-    private init(_ kind: Kind, path: String? = nil, _ description: String) {
+    private init(_ kind: Code, path: String? = nil, _ description: String) {
         self.kind = kind
         self.path = path
         self.description = description
@@ -162,7 +187,7 @@ extension KeystoreError {
 
 extension KeystoreError {
     /// Which failure this is, whatever its details: `error.code == .invalidName`.
-    public var code: FailureCode<KeystoreError> { FailureCode(kind.rawValue) }
+    public var code: Code { kind }
 
     /// Where the failure lies: the caller's input for an entry name that cannot be stored; otherwise this
     /// machine: the store, its key or passphrase, its files.
@@ -176,47 +201,4 @@ extension KeystoreError {
             .machine
         }
     }
-}
-
-extension FailureCode where Failure == KeystoreError {
-    /// The code of `KeystoreError.invalidName`.
-    public static let invalidName = Self("invalidName")
-    /// The code of `KeystoreError.invalidPassphrase`.
-    public static let invalidPassphrase = Self("invalidPassphrase")
-    /// The code of `KeystoreError.invalidParameters`.
-    public static let invalidParameters = Self("invalidParameters")
-    /// The code of `KeystoreError.wrongPassphrase`.
-    public static let wrongPassphrase = Self("wrongPassphrase")
-    /// The code of `KeystoreError.passphraseRequired`.
-    public static let passphraseRequired = Self("passphraseRequired")
-    /// The code of `KeystoreError.unexpectedPassphrase`.
-    public static let unexpectedPassphrase = Self("unexpectedPassphrase")
-    /// The code of `KeystoreError.missingKeyFile`.
-    public static let missingKeyFile = Self("missingKeyFile")
-    /// The code of `KeystoreError.invalidKeyFile`.
-    public static let invalidKeyFile = Self("invalidKeyFile")
-    /// The code of `KeystoreError.insecureKeyFile`.
-    public static let insecureKeyFile = Self("insecureKeyFile")
-    /// The code of `KeystoreError.wrongKeyFile`.
-    public static let wrongKeyFile = Self("wrongKeyFile")
-    /// The code of `KeystoreError.corrupted`.
-    public static let corrupted = Self("corrupted")
-    /// The code of `KeystoreError.unsupportedVersion`.
-    public static let unsupportedVersion = Self("unsupportedVersion")
-    /// The code of `KeystoreError.missingMetadata`.
-    public static let missingMetadata = Self("missingMetadata")
-    /// The code of `KeystoreError.corruptedMetadata`.
-    public static let corruptedMetadata = Self("corruptedMetadata")
-    /// The code of `KeystoreError.notRegularFile`.
-    public static let notRegularFile = Self("notRegularFile")
-    /// The code of `KeystoreError.foreignOwner`.
-    public static let foreignOwner = Self("foreignOwner")
-    /// The code of `KeystoreError.lockTimeout`.
-    public static let lockTimeout = Self("lockTimeout")
-    /// The code of `KeystoreError.fileSystem`.
-    public static let fileSystem = Self("fileSystem")
-    /// The code of `KeystoreError.cryptoFailure`.
-    public static let cryptoFailure = Self("cryptoFailure")
-    /// The code of `KeystoreError.keychainFailure`.
-    public static let keychainFailure = Self("keychainFailure")
 }

@@ -3,14 +3,24 @@ public import Failures
 /// Why the loopback listener could not receive the sign-in's redirect: its port is taken, it could not bind, or no
 /// redirect came in time.
 public struct LoopbackListenerError: CategorizedError, Hashable {
-    enum Kind: String, Hashable, Sendable {
+    /// Which failure a ``LoopbackListenerError`` is, whatever its details: compared with `==`, as in
+    /// `error.code == .portInUse`.
+    ///
+    /// New codes may come in a later version: a `switch` over them needs a `default` case.
+    @nonexhaustive
+    public enum Code: String, NamedFailureCode {
+        /// Another program holds the port asked for on 127.0.0.1.
         case portInUse
+        /// The listener's socket has no local address after binding.
         case notBound
+        /// No redirect arrived in time.
         case timedOut
+        /// The wait ended after redirects with a `state` of no sign-in under way were refused, and none for this
+        /// sign-in came (RFC 6749 §10.12).
         case refusedRedirects
     }
 
-    let kind: Kind
+    let kind: Code
     /// The port asked for, when the error is about one.
     public let port: Int?
     /// How long the wait lasted, when it timed out.
@@ -73,7 +83,7 @@ public struct LoopbackListenerError: CategorizedError, Hashable {
 
 extension LoopbackListenerError {
     /// Which failure this is, whatever its details: `error.code == .portInUse`.
-    public var code: FailureCode<LoopbackListenerError> { FailureCode(kind.rawValue) }
+    public var code: Code { kind }
 
     /// Where the failure lies: the port or socket is this machine's; a redirect that did not come (in time) or
     /// was refused is the sign-in's input.
@@ -83,15 +93,4 @@ extension LoopbackListenerError {
         case .timedOut, .refusedRedirects: .input
         }
     }
-}
-
-extension FailureCode where Failure == LoopbackListenerError {
-    /// The code of `LoopbackListenerError.portInUse`.
-    public static let portInUse = Self("portInUse")
-    /// The code of `LoopbackListenerError.notBound`.
-    public static let notBound = Self("notBound")
-    /// The code of `LoopbackListenerError.timedOut`.
-    public static let timedOut = Self("timedOut")
-    /// The code of `LoopbackListenerError.refusedRedirects`.
-    public static let refusedRedirects = Self("refusedRedirects")
 }

@@ -6,15 +6,27 @@ import WireFormat
 ///
 /// A sign-in turns it into a `MetadataError` of the same code. It never carries a key or a secret.
 public struct MetadataError: CategorizedError, Hashable {
-    enum Kind: String, Hashable, Sendable {
+    /// Which failure a ``MetadataError`` is, whatever its details: compared with `==`, as in
+    /// `error.code == .invalidClientMetadata`.
+    ///
+    /// New codes may come in a later version: a `switch` over them needs a `default` case.
+    @nonexhaustive
+    public enum Code: String, NamedFailureCode {
+        /// A client metadata document's member breaks a rule (atproto.com/specs/oauth, Clients).
         case invalidClientMetadata
+        /// The protected resource metadata failed a check (RFC 9728 §3; atproto.com/specs/oauth, Authorization
+        /// Servers).
         case invalidProtectedResourceMetadata
+        /// The authorization server metadata failed a check (RFC 8414 §3; atproto.com/specs/oauth, Authorization
+        /// Servers).
         case invalidAuthorizationServerMetadata
+        /// A client key, or a change to the client key set, that cannot be used.
         case invalidInput
+        /// The store's client key set cannot be read (atproto.com/specs/oauth, Client Authentication).
         case storedKeyUnreadable
     }
 
-    let kind: Kind
+    let kind: Code
     /// `usage` for a client document or key that cannot be used; `securityCheckFailed` for a server's metadata
     /// that failed a check; `signInNeeded` for a client key set the store cannot read.
     public let category: FailureCategory
@@ -23,7 +35,7 @@ public struct MetadataError: CategorizedError, Hashable {
     /// The document member whose check failed, such as `issuer` or `redirect_uris`, when there is one.
     public let field: String?
 
-    init(_ kind: Kind, _ category: FailureCategory, _ reason: String, field: String? = nil) {
+    init(_ kind: Code, _ category: FailureCategory, _ reason: String, field: String? = nil) {
         self.kind = kind
         self.category = category
         self.reason = TerminalText.sanitized(reason)
@@ -44,7 +56,7 @@ public struct MetadataError: CategorizedError, Hashable {
     }
 
     /// Which failure this is, whatever its details: `error.code == .invalidClientMetadata`.
-    public var code: FailureCode<MetadataError> { FailureCode(kind.rawValue) }
+    public var code: Code { kind }
 
     /// The caller's input for a client document or key; this machine for a key set it cannot read; the servers for
     /// their metadata.
@@ -89,17 +101,4 @@ extension MetadataError {
     public static func storedKeyUnreadable(_ reason: String) -> MetadataError {
         MetadataError(.storedKeyUnreadable, .signInNeeded, reason)
     }
-}
-
-extension FailureCode where Failure == MetadataError {
-    /// The code of `MetadataError.invalidClientMetadata`.
-    public static let invalidClientMetadata = Self("invalidClientMetadata")
-    /// The code of `MetadataError.invalidProtectedResourceMetadata`.
-    public static let invalidProtectedResourceMetadata = Self("invalidProtectedResourceMetadata")
-    /// The code of `MetadataError.invalidAuthorizationServerMetadata`.
-    public static let invalidAuthorizationServerMetadata = Self("invalidAuthorizationServerMetadata")
-    /// The code of `MetadataError.invalidInput`.
-    public static let invalidInput = Self("invalidInput")
-    /// The code of `MetadataError.storedKeyUnreadable`.
-    public static let storedKeyUnreadable = Self("storedKeyUnreadable")
 }

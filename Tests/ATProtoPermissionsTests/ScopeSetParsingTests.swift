@@ -8,7 +8,7 @@ struct ScopeSetParsingTests {
         arguments: [
             (
                 "atproto repo:app.bsky.feed.post rpc:app.bsky.feed.getFeed", "rpc:app.bsky.feed.getFeed",
-                PermissionError.Kind.missingParameter
+                PermissionError.Code.missingParameter
             ),
             ("atproto Repo:*", "Repo:*", .unknownResource),
             ("atproto repo:*?collections=a.b.c", "repo:*?collections=a.b.c", .unknownParameter),
@@ -23,9 +23,9 @@ struct ScopeSetParsingTests {
             ("atproto\trepo:*", "atproto\trepo:*", .malformed),
         ]
     )
-    func strictError(_ scope: String, _ badToken: String, _ kind: PermissionError.Kind) throws {
+    func strictError(_ scope: String, _ badToken: String, _ code: PermissionError.Code) throws {
         let error = try #require(throws: PermissionError.self) { try ScopeSet(requested: scope) }
-        #expect(error.kind == kind)
+        #expect(error.code == code)
         #expect(error.description.hasPrefix("Invalid permission scope “"))
         #expect(error.description.hasSuffix("."))
         #expect(error.token == badToken.filter { $0 != "\t" })
@@ -81,7 +81,7 @@ struct ScopeSetParsingTests {
     @Test("typed builders refuse what the parser would refuse")
     func typedBuildersRefuse() throws {
         let bothWild = #expect(throws: PermissionError.self) { try RPCPermission(methods: [.any], audience: .any) }
-        #expect(bothWild?.kind == .conflictingParameters)
+        #expect(bothWild?.code == .conflictingParameters)
         #expect(throws: PermissionError.self) { try RepoPermission(collections: []) }
         #expect(throws: PermissionError.self) { try RepoPermission(collections: [.any], actions: []) }
         #expect(throws: PermissionError.self) { try BlobPermission(accept: []) }

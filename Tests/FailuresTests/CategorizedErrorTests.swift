@@ -97,9 +97,9 @@ struct CategorizedErrorTests {
         #expect(Set([AccountError.noAccounts.code, .noAccounts, .noSuchAccount]).count == 2)
     }
 
-    @Test("a code is open: known by its name, and one made from a name equals the static member")
-    func openCode() {
-        #expect(FailureCode<AccountError>("noSuchAccount") == .noSuchAccount)
+    @Test("a code is known by its name, and one made from a name equals the case")
+    func namedCode() {
+        #expect(AccountError.Code(rawValue: "noSuchAccount") == .noSuchAccount)
         #expect(AccountError.noSuchAccount("bob.test").code.description == "noSuchAccount")
         #expect(CallTimeoutError(limit: .seconds(1), call: "GET /").code.name == "CallTimeoutError")
     }

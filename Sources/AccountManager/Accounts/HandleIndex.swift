@@ -58,7 +58,7 @@ final class HandleIndex: Sendable {
     }
 
     private func read() async -> [String: String] {
-        let handles = try? await lastRead.value(of: Self.entry, in: keystore) { () async throws -> [String: String]? in
+        let handles: [String: String]? = try? await lastRead.value(of: Self.entry, in: keystore) {
             guard let data = try await keystore.load(Self.entry) else { return [:] }
             return (try? JSONDecoder().decode([String: String].self, from: data)) ?? [:]
         }

@@ -5,20 +5,31 @@ import WireFormat
 ///
 /// Nothing in it is secret: a token never appears, only its name.
 public struct GatewayTokenError: CategorizedError, Hashable {
-    enum Kind: String, Hashable, Sendable {
+    /// Which failure a ``GatewayTokenError`` is, whatever its details: compared with `==`, as in
+    /// `error.code == .invalidName`.
+    ///
+    /// New codes may come in a later version: a `switch` over them needs a `default` case.
+    @nonexhaustive
+    public enum Code: String, NamedFailureCode {
+        /// A name with characters other than letters, digits, `.`, `_` and `-`, or longer than 64.
         case invalidName
+        /// A name another token has.
         case nameTaken
+        /// No token has the name.
         case unknownName
+        /// A permission that does not parse.
         case invalidScope
+        /// A lifetime that is not a duration such as `90m`.
         case invalidLifetime
+        /// The store's token list cannot be decoded.
         case unreadable
     }
 
-    let kind: Kind
+    let kind: Code
     /// What went wrong, in words, safe to print.
     public let reason: String
 
-    init(_ kind: Kind, _ reason: String) {
+    init(_ kind: Code, _ reason: String) {
         self.kind = kind
         self.reason = TerminalText.sanitized(reason)
     }
@@ -77,20 +88,5 @@ public struct GatewayTokenError: CategorizedError, Hashable {
     public var description: String { reason }
 
     /// Which failure this is, whatever its details: `error.code == .nameTaken`.
-    public var code: FailureCode<GatewayTokenError> { FailureCode(kind.rawValue) }
-}
-
-extension FailureCode where Failure == GatewayTokenError {
-    /// The code of `GatewayTokenError.invalidName`.
-    public static let invalidName = Self("invalidName")
-    /// The code of `GatewayTokenError.nameTaken`.
-    public static let nameTaken = Self("nameTaken")
-    /// The code of `GatewayTokenError.unknownName`.
-    public static let unknownName = Self("unknownName")
-    /// The code of `GatewayTokenError.invalidScope`.
-    public static let invalidScope = Self("invalidScope")
-    /// The code of `GatewayTokenError.invalidLifetime`.
-    public static let invalidLifetime = Self("invalidLifetime")
-    /// The code of `GatewayTokenError.unreadable`.
-    public static let unreadable = Self("unreadable")
+    public var code: Code { kind }
 }

@@ -3,20 +3,29 @@ public import Failures
 /// A DPoP failure of the client: an unusable key, a URL no proof can name, or a nonce challenge the client cannot
 /// satisfy (RFC 9449 §8).
 public struct DPoPError: Error, Sendable, Hashable, CustomStringConvertible {
-    private enum Kind: String, Hashable, Sendable {
+    /// Which failure a ``DPoPError`` is, whatever its details: compared with `==`, as in
+    /// `error.code == .invalidKey`.
+    ///
+    /// New codes may come in a later version: a `switch` over them needs a `default` case.
+    @nonexhaustive
+    public enum Code: String, NamedFailureCode {
+        /// A stored or supplied key cannot be used.
         case invalidKey
+        /// The request URL cannot be a proof's `htu` (no scheme or host).
         case invalidTarget
+        /// The server asked for a new nonce twice in a row; the client does not loop (RFC 9449 §8).
         case repeatedNonceChallenge
+        /// The server asked for a nonce but sent no `DPoP-Nonce` header.
         case challengeWithoutNonce
     }
 
-    private let kind: Kind
+    private let kind: Code
     /// What went wrong, in words; never contains a token, proof or key.
     public let reason: String
     /// The HTTP status of the answer that caused the error, when there was one.
     public let status: Int?
 
-    private init(_ kind: Kind, _ reason: String, status: Int? = nil) {
+    private init(_ kind: Code, _ reason: String, status: Int? = nil) {
         self.kind = kind
         self.reason = reason
         self.status = status
@@ -65,7 +74,7 @@ extension DPoPError: CategorizedError {
 
 extension DPoPError {
     /// Which failure this is, whatever its details: `error.code == .invalidKey`.
-    public var code: FailureCode<DPoPError> { FailureCode(kind.rawValue) }
+    public var code: Code { kind }
 
     /// Where the failure lies: this machine for a stored key that cannot be used; the caller's input for a URL
     /// no proof can name; the server for its nonce challenges.
@@ -76,15 +85,4 @@ extension DPoPError {
         case .repeatedNonceChallenge, .challengeWithoutNonce: .upstream
         }
     }
-}
-
-extension FailureCode where Failure == DPoPError {
-    /// The code of `DPoPError.invalidKey`.
-    public static let invalidKey = Self("invalidKey")
-    /// The code of `DPoPError.invalidTarget`.
-    public static let invalidTarget = Self("invalidTarget")
-    /// The code of `DPoPError.repeatedNonceChallenge`.
-    public static let repeatedNonceChallenge = Self("repeatedNonceChallenge")
-    /// The code of `DPoPError.challengeWithoutNonce`.
-    public static let challengeWithoutNonce = Self("challengeWithoutNonce")
 }

@@ -6,27 +6,43 @@ import WireFormat
 ///
 /// Nothing in it is secret: the token never appears.
 public struct GatewayError: CategorizedError, Hashable {
-    enum Kind: String, Hashable, Sendable {
+    /// Which failure a ``GatewayError`` is, whatever its details: compared with `==`, as in
+    /// `error.code == .notLoopback`.
+    ///
+    /// New codes may come in a later version: a `switch` over them needs a `default` case.
+    @nonexhaustive
+    public enum Code: String, NamedFailureCode {
+        /// A host that is not a loopback address: the gateway would be reachable from other machines.
         case notLoopback
+        /// A port outside 0–65535.
         case invalidPort
+        /// A Unix socket path that cannot be bound.
         case unusableSocketPath
+        /// A token that a header cannot carry, or too short to guess at.
         case unusableToken
+        /// A limit out of range.
         case invalidLimit
+        /// Another program listens on the address.
         case addressInUse
+        /// The address cannot be bound for another reason, such as a port below 1024 or a missing directory.
         case cannotListen
+        /// The spool directory cannot be made or used.
         case spoolDirectory
+        /// The token file cannot be written.
         case tokenFile
+        /// Another gateway, running, holds the token file: starting would replace the token its clients use.
         case tokenFileInUse
+        /// The audit log cannot be opened for appending.
         case auditLog
     }
 
-    let kind: Kind
+    let kind: Code
     /// What went wrong, in words, safe to print.
     public let reason: String
     /// The port that is taken, for ``addressInUse(_:port:)``.
     let port: Int?
 
-    init(_ kind: Kind, _ reason: String, port: Int? = nil) {
+    init(_ kind: Code, _ reason: String, port: Int? = nil) {
         self.kind = kind
         self.reason = TerminalText.sanitized(reason)
         self.port = port
@@ -119,7 +135,7 @@ public struct GatewayError: CategorizedError, Hashable {
 
 extension GatewayError {
     /// Which failure this is, whatever its details: `error.code == .notLoopback`.
-    public var code: FailureCode<GatewayError> { FailureCode(kind.rawValue) }
+    public var code: Code { kind }
 
     /// Where the failure lies: the caller's input for a setting that cannot be used; this machine for an
     /// address taken or a file or directory.
@@ -129,29 +145,4 @@ extension GatewayError {
         case .addressInUse, .cannotListen, .spoolDirectory, .tokenFile, .tokenFileInUse, .auditLog: .machine
         }
     }
-}
-
-extension FailureCode where Failure == GatewayError {
-    /// The code of `GatewayError.notLoopback`.
-    public static let notLoopback = Self("notLoopback")
-    /// The code of `GatewayError.invalidPort`.
-    public static let invalidPort = Self("invalidPort")
-    /// The code of `GatewayError.unusableSocketPath`.
-    public static let unusableSocketPath = Self("unusableSocketPath")
-    /// The code of `GatewayError.unusableToken`.
-    public static let unusableToken = Self("unusableToken")
-    /// The code of `GatewayError.invalidLimit`.
-    public static let invalidLimit = Self("invalidLimit")
-    /// The code of `GatewayError.addressInUse`.
-    public static let addressInUse = Self("addressInUse")
-    /// The code of `GatewayError.cannotListen`.
-    public static let cannotListen = Self("cannotListen")
-    /// The code of `GatewayError.spoolDirectory`.
-    public static let spoolDirectory = Self("spoolDirectory")
-    /// The code of `GatewayError.tokenFile`.
-    public static let tokenFile = Self("tokenFile")
-    /// The code of `GatewayError.auditLog`.
-    public static let auditLog = Self("auditLog")
-    /// The code of `GatewayError.tokenFileInUse`.
-    public static let tokenFileInUse = Self("tokenFileInUse")
 }

@@ -8,16 +8,27 @@ import WireFormat
 /// Its ``category`` tells a refusal that protects the user (an unsafe address, a redirect) from a failure that
 /// may pass. The error carries the server's answer as data and never a token.
 public struct FetchError: CategorizedError, Hashable {
-    enum Kind: String, Hashable, Sendable {
+    /// Which failure a ``FetchError`` is, whatever its details: compared with `==`, as in
+    /// `error.code == .unsafeDestination`.
+    ///
+    /// New codes may come in a later version: a `switch` over them needs a `default` case.
+    @nonexhaustive
+    public enum Code: String, NamedFailureCode {
+        /// A URL was refused before any request: its scheme, or a host that is or resolves to a non-public address.
         case unsafeDestination
+        /// The server answered with a redirect, which identity and metadata fetches never follow.
         case redirectRefused
+        /// The server answered with a status other than the one the spec requires.
         case unexpectedStatus
+        /// The server's answer is not JSON where the spec requires JSON.
         case unexpectedContentType
+        /// The response body is larger than the configured maximum; the request was aborted.
         case responseTooLarge
+        /// The request could not be sent or its answer not read (DNS, connection, timeout).
         case networkFailure
     }
 
-    let kind: Kind
+    let kind: Code
     /// What went wrong, in words, safe to print.
     public let reason: String
     /// The HTTP status of the answer, when there was one.
@@ -28,7 +39,7 @@ public struct FetchError: CategorizedError, Hashable {
     public let serverErrorDescription: String?
 
     init(
-        _ kind: Kind,
+        _ kind: Code,
         _ reason: String,
         status: Int? = nil,
         serverError: String? = nil,
@@ -127,23 +138,8 @@ extension FetchError {
 
 extension FetchError {
     /// Which failure this is, whatever its details: `error.code == .unsafeDestination`.
-    public var code: FailureCode<FetchError> { FailureCode(kind.rawValue) }
+    public var code: Code { kind }
 
     /// Where the failure lies: the server fetched from, or the network to it: its address, its redirect, its answer.
     public var origin: FailureOrigin { .upstream }
-}
-
-extension FailureCode where Failure == FetchError {
-    /// The code of `FetchError.unsafeDestination`.
-    public static let unsafeDestination = Self("unsafeDestination")
-    /// The code of `FetchError.redirectRefused`.
-    public static let redirectRefused = Self("redirectRefused")
-    /// The code of `FetchError.unexpectedStatus`.
-    public static let unexpectedStatus = Self("unexpectedStatus")
-    /// The code of `FetchError.unexpectedContentType`.
-    public static let unexpectedContentType = Self("unexpectedContentType")
-    /// The code of `FetchError.responseTooLarge`.
-    public static let responseTooLarge = Self("responseTooLarge")
-    /// The code of `FetchError.networkFailure`.
-    public static let networkFailure = Self("networkFailure")
 }

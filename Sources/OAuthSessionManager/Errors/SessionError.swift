@@ -44,33 +44,68 @@ public struct SessionError: CategorizedError, Hashable {
         public var description: String { SessionError.printable(rawValue, limit: 80) }
     }
 
-    enum Kind: String, Hashable, Sendable {
+    /// Which failure a ``SessionError`` is, whatever its details: compared with `==`, as in
+    /// `error.code == .networkFailure`.
+    ///
+    /// New codes may come in a later version: a `switch` over them needs a `default` case.
+    @nonexhaustive
+    public enum Code: String, NamedFailureCode {
+        /// The request could not be sent or its answer not read (DNS, connection, timeout).
         case networkFailure
+        /// A PKCE verifier is not 43–128 unreserved characters (RFC 7636 §4.1).
         case invalidPKCEVerifier
+        /// The protected resource metadata failed a check (RFC 9728 §3; atproto.com/specs/oauth, Authorization
+        /// Servers).
         case invalidProtectedResourceMetadata
+        /// The authorization server metadata failed a check (RFC 8414 §3; atproto.com/specs/oauth, Authorization
+        /// Servers).
         case invalidAuthorizationServerMetadata
+        /// A client metadata document or loopback client configuration breaks a rule (atproto.com/specs/oauth,
+        /// Clients).
         case invalidClientMetadata
+        /// The redirect back to the client is malformed: no `state`, no `code`, or a repeated parameter.
         case invalidCallback
+        /// The callback's `state` matches no pending sign-in: unknown, already used, or from another client.
         case unknownState
+        /// The pending sign-in is older than ten minutes.
         case authorizationExpired
+        /// The callback's `iss` is missing or is not the issuer the request went to (RFC 9207 §2.4).
         case issuerMismatch
+        /// The authorization server redirected back with an `error`, such as `access_denied`.
         case authorizationFailed
+        /// A PAR, token or revocation request was answered with an error status.
         case requestFailed
+        /// A token (or PAR) answer failed a client-side check (atproto.com/specs/oauth, Authorization Flow).
         case invalidTokenResponse
+        /// The tokens' `sub` is not the account the sign-in started from (atproto.com/specs/oauth, Authorization Flow).
         case subjectMismatch
+        /// Re-resolving the account did not lead back to the issuer that issued the tokens (atproto.com/specs/oauth,
+        /// Authorization Flow; Tokens and Session Lifetime).
         case issuerNotConfirmed
+        /// There is no usable session for the account.
         case signInNeeded
+        /// The server refused the refresh token (`invalid_grant`); the session was deleted (atproto.com/specs/oauth,
+        /// Tokens and Session Lifetime).
         case refreshRefused
+        /// A stored session or key cannot be read back.
         case storedSessionUnreadable
+        /// DPoP failed: the server kept rejecting proofs or nonces.
         case dpopFailed
+        /// The PDS refused an app-password sign-in (`com.atproto.server.createSession`): a wrong identifier, password
+        /// or sign-in code, or an account it does not serve as asked.
         case appPasswordRefused
+        /// The PDS asks for a sign-in code (`AuthFactorTokenRequired`) and none was given.
         case authFactorRequired
+        /// The input cannot be used for this kind of sign-in.
         case invalidInput
+        /// An app-password sign-in would replace the account's OAuth session here, and replacing it was not asked for;
+        /// nothing was sent to the PDS.
         case oauthSessionKept
+        /// The authorization server does not list `prompt` in its `prompt_values_supported`; nothing was sent.
         case promptNotSupported
     }
 
-    let kind: Kind
+    let kind: Code
     /// `securityCheckFailed` for a failed identity, metadata, issuer, `state`, `iss`, `sub` or DPoP check;
     /// `signInNeeded` when the account has no usable session; `failed` for the network or a server; `usage` for input
     /// that cannot be used.
@@ -92,7 +127,7 @@ public struct SessionError: CategorizedError, Hashable {
     let metadata: MetadataError?
 
     init(
-        _ kind: Kind,
+        _ kind: Code,
         _ category: FailureCategory,
         _ reason: String,
         field: String? = nil,
@@ -116,7 +151,7 @@ public struct SessionError: CategorizedError, Hashable {
     /// The same failure where a sign-in or refresh needs it: a client key set the store cannot read is a stored
     /// session that cannot be used.
     package init(_ error: MetadataError) {
-        let kind: Kind =
+        let kind: Code =
             switch error.code {
             case .invalidProtectedResourceMetadata: .invalidProtectedResourceMetadata
             case .invalidAuthorizationServerMetadata: .invalidAuthorizationServerMetadata
@@ -185,7 +220,7 @@ extension SessionError {
 
 extension SessionError {
     /// Which failure this is, whatever its details: `error.code == .invalidPKCEVerifier`.
-    public var code: FailureCode<SessionError> { FailureCode(kind.rawValue) }
+    public var code: Code { kind }
 
     /// Where the failure lies: the caller's input for what it gave (a verifier, client metadata, a callback, a
     /// sign-in code, a choice to confirm) or a sign-in left too long; the account for a session that is gone;
@@ -203,55 +238,6 @@ extension SessionError {
             .upstream
         }
     }
-}
-
-extension FailureCode where Failure == SessionError {
-    /// The code of `SessionError.networkFailure`.
-    public static let networkFailure = Self("networkFailure")
-    /// The code of `SessionError.invalidPKCEVerifier`.
-    public static let invalidPKCEVerifier = Self("invalidPKCEVerifier")
-    /// The code of `SessionError.invalidProtectedResourceMetadata`.
-    public static let invalidProtectedResourceMetadata = Self("invalidProtectedResourceMetadata")
-    /// The code of `SessionError.invalidAuthorizationServerMetadata`.
-    public static let invalidAuthorizationServerMetadata = Self("invalidAuthorizationServerMetadata")
-    /// The code of `SessionError.invalidClientMetadata`.
-    public static let invalidClientMetadata = Self("invalidClientMetadata")
-    /// The code of `SessionError.invalidCallback`.
-    public static let invalidCallback = Self("invalidCallback")
-    /// The code of `SessionError.unknownState`.
-    public static let unknownState = Self("unknownState")
-    /// The code of `SessionError.authorizationExpired`.
-    public static let authorizationExpired = Self("authorizationExpired")
-    /// The code of `SessionError.issuerMismatch`.
-    public static let issuerMismatch = Self("issuerMismatch")
-    /// The code of `SessionError.authorizationFailed`.
-    public static let authorizationFailed = Self("authorizationFailed")
-    /// The code of `SessionError.requestFailed`.
-    public static let requestFailed = Self("requestFailed")
-    /// The code of `SessionError.invalidTokenResponse`.
-    public static let invalidTokenResponse = Self("invalidTokenResponse")
-    /// The code of `SessionError.subjectMismatch`.
-    public static let subjectMismatch = Self("subjectMismatch")
-    /// The code of `SessionError.issuerNotConfirmed`.
-    public static let issuerNotConfirmed = Self("issuerNotConfirmed")
-    /// The code of `SessionError.signInNeeded`.
-    public static let signInNeeded = Self("signInNeeded")
-    /// The code of `SessionError.refreshRefused`.
-    public static let refreshRefused = Self("refreshRefused")
-    /// The code of `SessionError.storedSessionUnreadable`.
-    public static let storedSessionUnreadable = Self("storedSessionUnreadable")
-    /// The code of `SessionError.dpopFailed`.
-    public static let dpopFailed = Self("dpopFailed")
-    /// The code of `SessionError.appPasswordRefused`.
-    public static let appPasswordRefused = Self("appPasswordRefused")
-    /// The code of `SessionError.authFactorRequired`.
-    public static let authFactorRequired = Self("authFactorRequired")
-    /// The code of `SessionError.invalidInput`.
-    public static let invalidInput = Self("invalidInput")
-    /// The code of `SessionError.oauthSessionKept`.
-    public static let oauthSessionKept = Self("oauthSessionKept")
-    /// The code of `SessionError.promptNotSupported`.
-    public static let promptNotSupported = Self("promptNotSupported")
 }
 
 /// The former name of ``SessionError``, from before app-password sessions shared it.

@@ -54,8 +54,9 @@ struct SessionStore: Sendable {
     }
 
     func save(_ session: Session) async throws {
-        entriesRead.forget(Session.entryName(did: session.did))
-        try await keystore.save(try Self.encoder.encode(session), as: Session.entryName(did: session.did))
+        let name = Session.entryName(did: session.did)
+        entriesRead.forget(name)
+        try await keystore.save(try Self.encoder.encode(session), as: name)
     }
 
     func key(for did: DID) async throws -> DPoPKey {
@@ -68,8 +69,9 @@ struct SessionStore: Sendable {
     }
 
     func saveKey(_ key: DPoPKey, for did: DID) async throws {
-        entriesRead.forget(Session.keyEntryName(did: did))
-        try await keystore.save(key.persistedRepresentation, as: Session.keyEntryName(did: did))
+        let name = Session.keyEntryName(did: did)
+        entriesRead.forget(name)
+        try await keystore.save(key.persistedRepresentation, as: name)
     }
 
     /// What a new sign-in replaced: the account's previous session and key, each `nil` when it could not be read.

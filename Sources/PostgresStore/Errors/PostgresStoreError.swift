@@ -6,28 +6,46 @@ import WireFormat
 /// Errors are compared by kind only. The ``description`` says what happened and what to do, names the database
 /// as ``PostgresStore/Configuration/description`` does, and never contains a password or a stored value.
 public struct PostgresStoreError: CategorizedError, Hashable {
-    private enum Kind: String, Hashable, Sendable {
+    /// Which failure a ``PostgresStoreError`` is, whatever its details: compared with `==`, as in
+    /// `error.code == .invalidURL`.
+    ///
+    /// New codes may come in a later version: a `switch` over them needs a `default` case.
+    @nonexhaustive
+    public enum Code: String, NamedFailureCode {
+        /// The store URL cannot be used.
         case invalidURL
+        /// Nothing answers at the address, or the name does not resolve.
         case unreachable
+        /// The server refused the user or the password.
         case authenticationFailed
+        /// The database does not exist on the server.
         case databaseMissing
+        /// TLS could not be set up or the server's certificate was refused.
         case tlsFailed
+        /// The URL would send the password to a server on another machine over TLS that does not verify it.
         case unverifiedServer
+        /// A newer atoauth has upgraded the store's tables.
         case schemaTooNew
+        /// The store's schema version is one no atoauth writes: the table was changed by hand.
         case schemaDamaged
+        /// The database user may not read, write or create the store's tables.
         case permissionDenied
+        /// The server did not answer in time.
         case timedOut
+        /// The connection broke during an operation, such as when the server restarts.
         case connectionLost
+        /// Another process held a lock for longer than the lock timeout.
         case lockTimeout
+        /// The server refused an operation for another reason.
         case serverError
     }
 
-    private let kind: Kind
+    private let kind: Code
 
     /// Says what happened and what to do about it.
     public let description: String
 
-    private init(_ kind: Kind, _ description: String) {
+    private init(_ kind: Code, _ description: String) {
         self.kind = kind
         self.description = description
     }
@@ -205,7 +223,7 @@ extension PostgresStoreError {
 
 extension PostgresStoreError {
     /// Which failure this is, whatever its details: `error.code == .invalidURL`.
-    public var code: FailureCode<PostgresStoreError> { FailureCode(kind.rawValue) }
+    public var code: Code { kind }
 
     /// Where the failure lies: the caller's input for a database URL that cannot be used; otherwise the store,
     /// which is this machine's (wherever its server runs).
@@ -217,33 +235,4 @@ extension PostgresStoreError {
             .machine
         }
     }
-}
-
-extension FailureCode where Failure == PostgresStoreError {
-    /// The code of `PostgresStoreError.invalidURL`.
-    public static let invalidURL = Self("invalidURL")
-    /// The code of `PostgresStoreError.unreachable`.
-    public static let unreachable = Self("unreachable")
-    /// The code of `PostgresStoreError.authenticationFailed`.
-    public static let authenticationFailed = Self("authenticationFailed")
-    /// The code of `PostgresStoreError.databaseMissing`.
-    public static let databaseMissing = Self("databaseMissing")
-    /// The code of `PostgresStoreError.tlsFailed`.
-    public static let tlsFailed = Self("tlsFailed")
-    /// The code of `PostgresStoreError.unverifiedServer`.
-    public static let unverifiedServer = Self("unverifiedServer")
-    /// The code of `PostgresStoreError.schemaTooNew`.
-    public static let schemaTooNew = Self("schemaTooNew")
-    /// The code of `PostgresStoreError.schemaDamaged`.
-    public static let schemaDamaged = Self("schemaDamaged")
-    /// The code of `PostgresStoreError.permissionDenied`.
-    public static let permissionDenied = Self("permissionDenied")
-    /// The code of `PostgresStoreError.timedOut`.
-    public static let timedOut = Self("timedOut")
-    /// The code of `PostgresStoreError.connectionLost`.
-    public static let connectionLost = Self("connectionLost")
-    /// The code of `PostgresStoreError.lockTimeout`.
-    public static let lockTimeout = Self("lockTimeout")
-    /// The code of `PostgresStoreError.serverError`.
-    public static let serverError = Self("serverError")
 }

@@ -9,7 +9,7 @@ import Testing
 struct MetadataErrorMappingTests {
     struct Case: Sendable, CustomTestStringConvertible {
         let metadata: MetadataError
-        let session: FailureCode<SessionError>
+        let session: SessionError.Code
         var testDescription: String { "\(metadata.code) → \(session)" }
     }
 
