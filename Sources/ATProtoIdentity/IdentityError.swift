@@ -31,7 +31,8 @@ public struct IdentityError: CategorizedError, Hashable {
         case handleNotConfirmed
     }
 
-    let kind: Code
+    /// Which failure this is, whatever its details: `error.code == .invalidInput`.
+    public let code: Code
     /// `securityCheckFailed` when records disagree or the DID document cannot be trusted; `failed` when the
     /// identity could not be resolved now (network, server); `usage` for input that cannot be used.
     public let category: FailureCategory
@@ -51,7 +52,7 @@ public struct IdentityError: CategorizedError, Hashable {
     public let subject: String?
 
     init(
-        _ kind: Code,
+        _ code: Code,
         _ category: FailureCategory,
         _ reason: String,
         field: String? = nil,
@@ -61,7 +62,7 @@ public struct IdentityError: CategorizedError, Hashable {
         isNetworkFailure: Bool = false,
         subject: String? = nil
     ) {
-        self.kind = kind
+        self.code = code
         self.category = category
         self.isNetworkFailure = isNetworkFailure
         self.subject = subject.map { TerminalText.sanitized($0, limit: 300) }
@@ -81,7 +82,7 @@ public struct IdentityError: CategorizedError, Hashable {
     /// A sentence or two for people: what happened and what to do.
     public var description: String {
         let text =
-            switch kind {
+            switch code {
             case .invalidInput:
                 "Cannot use this account: \(reason). Give a handle (alice.example.com), a DID or an https:// server URL."
             case .handleResolutionFailed: "Could not resolve the handle\(subjectText): \(reason)"
@@ -103,11 +104,11 @@ public struct IdentityError: CategorizedError, Hashable {
     /// What to do about a failed resolution, by its cause: a network failure's reason says it already; a server's
     /// 5xx passes; anything else means the handle or DID is wrong (atproto.com/specs/handle, /did).
     private var advice: String {
-        guard kind == .handleResolutionFailed || kind == .didResolutionFailed, !isNetworkFailure else { return "" }
+        guard code == .handleResolutionFailed || code == .didResolutionFailed, !isNetworkFailure else { return "" }
         if let status, status == 429 || (500...599).contains(status) {
             return " The server had a problem; try again later."
         }
-        return kind == .handleResolutionFailed
+        return code == .handleResolutionFailed
             ? " Check the handle's spelling, or sign in with the account's DID or its PDS's https:// URL."
             : " Check the DID, or sign in with the account's handle."
     }
@@ -179,13 +180,10 @@ extension IdentityError {
 }
 
 extension IdentityError {
-    /// Which failure this is, whatever its details: `error.code == .invalidInput`.
-    public var code: Code { kind }
-
     /// Where the failure lies: the caller's input for what is no handle or DID; otherwise the resolvers and
     /// what they answered.
     public var origin: FailureOrigin {
-        switch kind {
+        switch code {
         case .invalidInput: .input
         case .handleResolutionFailed, .conflictingHandleRecords, .handleMethodsDisagree, .didResolutionFailed,
             .invalidDIDDocument, .handleNotConfirmed:

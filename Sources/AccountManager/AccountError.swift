@@ -39,7 +39,8 @@ public struct AccountError: CategorizedError, Hashable {
         case alreadyOAuth
     }
 
-    let kind: Code
+    /// Which failure this is, whatever its details: `error.code == .noAccounts`.
+    public let code: Code
     /// What went wrong, in words, safe to print.
     public let reason: String
     /// The account to sign in again, as the user names it (its handle, else its DID), when the error is about one
@@ -57,13 +58,13 @@ public struct AccountError: CategorizedError, Hashable {
     public internal(set) var activeChange: ActiveAccountChange?
 
     init(
-        _ kind: Code,
+        _ code: Code,
         _ reason: String,
         account: String? = nil,
         requestedScope: String? = nil,
         sessionKind: SessionKind? = nil
     ) {
-        self.kind = kind
+        self.code = code
         self.sessionKind = sessionKind
         self.reason = TerminalText.sanitized(reason)
         self.account = account.map { TerminalText.sanitized($0) }
@@ -77,19 +78,19 @@ public struct AccountError: CategorizedError, Hashable {
     /// What the user can do about this failure.
     public var remedy: Remedy {
         guard let account else {
-            return switch kind {
+            return switch code {
             case .noActiveAccount: .chooseAccount
             case .accountMismatch, .invalidRequest, .alreadyOAuth: .none
             default: .signIn
             }
         }
-        if sessionKind == .appPassword, [.signedOutByServer, .sessionEnded, .sessionRejected].contains(kind) {
+        if sessionKind == .appPassword, [.signedOutByServer, .sessionEnded, .sessionRejected].contains(code) {
             return .signInAgainWithAppPassword(account: account)
         }
-        if let confidentialClientID, [.signedOutByServer, .sessionEnded, .activeAccountSignedOut].contains(kind) {
+        if let confidentialClientID, [.signedOutByServer, .sessionEnded, .activeAccountSignedOut].contains(code) {
             return .signInAgainAsClient(account: account, clientID: confidentialClientID, scope: requestedScope)
         }
-        return switch kind {
+        return switch code {
         case .noSuchAccount: .signInAs(account: account)
         case .activeAccountSignedOut: .signInAgain(account: account, scope: requestedScope, orSwitch: true)
         case .accountMismatch, .invalidRequest, .alreadyOAuth: .none
@@ -100,7 +101,7 @@ public struct AccountError: CategorizedError, Hashable {
     /// `usage` when the caller asked for something that cannot be (an account the client is not bound to, a request
     /// that cannot be formed, an upgrade of an OAuth account); `signInNeeded` for an account that needs signing in.
     public var category: FailureCategory {
-        [.accountMismatch, .invalidRequest, .alreadyOAuth].contains(kind) ? .usage : .signInNeeded
+        [.accountMismatch, .invalidRequest, .alreadyOAuth].contains(code) ? .usage : .signInNeeded
     }
 
     /// A sentence for people.
@@ -113,7 +114,7 @@ public struct AccountError: CategorizedError, Hashable {
     }
 
     private var summary: String {
-        switch kind {
+        switch code {
         case .noAccounts: "No account is signed in here."
         case .noActiveAccount: "No account is active (\(reason))."
         case .noSuchAccount: "No signed-in account is \(reason)."
@@ -212,14 +213,11 @@ public struct AccountError: CategorizedError, Hashable {
 }
 
 extension AccountError {
-    /// Which failure this is, whatever its details: `error.code == .noAccounts`.
-    public var code: Code { kind }
-
     /// Where the failure lies: the caller's input for an account not signed in here (none, none active, not
     /// this one) or a request that cannot be formed; the account for a session that ended, an account bound
     /// elsewhere or already on OAuth.
     public var origin: FailureOrigin {
-        switch kind {
+        switch code {
         case .noAccounts, .noActiveAccount, .noSuchAccount, .invalidRequest: .input
         case .sessionRejected, .signedOutByServer, .sessionEnded, .activeAccountSignedOut, .accountMismatch,
             .alreadyOAuth:

@@ -41,7 +41,8 @@ public struct TransportError: Error, Hashable, Sendable, CustomStringConvertible
         }
     }
 
-    private let kind: Code
+    /// Which failure this is, whatever its details: `error.code == .cancelled`.
+    public let code: Code
 
     /// The method of the request that failed; `nil` on the kind constants such as ``timeout``.
     public let method: HTTPMethod?
@@ -66,29 +67,29 @@ public struct TransportError: Error, Hashable, Sendable, CustomStringConvertible
     public let mayHaveReachedServer: Bool
 
     private init(
-        _ kind: Code,
+        _ code: Code,
         method: HTTPMethod? = nil,
         url: String? = nil,
         underlying: String? = nil,
         mayHaveReachedServer: Bool? = nil,
         _ description: String
     ) {
-        self.kind = kind
+        self.code = code
         self.method = method
         self.url = url
         self.underlying = underlying
-        self.mayHaveReachedServer = mayHaveReachedServer ?? kind.mayHaveReachedServer
+        self.mayHaveReachedServer = mayHaveReachedServer ?? code.mayHaveReachedServer
         self.description = description
     }
 
     /// Returns whether two errors are of the same kind, ignoring their request and description.
     public static func == (lhs: TransportError, rhs: TransportError) -> Bool {
-        lhs.kind == rhs.kind
+        lhs.code == rhs.code
     }
 
     /// Hashes the kind of the error.
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(kind)
+        hasher.combine(code)
     }
 
     /// No connection (TCP, then TLS) could be set up within the connect timeout.
@@ -190,14 +191,14 @@ extension TransportError {
     }
 
     private static func make(
-        _ kind: Code,
+        _ code: Code,
         _ request: HTTPRequest,
         _ underlying: (any Error)?,
         reached: Bool? = nil,
         _ description: String
     ) -> TransportError {
         TransportError(
-            kind,
+            code,
             method: request.method,
             url: request.url.redactedDescription,
             underlying: underlying.map { request.url.redacting(from: String(describing: $0)) },
@@ -229,19 +230,16 @@ extension TransportError {
 extension TransportError: CategorizedError {
     /// `cancelled` when the calling task was; otherwise no answer came, or it could not be read: the network or the
     /// server failed.
-    public var category: FailureCategory { kind == .cancelled ? .cancelled : .failed }
+    public var category: FailureCategory { code == .cancelled ? .cancelled : .failed }
 
     /// A timed-out request may succeed with more time; nothing in particular for the others.
-    public var remedy: Remedy { kind == .timeout ? .allowMoreTime : .none }
+    public var remedy: Remedy { code == .timeout ? .allowMoreTime : .none }
 }
 
 extension TransportError {
-    /// Which failure this is, whatever its details: `error.code == .cancelled`.
-    public var code: Code { kind }
-
     /// Where the failure lies: the caller for a cancellation; otherwise the server or the network to it.
     public var origin: FailureOrigin {
-        switch kind {
+        switch code {
         case .cancelled: .input
         case .connectTimeout, .timeout, .responseTooLarge, .connectionFailed, .invalidURL, .invalidResponse: .upstream
         }

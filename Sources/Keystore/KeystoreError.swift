@@ -54,7 +54,8 @@ public struct KeystoreError: CategorizedError, Hashable {
         case keychainFailure
     }
 
-    private let kind: Code
+    /// Which failure this is, whatever its details: `error.code == .invalidName`.
+    public let code: Code
 
     /// The file or directory the error concerns, when there is one.
     public let path: String?
@@ -62,20 +63,20 @@ public struct KeystoreError: CategorizedError, Hashable {
     /// Says what happened and what to do about it.
     public let description: String
 
-    private init(_ kind: Code, path: String? = nil, _ description: String) {
-        self.kind = kind
+    private init(_ code: Code, path: String? = nil, _ description: String) {
+        self.code = code
         self.path = path
         self.description = description
     }
 
     /// Returns whether two errors are of the same kind, ignoring their path and description.
     public static func == (lhs: KeystoreError, rhs: KeystoreError) -> Bool {
-        lhs.kind == rhs.kind
+        lhs.code == rhs.code
     }
 
     /// Hashes the kind of the error.
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(kind)
+        hasher.combine(code)
     }
 
     /// The store could not be opened, read or written.
@@ -83,7 +84,7 @@ public struct KeystoreError: CategorizedError, Hashable {
 
     /// What to do about the store's secret (a passphrase, a key file); nothing particular for other failures.
     public var remedy: Remedy {
-        switch kind {
+        switch code {
         case .invalidPassphrase: .giveUsablePassphrase
         case .wrongPassphrase: .checkPassphrase
         case .passphraseRequired: .givePassphrase
@@ -181,18 +182,15 @@ extension KeystoreError {
     }
 
     static func make(_ prototype: KeystoreError, path: String?, _ description: String) -> KeystoreError {
-        KeystoreError(prototype.kind, path: path, description)
+        KeystoreError(prototype.code, path: path, description)
     }
 }
 
 extension KeystoreError {
-    /// Which failure this is, whatever its details: `error.code == .invalidName`.
-    public var code: Code { kind }
-
     /// Where the failure lies: the caller's input for an entry name that cannot be stored; otherwise this
     /// machine: the store, its key or passphrase, its files.
     public var origin: FailureOrigin {
-        switch kind {
+        switch code {
         case .invalidName: .input
         case .invalidPassphrase, .invalidParameters, .wrongPassphrase, .passphraseRequired, .unexpectedPassphrase,
             .missingKeyFile, .invalidKeyFile, .insecureKeyFile, .wrongKeyFile, .corrupted, .unsupportedVersion,

@@ -20,7 +20,8 @@ public struct LoopbackListenerError: CategorizedError, Hashable {
         case refusedRedirects
     }
 
-    let kind: Code
+    /// Which failure this is, whatever its details: `error.code == .portInUse`.
+    public let code: Code
     /// The port asked for, when the error is about one.
     public let port: Int?
     /// How long the wait lasted, when it timed out.
@@ -30,21 +31,21 @@ public struct LoopbackListenerError: CategorizedError, Hashable {
 
     /// Another program holds the port asked for on 127.0.0.1.
     public static func portInUse(_ port: Int) -> LoopbackListenerError {
-        LoopbackListenerError(kind: .portInUse, port: port, seconds: nil, refused: nil)
+        LoopbackListenerError(code: .portInUse, port: port, seconds: nil, refused: nil)
     }
 
     /// The listener's socket has no local address after binding.
-    public static let notBound = LoopbackListenerError(kind: .notBound, port: nil, seconds: nil, refused: nil)
+    public static let notBound = LoopbackListenerError(code: .notBound, port: nil, seconds: nil, refused: nil)
 
     /// No redirect arrived within `seconds`.
     public static func timedOut(_ seconds: Int) -> LoopbackListenerError {
-        LoopbackListenerError(kind: .timedOut, port: nil, seconds: seconds, refused: nil)
+        LoopbackListenerError(code: .timedOut, port: nil, seconds: seconds, refused: nil)
     }
 
     /// The wait of `seconds` ended after `count` redirects with a `state` of no sign-in under way were refused, and
     /// none for this sign-in came (RFC 6749 §10.12).
     public static func refusedRedirects(_ count: Int, seconds: Int) -> LoopbackListenerError {
-        LoopbackListenerError(kind: .refusedRedirects, port: nil, seconds: seconds, refused: count)
+        LoopbackListenerError(code: .refusedRedirects, port: nil, seconds: seconds, refused: count)
     }
 
     /// Whether both errors are the same failure, ignoring the details.
@@ -54,17 +55,17 @@ public struct LoopbackListenerError: CategorizedError, Hashable {
     /// A refused redirect fails a security check; otherwise the listener could not do its part.
     ///
     /// Nothing was stored either way.
-    public var category: FailureCategory { kind == .refusedRedirects ? .securityCheckFailed : .failed }
+    public var category: FailureCategory { code == .refusedRedirects ? .securityCheckFailed : .failed }
 
     /// For a taken port: another one, or none so that a free one is picked.
     public var remedy: Remedy {
-        guard kind == .portInUse, let port else { return .none }
+        guard code == .portInUse, let port else { return .none }
         return .chooseAnotherPort(port)
     }
 
     /// What happened, in words.
     public var description: String {
-        switch kind {
+        switch code {
         case .portInUse:
             "Port \(port ?? 0) on 127.0.0.1 is already in use by another program, so the sign-in's redirect cannot "
                 + "be received there."
@@ -82,13 +83,10 @@ public struct LoopbackListenerError: CategorizedError, Hashable {
 }
 
 extension LoopbackListenerError {
-    /// Which failure this is, whatever its details: `error.code == .portInUse`.
-    public var code: Code { kind }
-
     /// Where the failure lies: the port or socket is this machine's; a redirect that did not come (in time) or
     /// was refused is the sign-in's input.
     public var origin: FailureOrigin {
-        switch kind {
+        switch code {
         case .portInUse, .notBound: .machine
         case .timedOut, .refusedRedirects: .input
         }

@@ -26,7 +26,8 @@ public struct MetadataError: CategorizedError, Hashable {
         case storedKeyUnreadable
     }
 
-    let kind: Code
+    /// Which failure this is, whatever its details: `error.code == .invalidClientMetadata`.
+    public let code: Code
     /// `usage` for a client document or key that cannot be used; `securityCheckFailed` for a server's metadata
     /// that failed a check; `signInNeeded` for a client key set the store cannot read.
     public let category: FailureCategory
@@ -35,8 +36,8 @@ public struct MetadataError: CategorizedError, Hashable {
     /// The document member whose check failed, such as `issuer` or `redirect_uris`, when there is one.
     public let field: String?
 
-    init(_ kind: Code, _ category: FailureCategory, _ reason: String, field: String? = nil) {
-        self.kind = kind
+    init(_ code: Code, _ category: FailureCategory, _ reason: String, field: String? = nil) {
+        self.code = code
         self.category = category
         self.reason = TerminalText.sanitized(reason)
         self.field = field
@@ -44,7 +45,7 @@ public struct MetadataError: CategorizedError, Hashable {
 
     /// A sentence or two for people: what happened and what to do.
     public var description: String {
-        switch kind {
+        switch code {
         case .invalidClientMetadata: "The client configuration is invalid: \(reason). Fix the client metadata."
         case .invalidProtectedResourceMetadata:
             "The server's protected resource metadata failed a check: \(reason). Sign-in stopped; nothing was stored."
@@ -55,13 +56,10 @@ public struct MetadataError: CategorizedError, Hashable {
         }
     }
 
-    /// Which failure this is, whatever its details: `error.code == .invalidClientMetadata`.
-    public var code: Code { kind }
-
     /// The caller's input for a client document or key; this machine for a key set it cannot read; the servers for
     /// their metadata.
     public var origin: FailureOrigin {
-        switch kind {
+        switch code {
         case .invalidClientMetadata, .invalidInput: .input
         case .storedKeyUnreadable: .machine
         case .invalidProtectedResourceMetadata, .invalidAuthorizationServerMetadata: .upstream

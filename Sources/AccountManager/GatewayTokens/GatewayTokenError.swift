@@ -25,12 +25,13 @@ public struct GatewayTokenError: CategorizedError, Hashable {
         case unreadable
     }
 
-    let kind: Code
+    /// Which failure this is, whatever its details: `error.code == .nameTaken`.
+    public let code: Code
     /// What went wrong, in words, safe to print.
     public let reason: String
 
-    init(_ kind: Code, _ reason: String) {
-        self.kind = kind
+    init(_ code: Code, _ reason: String) {
+        self.code = code
         self.reason = TerminalText.sanitized(reason)
     }
 
@@ -79,14 +80,12 @@ public struct GatewayTokenError: CategorizedError, Hashable {
     }
 
     /// `usage` for what the caller gave; `failed` for a store that cannot be read.
-    public var category: FailureCategory { kind == .unreadable ? .failed : .usage }
+    public var category: FailureCategory { code == .unreadable ? .failed : .usage }
 
     /// The caller's input, or this machine's store.
-    public var origin: FailureOrigin { kind == .unreadable ? .machine : .input }
+    public var origin: FailureOrigin { code == .unreadable ? .machine : .input }
 
     /// The reason.
     public var description: String { reason }
 
-    /// Which failure this is, whatever its details: `error.code == .nameTaken`.
-    public var code: Code { kind }
 }

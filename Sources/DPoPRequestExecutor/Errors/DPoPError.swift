@@ -19,14 +19,15 @@ public struct DPoPError: Error, Sendable, Hashable, CustomStringConvertible {
         case challengeWithoutNonce
     }
 
-    private let kind: Code
+    /// Which failure this is, whatever its details: `error.code == .invalidKey`.
+    public let code: Code
     /// What went wrong, in words; never contains a token, proof or key.
     public let reason: String
     /// The HTTP status of the answer that caused the error, when there was one.
     public let status: Int?
 
-    private init(_ kind: Code, _ reason: String, status: Int? = nil) {
-        self.kind = kind
+    private init(_ code: Code, _ reason: String, status: Int? = nil) {
+        self.code = code
         self.reason = reason
         self.status = status
     }
@@ -57,7 +58,7 @@ public struct DPoPError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// A sentence for people.
     public var description: String {
-        switch kind {
+        switch code {
         case .invalidKey: "Unusable DPoP key: \(reason). Sign in again to create a new one."
         case .invalidTarget: "Cannot make a DPoP proof for this URL: \(reason)."
         case .repeatedNonceChallenge, .challengeWithoutNonce:
@@ -73,13 +74,10 @@ extension DPoPError: CategorizedError {
 }
 
 extension DPoPError {
-    /// Which failure this is, whatever its details: `error.code == .invalidKey`.
-    public var code: Code { kind }
-
     /// Where the failure lies: this machine for a stored key that cannot be used; the caller's input for a URL
     /// no proof can name; the server for its nonce challenges.
     public var origin: FailureOrigin {
-        switch kind {
+        switch code {
         case .invalidKey: .machine
         case .invalidTarget: .input
         case .repeatedNonceChallenge, .challengeWithoutNonce: .upstream

@@ -36,14 +36,15 @@ public struct GatewayError: CategorizedError, Hashable {
         case auditLog
     }
 
-    let kind: Code
+    /// Which failure this is, whatever its details: `error.code == .notLoopback`.
+    public let code: Code
     /// What went wrong, in words, safe to print.
     public let reason: String
     /// The port that is taken, for ``addressInUse(_:port:)``.
     let port: Int?
 
-    init(_ kind: Code, _ reason: String, port: Int? = nil) {
-        self.kind = kind
+    init(_ code: Code, _ reason: String, port: Int? = nil) {
+        self.code = code
         self.reason = TerminalText.sanitized(reason)
         self.port = port
     }
@@ -117,7 +118,7 @@ public struct GatewayError: CategorizedError, Hashable {
 
     /// `usage` for a setting that cannot be used; `failed` when the system refuses (an address taken, a file).
     public var category: FailureCategory {
-        switch kind {
+        switch code {
         case .notLoopback, .invalidPort, .unusableSocketPath, .unusableToken, .invalidLimit: .usage
         case .addressInUse, .cannotListen, .spoolDirectory, .tokenFile, .tokenFileInUse, .auditLog: .failed
         }
@@ -125,7 +126,7 @@ public struct GatewayError: CategorizedError, Hashable {
 
     /// Another port, when the one asked for is taken.
     public var remedy: Remedy {
-        guard kind == .addressInUse, let port, port != 0 else { return .none }
+        guard code == .addressInUse, let port, port != 0 else { return .none }
         return .chooseAnotherPort(port)
     }
 
@@ -134,13 +135,10 @@ public struct GatewayError: CategorizedError, Hashable {
 }
 
 extension GatewayError {
-    /// Which failure this is, whatever its details: `error.code == .notLoopback`.
-    public var code: Code { kind }
-
     /// Where the failure lies: the caller's input for a setting that cannot be used; this machine for an
     /// address taken or a file or directory.
     public var origin: FailureOrigin {
-        switch kind {
+        switch code {
         case .notLoopback, .invalidPort, .unusableSocketPath, .unusableToken, .invalidLimit: .input
         case .addressInUse, .cannotListen, .spoolDirectory, .tokenFile, .tokenFileInUse, .auditLog: .machine
         }

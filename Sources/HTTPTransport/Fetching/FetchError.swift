@@ -28,7 +28,8 @@ public struct FetchError: CategorizedError, Hashable {
         case networkFailure
     }
 
-    let kind: Code
+    /// Which failure this is, whatever its details: `error.code == .unsafeDestination`.
+    public let code: Code
     /// What went wrong, in words, safe to print.
     public let reason: String
     /// The HTTP status of the answer, when there was one.
@@ -39,13 +40,13 @@ public struct FetchError: CategorizedError, Hashable {
     public let serverErrorDescription: String?
 
     init(
-        _ kind: Code,
+        _ code: Code,
         _ reason: String,
         status: Int? = nil,
         serverError: String? = nil,
         serverErrorDescription: String? = nil
     ) {
-        self.kind = kind
+        self.code = code
         self.reason = TerminalText.sanitized(reason)
         self.status = status
         self.serverError = serverError.map { TerminalText.sanitized($0, limit: 80) }
@@ -55,12 +56,12 @@ public struct FetchError: CategorizedError, Hashable {
     /// `securityCheckFailed` for a fetch refused to protect the user (an unsafe destination, a redirect); `failed`
     /// for the network, a status, a content type or a size, where trying again may help.
     public var category: FailureCategory {
-        kind == .unsafeDestination || kind == .redirectRefused ? .securityCheckFailed : .failed
+        code == .unsafeDestination || code == .redirectRefused ? .securityCheckFailed : .failed
     }
 
     /// Whether the request never got an answer (DNS, connection, timeout), so that the reason already says what to
     /// do.
-    package var isNetworkFailure: Bool { kind == .networkFailure }
+    package var isNetworkFailure: Bool { code == .networkFailure }
 
     /// Whether both errors are the same failure, ignoring the details.
     @available(*, deprecated, message: "Compare codes instead: error.code == .name")
@@ -69,7 +70,7 @@ public struct FetchError: CategorizedError, Hashable {
     /// A sentence or two for people: what happened and what to do.
     public var description: String {
         let text =
-            switch kind {
+            switch code {
             case .unsafeDestination: "Refused to connect: \(reason)."
             case .redirectRefused:
                 "Refused a redirect: \(reason). Identity and metadata requests never follow redirects."
@@ -137,9 +138,6 @@ extension FetchError {
 }
 
 extension FetchError {
-    /// Which failure this is, whatever its details: `error.code == .unsafeDestination`.
-    public var code: Code { kind }
-
     /// Where the failure lies: the server fetched from, or the network to it: its address, its redirect, its answer.
     public var origin: FailureOrigin { .upstream }
 }

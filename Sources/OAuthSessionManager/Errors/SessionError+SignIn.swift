@@ -161,7 +161,7 @@ extension SessionError {
     }
 
     var signInSummary: String {
-        switch kind {
+        switch code {
         case .invalidCallback, .unknownState, .issuerMismatch:
             "The sign-in callback failed a security check: \(reason). Nothing was stored; start the sign-in again."
         case .authorizationExpired: "The sign-in expired: \(reason). Start it again."
@@ -184,7 +184,7 @@ extension SessionError {
 
     /// What to do, said after the server's own words (RFC 6749 §4.1.2.1).
     var adviceAfterServerWords: String {
-        switch (kind, serverError) {
+        switch (code, serverError) {
         case (.authorizationFailed, .some(.accessDenied)):
             " To sign in, run the command again and approve in the browser."
         case (.authorizationFailed, _): " Start the sign-in again."

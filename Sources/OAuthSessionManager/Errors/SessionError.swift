@@ -105,7 +105,8 @@ public struct SessionError: CategorizedError, Hashable {
         case promptNotSupported
     }
 
-    let kind: Code
+    /// Which failure this is, whatever its details: `error.code == .invalidPKCEVerifier`.
+    public let code: Code
     /// `securityCheckFailed` for a failed identity, metadata, issuer, `state`, `iss`, `sub` or DPoP check;
     /// `signInNeeded` when the account has no usable session; `failed` for the network or a server; `usage` for input
     /// that cannot be used.
@@ -127,7 +128,7 @@ public struct SessionError: CategorizedError, Hashable {
     let metadata: MetadataError?
 
     init(
-        _ kind: Code,
+        _ code: Code,
         _ category: FailureCategory,
         _ reason: String,
         field: String? = nil,
@@ -137,7 +138,7 @@ public struct SessionError: CategorizedError, Hashable {
         outcomeUnknown: Bool = false,
         metadata: MetadataError? = nil
     ) {
-        self.kind = kind
+        self.code = code
         self.category = category
         self.reason = Self.printable(reason)
         self.field = field
@@ -151,7 +152,7 @@ public struct SessionError: CategorizedError, Hashable {
     /// The same failure where a sign-in or refresh needs it: a client key set the store cannot read is a stored
     /// session that cannot be used.
     package init(_ error: MetadataError) {
-        let kind: Code =
+        let code: Code =
             switch error.code {
             case .invalidProtectedResourceMetadata: .invalidProtectedResourceMetadata
             case .invalidAuthorizationServerMetadata: .invalidAuthorizationServerMetadata
@@ -159,7 +160,7 @@ public struct SessionError: CategorizedError, Hashable {
             case .storedKeyUnreadable: .storedSessionUnreadable
             default: .invalidInput
             }
-        self.init(kind, error.category, error.reason, field: error.field, metadata: error)
+        self.init(code, error.category, error.reason, field: error.field, metadata: error)
     }
 
     /// Whether both errors are the same failure, ignoring the details.
@@ -168,8 +169,8 @@ public struct SessionError: CategorizedError, Hashable {
 
     /// Sign in again when the session is gone; give the sign-in code when the PDS asked for one.
     public var remedy: Remedy {
-        if kind == .authFactorRequired { return .giveSignInCode }
-        if kind == .oauthSessionKept { return .confirmReplacingOAuth }
+        if code == .authFactorRequired { return .giveSignInCode }
+        if code == .oauthSessionKept { return .confirmReplacingOAuth }
         return category == .signInNeeded ? .signInAgain(account: nil, scope: nil, orSwitch: false) : .none
     }
 
@@ -184,7 +185,7 @@ public struct SessionError: CategorizedError, Hashable {
 
     private var summary: String {
         if let metadata { return metadata.description }
-        return kind == .networkFailure ? Sentence.ended(reason) : signInSummary
+        return code == .networkFailure ? Sentence.ended(reason) : signInSummary
     }
 
     /// Removes control characters and shortens text that came from the user or a server, so it prints safely.
@@ -219,14 +220,11 @@ extension SessionError {
 }
 
 extension SessionError {
-    /// Which failure this is, whatever its details: `error.code == .invalidPKCEVerifier`.
-    public var code: Code { kind }
-
     /// Where the failure lies: the caller's input for what it gave (a verifier, client metadata, a callback, a
     /// sign-in code, a choice to confirm) or a sign-in left too long; the account for a session that is gone;
     /// this machine for a stored session it cannot read; the servers otherwise.
     public var origin: FailureOrigin {
-        switch kind {
+        switch code {
         case .invalidPKCEVerifier, .invalidClientMetadata, .invalidCallback, .unknownState, .authorizationExpired,
             .authFactorRequired, .invalidInput, .oauthSessionKept:
             .input

@@ -40,28 +40,29 @@ public struct PostgresStoreError: CategorizedError, Hashable {
         case serverError
     }
 
-    private let kind: Code
+    /// Which failure this is, whatever its details: `error.code == .invalidURL`.
+    public let code: Code
 
     /// Says what happened and what to do about it.
     public let description: String
 
-    private init(_ kind: Code, _ description: String) {
-        self.kind = kind
+    private init(_ code: Code, _ description: String) {
+        self.code = code
         self.description = description
     }
 
     /// Returns whether two errors are of the same kind, ignoring their description.
     public static func == (lhs: PostgresStoreError, rhs: PostgresStoreError) -> Bool {
-        lhs.kind == rhs.kind
+        lhs.code == rhs.code
     }
 
     /// Hashes the kind of the error.
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(kind)
+        hasher.combine(code)
     }
 
     /// `usage` when the mistake is in what was asked (the URL); `failed` for the database or the network.
-    public var category: FailureCategory { [.invalidURL, .unverifiedServer].contains(kind) ? .usage : .failed }
+    public var category: FailureCategory { [.invalidURL, .unverifiedServer].contains(code) ? .usage : .failed }
 
     /// The store URL cannot be used.
     public static let invalidURL = PostgresStoreError(.invalidURL, "The PostgreSQL store URL is invalid.")
@@ -222,13 +223,10 @@ extension PostgresStoreError {
 }
 
 extension PostgresStoreError {
-    /// Which failure this is, whatever its details: `error.code == .invalidURL`.
-    public var code: Code { kind }
-
     /// Where the failure lies: the caller's input for a database URL that cannot be used; otherwise the store,
     /// which is this machine's (wherever its server runs).
     public var origin: FailureOrigin {
-        switch kind {
+        switch code {
         case .invalidURL, .unverifiedServer: .input
         case .unreachable, .authenticationFailed, .databaseMissing, .tlsFailed, .schemaTooNew, .schemaDamaged,
             .permissionDenied, .timedOut, .connectionLost, .lockTimeout, .serverError:
