@@ -1,5 +1,7 @@
-// swift-tools-version:6.2
+// swift-tools-version:6.2.3
 import PackageDescription
+
+// 6.2.3 is the first Swift with @nonexhaustive enums (SE-0487), which the errors' codes are.
 
 // `scripts/fuzz` builds with ATOAUTH_FUZZ_BUILD=1: the package then also has the libFuzzer targets of Tests/Fuzzing,
 // and its own modules are compiled with the fuzzer's coverage and AddressSanitizer, while the dependencies stay as
