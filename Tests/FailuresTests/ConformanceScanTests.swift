@@ -81,6 +81,38 @@ struct ConformanceScanTests {
         #expect(known.subtracting(found).isEmpty, "not found: \(known.subtracting(found))")
     }
 
+    /// `public enum Code: String, NamedFailureCode {`: the enum's name.
+    static var codeEnum: Regex<(Substring, Substring)> { #/public\s+enum\s+(\w+)\s*:[^{]*\bNamedFailureCode\b/# }
+
+    /// The code enums declared in `text`, each with whether the line before it says `@nonexhaustive`.
+    static func codeEnums(in text: String) -> [(name: String, isOpen: Bool)] {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        return lines.indices.compactMap { index in
+            guard lines[index].contains("NamedFailureCode"), let match = lines[index].firstMatch(of: codeEnum) else {
+                return nil
+            }
+            let before = index > 0 ? lines[index - 1].trimmingCharacters(in: .whitespaces) : ""
+            return (String(match.1), before == "@nonexhaustive")
+        }
+    }
+
+    @Test("every error's Code enum is @nonexhaustive, so a code added later never breaks an app's switch")
+    func everyCodeEnumIsOpen() throws {
+        var found = 0
+        var closed: [String] = []
+        let files = try #require(FileManager.default.enumerator(at: Self.sources, includingPropertiesForKeys: nil))
+        for case let file as URL in files where file.pathExtension == "swift" {
+            let enums = Self.codeEnums(in: try String(contentsOf: file, encoding: .utf8))
+            found += enums.count
+            closed += enums.filter { !$0.isOpen }.map { "\(file.lastPathComponent): \($0.name)" }
+        }
+        #expect(found >= 14, "the scan found only \(found) code enums")
+        #expect(closed.isEmpty, "code enums without @nonexhaustive: \(closed)")
+        let declaration = "    public enum Code: String, NamedFailureCode {\n        case a\n    }"
+        #expect(Self.codeEnums(in: "    /// Doc.\n" + declaration).map(\.isOpen) == [false])
+        #expect(Self.codeEnums(in: "    /// Doc.\n    @nonexhaustive\n" + declaration).map(\.isOpen) == [true])
+    }
+
     @Test("a type that says it is an Error and not a CategorizedError is caught")
     func scanCatchesANewType() {
         let clause: Substring = "Error, Sendable, Hashable "
