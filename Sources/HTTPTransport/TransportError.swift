@@ -5,7 +5,7 @@ import Foundation
 ///
 /// An HTTP error status is not a ``TransportError``: a 4xx, 5xx or 3xx comes back as an ``HTTPResponse``.
 ///
-/// Errors are compared by kind only, so `error == .timeout` matches a timeout whatever the request, as in
+/// Errors are compared by ``code`` only, so `error == .timeout` matches a timeout whatever the request, as in
 /// `catch let error as TransportError where error == .timeout`. The ``description`` says what happened to which
 /// request and what to do. Neither it nor ``url`` ever shows the query string, fragment or user info of the URL,
 /// because those can carry secrets such as an authorization code. ``mayHaveReachedServer`` says whether the server
@@ -32,7 +32,7 @@ public struct TransportError: Error, Hashable, Sendable, CustomStringConvertible
         /// The calling task was cancelled; the request was abandoned.
         case cancelled
 
-        /// What a failure of this kind says about the request having been sent, when nothing more is known.
+        /// What a failure with this code says about the request having been sent, when nothing more is known.
         var mayHaveReachedServer: Bool {
             switch self {
             case .connectTimeout, .invalidURL: false
@@ -44,10 +44,10 @@ public struct TransportError: Error, Hashable, Sendable, CustomStringConvertible
     /// Which failure this is, whatever its details: `error.code == .cancelled`.
     public let code: Code
 
-    /// The method of the request that failed; `nil` on the kind constants such as ``timeout``.
+    /// The method of the request that failed; `nil` on the constants such as ``timeout``.
     public let method: HTTPMethod?
 
-    /// The request's URL without query string, fragment or user info, safe to show; `nil` on the kind constants.
+    /// The request's URL without query string, fragment or user info, safe to show; `nil` on the constants.
     public let url: String?
 
     /// What the layer below (AsyncHTTPClient, SwiftNIO) reported, with the query string removed; `nil` if nothing.
@@ -62,8 +62,8 @@ public struct TransportError: Error, Hashable, Sendable, CustomStringConvertible
     /// requested, a connection refused or not set up within the connect timeout, a host name that did not resolve,
     /// a failed TLS handshake, or a task cancelled before sending. After a timeout, a connection cut once it was
     /// open, or an answer too large or malformed, the server may have carried the request out, so a request that
-    /// must not run twice (a refresh with a single-use token) cannot simply be sent again. The kind constants such as
-    /// ``timeout`` carry what their kind says when nothing more is known.
+    /// must not run twice (a refresh with a single-use token) cannot simply be sent again. The constants such as
+    /// ``timeout`` carry what their code says when nothing more is known.
     public let mayHaveReachedServer: Bool
 
     private init(
@@ -82,12 +82,12 @@ public struct TransportError: Error, Hashable, Sendable, CustomStringConvertible
         self.description = description
     }
 
-    /// Returns whether two errors are of the same kind, ignoring their request and description.
+    /// Returns whether two errors have the same code, ignoring their request and description.
     public static func == (lhs: TransportError, rhs: TransportError) -> Bool {
         lhs.code == rhs.code
     }
 
-    /// Hashes the kind of the error.
+    /// Hashes the code of the error.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(code)
     }

@@ -2,7 +2,7 @@ public import Failures
 
 /// An error thrown by a ``Keystore``.
 ///
-/// Errors are compared by kind only, so `error == .corrupted` matches a corrupted entry whatever its path.
+/// Errors are compared by ``code`` only, so `error == .corrupted` matches a corrupted entry whatever its path.
 /// The ``description`` says what happened, where, and what to do. It never contains a key, a passphrase
 /// or a stored value.
 public struct KeystoreError: CategorizedError, Hashable {
@@ -69,12 +69,12 @@ public struct KeystoreError: CategorizedError, Hashable {
         self.description = description
     }
 
-    /// Returns whether two errors are of the same kind, ignoring their path and description.
+    /// Returns whether two errors have the same code, ignoring their path and description.
     public static func == (lhs: KeystoreError, rhs: KeystoreError) -> Bool {
         lhs.code == rhs.code
     }
 
-    /// Hashes the kind of the error.
+    /// Hashes the code of the error.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(code)
     }

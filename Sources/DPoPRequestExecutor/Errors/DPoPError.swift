@@ -52,7 +52,7 @@ public struct DPoPError: Error, Sendable, Hashable, CustomStringConvertible {
         DPoPError(.challengeWithoutNonce, "the server asked for a DPoP nonce but did not send one", status: status)
     }
 
-    /// Whether both errors have the same kind, ignoring the reason.
+    /// Whether both errors have the same code, ignoring the reason.
     @available(*, deprecated, message: "Compare codes instead: error.code == .name")
     public func isSameKind(as other: DPoPError) -> Bool { code == other.code }
 

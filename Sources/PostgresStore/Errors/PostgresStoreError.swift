@@ -3,7 +3,7 @@ import WireFormat
 
 /// An error of a ``PostgresStore``: the database cannot be reached or refused, or its schema does not fit.
 ///
-/// Errors are compared by kind only. The ``description`` says what happened and what to do, names the database
+/// Errors are compared by ``code`` only. The ``description`` says what happened and what to do, names the database
 /// as ``PostgresStore/Configuration/description`` does, and never contains a password or a stored value.
 public struct PostgresStoreError: CategorizedError, Hashable {
     /// Which failure a ``PostgresStoreError`` is, whatever its details: compared with `==`, as in
@@ -51,12 +51,12 @@ public struct PostgresStoreError: CategorizedError, Hashable {
         self.description = description
     }
 
-    /// Returns whether two errors are of the same kind, ignoring their description.
+    /// Returns whether two errors have the same code, ignoring their description.
     public static func == (lhs: PostgresStoreError, rhs: PostgresStoreError) -> Bool {
         lhs.code == rhs.code
     }
 
-    /// Hashes the kind of the error.
+    /// Hashes the code of the error.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(code)
     }
