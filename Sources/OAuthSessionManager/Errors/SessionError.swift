@@ -151,14 +151,17 @@ public struct SessionError: CategorizedError, Hashable {
 
     /// The same failure where a sign-in or refresh needs it: a client key set the store cannot read is a stored
     /// session that cannot be used.
+    ///
+    /// The switch has no `default`: within the package a `@nonexhaustive` enum is still switched exhaustively, so a
+    /// new `MetadataError` code does not compile until it is mapped here.
     package init(_ error: MetadataError) {
         let code: Code =
             switch error.code {
             case .invalidProtectedResourceMetadata: .invalidProtectedResourceMetadata
             case .invalidAuthorizationServerMetadata: .invalidAuthorizationServerMetadata
             case .invalidClientMetadata: .invalidClientMetadata
+            case .invalidInput: .invalidInput
             case .storedKeyUnreadable: .storedSessionUnreadable
-            default: .invalidInput
             }
         self.init(code, error.category, error.reason, field: error.field, metadata: error)
     }
