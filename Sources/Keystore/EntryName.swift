@@ -28,12 +28,12 @@ struct EntryName: Hashable, Sendable {
 
     /// Validates `name` and computes its stem.
     init(_ name: String) throws {
-        let bytes = Array(name.utf8)
-        guard !bytes.isEmpty else {
+        let byteCount = name.utf8.count
+        guard byteCount > 0 else {
             throw KeystoreError.invalidName("the name is empty")
         }
-        guard bytes.count <= Self.maximumByteCount else {
-            throw KeystoreError.invalidName("the name has \(bytes.count) UTF-8 bytes")
+        guard byteCount <= Self.maximumByteCount else {
+            throw KeystoreError.invalidName("the name has \(byteCount) UTF-8 bytes")
         }
         let encoded = Self.percentEncode(name)
         self.value = name
@@ -41,7 +41,7 @@ struct EntryName: Hashable, Sendable {
             self.stem = encoded
         } else {
             #if canImport(CSodium) && !ATOAUTH_WITHOUT_SODIUM
-            self.stem = Self.hashedPrefix + (try Sodium.sha256Hex(bytes))
+            self.stem = Self.hashedPrefix + (try Sodium.sha256Hex(Array(name.utf8)))
             #else
             // Without libsodium there is no file store, the only user of stems.
             self.stem = Self.hashedPrefix
