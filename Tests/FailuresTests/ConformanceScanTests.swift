@@ -12,6 +12,9 @@ struct ConformanceScanTests {
         var errorTypes: [String: String] = [:]
         /// The types named in a `CategorizedError` conformance, by simple name.
         var conforming: Set<String> = []
+        /// The errors' code enums (`NamedFailureCode`), as `File.swift: Name`, each with whether it is
+        /// `@nonexhaustive`.
+        var codeEnums: [(name: String, isOpen: Bool)] = []
     }
 
     /// The package's `Sources` directory, found from this file's place in `Tests/FailuresTests`.
@@ -50,6 +53,7 @@ struct ConformanceScanTests {
                 if saysError(match.2) { scan.errorTypes[name] = path }
                 if saysCategorized(match.2) { scan.conforming.insert(name) }
             }
+            scan.codeEnums += codeEnums(in: text).map { ("\(file.lastPathComponent): \($0.name)", $0.isOpen) }
             for match in text.matches(of: conformance) {
                 let name = String(match.1.split(separator: ".").last ?? match.1)
                 if saysError(match.2) { extendedAsError.insert(name) }
@@ -98,15 +102,9 @@ struct ConformanceScanTests {
 
     @Test("every error's Code enum is @nonexhaustive, so a code added later never breaks an app's switch")
     func everyCodeEnumIsOpen() throws {
-        var found = 0
-        var closed: [String] = []
-        let files = try #require(FileManager.default.enumerator(at: Self.sources, includingPropertiesForKeys: nil))
-        for case let file as URL in files where file.pathExtension == "swift" {
-            let enums = Self.codeEnums(in: try String(contentsOf: file, encoding: .utf8))
-            found += enums.count
-            closed += enums.filter { !$0.isOpen }.map { "\(file.lastPathComponent): \($0.name)" }
-        }
-        #expect(found >= 14, "the scan found only \(found) code enums")
+        let enums = try Self.scan().codeEnums
+        #expect(enums.count >= 14, "the scan found only \(enums.count) code enums")
+        let closed = enums.filter { !$0.isOpen }.map(\.name)
         #expect(closed.isEmpty, "code enums without @nonexhaustive: \(closed)")
         let declaration = "    public enum Code: String, NamedFailureCode {\n        case a\n    }"
         #expect(Self.codeEnums(in: "    /// Doc.\n" + declaration).map(\.isOpen) == [false])
