@@ -173,6 +173,7 @@ actor AuthorizationStore {
     ///
     /// A confidential client's session (bound to a client key) needs `clientProof` signed with that key; when the
     /// key is no longer in the client's current keys, the session is deleted (``RefreshFailure/clientKeyRemoved(_:)``).
+    /// The DPoP key is checked first: a request without the session's DPoP key ends nothing.
     /// Its new refresh token expires `confidentialRefreshTokenLifetime` from `now`, at most when the session ends.
     func refresh(
         _ refreshToken: String,
@@ -203,6 +204,7 @@ actor AuthorizationStore {
             throw .refreshTokenExpired
         }
         guard session.clientID == clientID else { throw .clientMismatch }
+        guard session.dpopKeyThumbprint == dpopKeyThumbprint else { throw .keyMismatch }
         if let bound = session.clientKey {
             if let clientProof, !clientProof.keys.contains(bound) {
                 deleteSession(sessionID)
@@ -210,7 +212,6 @@ actor AuthorizationStore {
             }
             guard clientProof?.key == bound else { throw .clientKeyMismatch(bound.keyID) }
         }
-        guard session.dpopKeyThumbprint == dpopKeyThumbprint else { throw .keyMismatch }
         let granted = grant(session.requestedScope)
         if let requestedScope {
             let allowed = ScopeSet(granted: session.requestedScope + " " + granted)

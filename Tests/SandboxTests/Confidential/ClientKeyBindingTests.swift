@@ -65,6 +65,31 @@ struct ClientKeyBindingTests {
         }
     }
 
+    @Test("a refresh with another DPoP key changes nothing, even after the session's client key left the JWKS")
+    func removedKeyWithAnotherDPoPKey() async throws {
+        let first = TestSigningKey(kid: "key-1")
+        let second = TestSigningKey(kid: "key-2")
+        try await withSandbox(try ConfidentialDocuments.configuration(keys: [first, second])) { sandbox in
+            let client = ConfidentialTestClient(sandbox)
+            let tokens = try await client.signIn(key: first)
+            let document = try ConfidentialDocuments.document(keys: [second])
+            sandbox.server.updateConfiguration { $0.clientMetadataDocuments[ConfidentialDocuments.clientID] = document }
+            #expect(try await Self.resetClientCache(sandbox) == 0)
+
+            let stranger = ConfidentialTestClient(sandbox)
+            let refused = try await stranger.refresh(tokens.refreshToken, key: second)
+            #expect(refused.errorCode == "invalid_grant")
+            let description = try refused.json()["error_description"] as? String
+            #expect(description == "the DPoP proof's key is not the session's key")
+            #expect(sandbox.server.counters.rejections(.dpopKeyMismatch) == 1)
+            #expect(sandbox.server.counters.sessionsEndedByKeyRemoval == 0)
+
+            let ended = try await client.refresh(tokens.refreshToken, key: second)
+            #expect(ended.errorCode == "invalid_grant")
+            #expect(sandbox.server.counters.sessionsEndedByKeyRemoval == 1)
+        }
+    }
+
     @Test("a served JWKS is cached: a removed key counts once the cache is reset, and then ends the session")
     func keyRemovedFromServedJWKS() async throws {
         let first = TestSigningKey(kid: "key-1")
