@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import WireFormat
 
 /// Checks a client assertion as an authorization server must (RFC 7523 §3; RFC 7521 §4.2; atproto.com/specs/oauth,
 /// Client Authentication): a compact JWS signed with ES256 by a key of the client's JWKS named by `kid`, whose claims
@@ -51,9 +50,8 @@ struct ClientAssertionVerifier: Sendable {
         keys: ClientKeySet,
         now: Date
     ) throws(Failure) -> Verified {
-        let segments = assertion.split(separator: ".", omittingEmptySubsequences: false)
-        guard segments.count == 3 else { throw Failure(reason: "is not a compact JWS with three segments") }
-        let header = try Self.jsonObject(segments[0], name: "header")
+        guard let jws = CompactJWS(assertion) else { throw Failure(reason: "is not a compact JWS with three segments") }
+        guard let header = jws.header else { throw Failure(reason: "header is not a base64url JSON object") }
         guard header["alg"] as? String == "ES256" else {
             throw Failure(reason: "alg must be ES256, not \(String(describing: header["alg"] ?? "missing"))")
         }
@@ -64,14 +62,11 @@ struct ClientAssertionVerifier: Sendable {
         guard let key = keys.keys[keyID], let publicKey = key.publicKey else {
             throw Failure(reason: "names kid \(keyID), which is not in the client's JWKS (\(known))")
         }
-        guard let signatureBytes = Base64URL.decode(segments[2]), signatureBytes.count == 64,
-            let signature = try? P256.Signing.ECDSASignature(rawRepresentation: signatureBytes)
-        else { throw Failure(reason: "signature is not a 64-byte R‖S value") }
-        let signingInput = Data(assertion.utf8.prefix(segments[0].utf8.count + 1 + segments[1].utf8.count))
-        guard publicKey.isValidSignature(signature, for: signingInput) else {
+        guard let signature = jws.es256Signature else { throw Failure(reason: "signature is not a 64-byte R‖S value") }
+        guard publicKey.isValidSignature(signature, for: jws.signingInput) else {
             throw Failure(reason: "signature does not verify with key \(keyID)")
         }
-        let claims = try Self.jsonObject(segments[1], name: "payload")
+        guard let claims = jws.payload else { throw Failure(reason: "payload is not a base64url JSON object") }
         let (jti, expiresAt) = try checkClaims(claims, clientID: clientID, issuer: issuer, now: now)
         return Verified(key: key.binding, jti: jti, expiresAt: expiresAt)
     }
@@ -116,9 +111,7 @@ struct ClientAssertionVerifier: Sendable {
     /// The `sub` of an assertion, unverified: the client it claims to be from, when the request names no `client_id`
     /// (RFC 7521 §4.2 makes it optional); the assertion is then verified for that client.
     static func claimedClientID(_ assertion: String) -> String? {
-        let segments = assertion.split(separator: ".", omittingEmptySubsequences: false)
-        guard segments.count == 3 else { return nil }
-        return (try? jsonObject(segments[1], name: "payload"))?["sub"] as? String
+        CompactJWS(assertion)?.payload?["sub"] as? String
     }
 
     /// A NumericDate (RFC 7519 §2): a finite JSON number of seconds since the epoch.
@@ -127,12 +120,5 @@ struct ClientAssertionVerifier: Sendable {
             throw Failure(reason: "\(name) must be a number of seconds (NumericDate)")
         }
         return Date(timeIntervalSince1970: number.doubleValue)
-    }
-
-    private static func jsonObject(_ segment: Substring, name: String) throws(Failure) -> [String: Any] {
-        guard let data = Base64URL.decode(segment),
-            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-        else { throw Failure(reason: "\(name) is not a base64url JSON object") }
-        return object
     }
 }

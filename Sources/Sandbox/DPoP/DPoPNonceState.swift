@@ -45,11 +45,7 @@ final class DPoPNonceState: Sendable {
 
     /// Rotates once, whatever the time: the current nonce becomes the previous one.
     func rotateNow() {
-        state.withLock { state in
-            state.previous = state.current
-            state.current = state.next
-            state.next = Self.makeNonce(random)
-        }
+        state.withLock { rotate(&$0) }
     }
 
     /// Rotates once per whole period elapsed (three times at most: then all three nonces are new), counting in
@@ -64,12 +60,15 @@ final class DPoPNonceState: Sendable {
         }
         guard period.isFinite, elapsed.isFinite, elapsed >= period else { return }
         let steps = (elapsed / period).rounded(.down)
-        for _ in 0..<(steps >= 3 ? 3 : Int(steps)) {
-            state.previous = state.current
-            state.current = state.next
-            state.next = Self.makeNonce(random)
-        }
+        for _ in 0..<(steps >= 3 ? 3 : Int(steps)) { rotate(&state) }
         state.rotatedAt = now.addingTimeInterval(-elapsed.truncatingRemainder(dividingBy: period))
+    }
+
+    /// The current nonce becomes the previous one, the next the current one, and a new next is drawn.
+    private func rotate(_ state: inout State) {
+        state.previous = state.current
+        state.current = state.next
+        state.next = Self.makeNonce(random)
     }
 
     private static func makeNonce(_ random: any RandomSource) -> String {

@@ -61,10 +61,9 @@ package struct DPoPProofVerifier: Sendable {
         acceptedNonces: Set<String>? = nil,
         now: Date
     ) throws(Failure) -> VerifiedDPoPProof {
-        let segments = proof.split(separator: ".", omittingEmptySubsequences: false)
-        guard segments.count == 3 else { throw .invalid("not a compact JWS with three segments") }
-        let header = try jsonObject(segments[0], name: "header")
-        let claims = try jsonObject(segments[1], name: "payload")
+        guard let jws = CompactJWS(proof) else { throw .invalid("not a compact JWS with three segments") }
+        guard let header = jws.header else { throw .invalid("the header is not base64url JSON object") }
+        guard let claims = jws.payload else { throw .invalid("the payload is not base64url JSON object") }
 
         guard header["typ"] as? String == "dpop+jwt" else { throw .invalid("typ is not dpop+jwt") }
         guard header["alg"] as? String == "ES256" else { throw .invalid("alg is not ES256") }
@@ -72,11 +71,8 @@ package struct DPoPProofVerifier: Sendable {
         guard jwk["d"] == nil else { throw .invalid("jwk contains a private key") }
         let key = try ProofKey(jwk: jwk)
 
-        guard let signatureBytes = Base64URL.decode(segments[2]), signatureBytes.count == 64,
-            let signature = try? P256.Signing.ECDSASignature(rawRepresentation: signatureBytes)
-        else { throw .invalid("signature is not a 64-byte R‖S value") }
-        let signingInput = Data(proof.utf8.prefix(segments[0].utf8.count + 1 + segments[1].utf8.count))
-        guard key.publicKey.isValidSignature(signature, for: signingInput) else {
+        guard let signature = jws.es256Signature else { throw .invalid("signature is not a 64-byte R‖S value") }
+        guard key.publicKey.isValidSignature(signature, for: jws.signingInput) else {
             throw .invalid("signature does not verify")
         }
 
@@ -121,13 +117,6 @@ package struct DPoPProofVerifier: Sendable {
         guard issuedAt >= now.addingTimeInterval(-maximumAge) else { throw .invalid("iat is too old") }
         guard issuedAt <= now.addingTimeInterval(maximumSkew) else { throw .invalid("iat is in the future") }
         return issuedAt
-    }
-
-    private func jsonObject(_ segment: Substring, name: String) throws(Failure) -> [String: Any] {
-        guard let data = Base64URL.decode(segment),
-            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-        else { throw .invalid("the \(name) is not base64url JSON object") }
-        return object
     }
 }
 

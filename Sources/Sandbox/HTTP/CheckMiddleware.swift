@@ -2,6 +2,8 @@ import Hummingbird
 
 /// Runs a check on each request of the routes it wraps and keeps what it found in the context, for the handler to
 /// read; a refusal it throws goes to the router's ``RejectionMiddleware``.
+///
+/// The check may also be a step that finds nothing, run before each request: the injected delay, a counter.
 struct CheckMiddleware: RouterMiddleware {
     typealias Context = SandboxContext
     /// The header that makes the check run; `nil` to check every request.

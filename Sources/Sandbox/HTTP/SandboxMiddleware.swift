@@ -1,21 +1,5 @@
 import Hummingbird
 
-/// A step run before each request a router passes on: the injected delay, a counter.
-struct BeforeEach: RouterMiddleware {
-    typealias Context = SandboxContext
-    /// The step.
-    let step: @Sendable (SandboxRequest) async -> Void
-
-    func handle(
-        _ request: Request,
-        context: SandboxContext,
-        next: (Request, SandboxContext) async throws -> Response
-    ) async throws -> Response {
-        await step(context.request)
-        return try await next(request, context)
-    }
-}
-
 /// Adds the origin's current `DPoP-Nonce` to every answer of the routes it wraps, success or error (RFC 9449 §8),
 /// rotating first under the `newNonceOnEveryResponse` fault; adds none under `noDPoPNonces`.
 ///

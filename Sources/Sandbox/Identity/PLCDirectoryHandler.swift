@@ -10,7 +10,7 @@ struct PLCDirectoryHandler: OriginHandler {
     var role: OriginRole { .plcDirectory }
 
     func addRoutes(to router: Router<SandboxContext>) {
-        router.add(middleware: BeforeEach { _ in await core.injectedDelay() })
+        router.add(middleware: CheckMiddleware { _ in await core.injectedDelay() })
         router.get("/") { _ in directory() }.on("/", method: .head) { _ in directory() }
         router.get("/:did") { request in didDocument(request) }.on("/:did", method: .head) { request in
             didDocument(request)

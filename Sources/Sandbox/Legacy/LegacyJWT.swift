@@ -47,16 +47,10 @@ struct LegacyJWT: Sendable {
     /// The claims of a token this sandbox signed, whether or not it expired; `nil` for anything else (an OAuth
     /// access token, another key's JWT, a malformed or tampered one).
     func verify(_ token: String) -> Claims? {
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let signature = Base64URL.decode(parts[2]),
-            HMAC<SHA256>.isValidAuthenticationCode(
-                signature,
-                authenticating: Data("\(parts[0]).\(parts[1])".utf8),
-                using: key
-            ),
-            let header = Base64URL.decode(parts[0]).flatMap(JSONBody.decodeObject),
-            let kind = (header["typ"] as? String).flatMap(Kind.init(rawValue:)),
-            let claims = Base64URL.decode(parts[1]).flatMap(JSONBody.decodeObject),
+        guard let jws = CompactJWS(token), let signature = jws.signature,
+            HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: jws.signingInput, using: key),
+            let header = jws.header, let kind = (header["typ"] as? String).flatMap(Kind.init(rawValue:)),
+            let claims = jws.payload,
             claims["scope"] as? String == kind.scope, claims["aud"] as? String == audience,
             let subject = claims["sub"] as? String, let id = claims["jti"] as? String,
             let exp = (claims["exp"] as? NSNumber)?.doubleValue

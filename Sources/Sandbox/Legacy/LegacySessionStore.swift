@@ -33,9 +33,7 @@ actor LegacySessionStore {
     }
 
     /// Rotates the refresh JWT `refreshID`: it becomes used, and the new ids are the session's.
-    ///
-    /// - Returns: the session's DID.
-    func rotate(_ refreshID: String, newAccessID: String, newRefreshID: String) throws(Failure) -> String {
+    func rotate(_ refreshID: String, newAccessID: String, newRefreshID: String) throws(Failure) {
         if let sessionID = usedRefreshIndex[refreshID] {
             delete(sessionID)
             throw .replayed
@@ -49,7 +47,6 @@ actor LegacySessionStore {
         refreshIndex[newRefreshID] = sessionID
         accessIndex[newAccessID] = sessionID
         sessions[sessionID] = session
-        return session.did
     }
 
     /// Ends the session of the current refresh JWT `refreshID`; a used one is a replay and ends it too.
@@ -62,14 +59,10 @@ actor LegacySessionStore {
         delete(sessionID)
     }
 
-    /// The session id of a live access JWT.
-    func session(ofAccess accessID: String) throws(Failure) -> String {
+    /// Throws ``Failure/revoked`` unless the access JWT `accessID` belongs to a live session.
+    func checkAccess(_ accessID: String) throws(Failure) {
         guard let sessionID = accessIndex[accessID], sessions[sessionID] != nil else { throw .revoked }
-        return sessionID
     }
-
-    /// The number of live sessions.
-    var count: Int { sessions.count }
 
     private func delete(_ sessionID: String) {
         guard let session = sessions.removeValue(forKey: sessionID) else { return }

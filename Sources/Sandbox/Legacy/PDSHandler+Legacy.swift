@@ -2,6 +2,9 @@ import Foundation
 import HTTPTransport
 
 extension PDSHandler {
+    /// A new access JWT and refresh JWT, with their ids (`jti`).
+    private typealias LegacyTokens = (access: String, accessID: String, refresh: String, refreshID: String)
+
     /// The legacy session methods: `com.atproto.server.createSession`, `refreshSession` and `deleteSession`.
     static let legacySessionMethods: Set<String> = [
         "com.atproto.server.createSession", "com.atproto.server.refreshSession", "com.atproto.server.deleteSession",
@@ -30,7 +33,7 @@ extension PDSHandler {
         guard let input = JSONBody.decodeObject(request.body), let identifier = input["identifier"] as? String,
             let password = input["password"] as? String
         else {
-            throw reject(.invalidXRPCInput, 400, "InvalidRequest", "identifier and password are required")
+            throw invalid("identifier and password are required")
         }
         guard let account = core.configuration.account(for: identifier), account.appPassword == password else {
             throw reject(.invalidCredentials, 401, "AuthenticationRequired", "Invalid identifier or password")
@@ -66,7 +69,7 @@ extension PDSHandler {
         let claims = try bearerRefreshJWT(request)
         let tokens = issueLegacyTokens(for: claims.subject)
         do {
-            _ = try await core.legacySessions.rotate(
+            try await core.legacySessions.rotate(
                 claims.id,
                 newAccessID: tokens.accessID,
                 newRefreshID: tokens.refreshID
@@ -120,45 +123,33 @@ extension PDSHandler {
         guard let claims = core.legacyJWT.verify(String(parts[1])), claims.kind == .refresh else {
             throw reject(.invalidToken, 400, "InvalidToken", "Token could not be verified")
         }
-        guard claims.expiresAt > core.now() else {
-            throw reject(.expiredToken, 400, "ExpiredToken", "Token has expired")
-        }
+        try checkNotExpired(claims)
         return claims
     }
 
+    /// Refuses an expired legacy JWT, as the reference PDS does.
+    private func checkNotExpired(_ claims: LegacyJWT.Claims) throws(SandboxRejection) {
+        guard claims.expiresAt > core.now() else {
+            throw reject(.expiredToken, 400, "ExpiredToken", "Token has expired")
+        }
+    }
+
     /// New access and refresh JWTs for `did`, with their ids.
-    private func issueLegacyTokens(
-        for did: String
-    ) -> (access: String, accessID: String, refresh: String, refreshID: String) {
+    private func issueLegacyTokens(for did: String) -> LegacyTokens {
         let now = core.now()
         let settings = core.configuration
         let accessID = core.randomToken(bytes: 16)
         let refreshID = core.randomToken(bytes: 16)
-        let jwt = core.legacyJWT
+        func issue(_ kind: LegacyJWT.Kind, _ id: String, lifetime: TimeInterval) -> String {
+            core.legacyJWT.issue(kind, subject: did, id: id, issuedAt: now, expiresAt: now.addingTimeInterval(lifetime))
+        }
         return (
-            jwt.issue(
-                .access,
-                subject: did,
-                id: accessID,
-                issuedAt: now,
-                expiresAt: now.addingTimeInterval(settings.accessTokenLifetime)
-            ),
-            accessID,
-            jwt.issue(
-                .refresh,
-                subject: did,
-                id: refreshID,
-                issuedAt: now,
-                expiresAt: now.addingTimeInterval(settings.sessionLifetime)
-            ),
-            refreshID
+            issue(.access, accessID, lifetime: settings.accessTokenLifetime), accessID,
+            issue(.refresh, refreshID, lifetime: settings.sessionLifetime), refreshID
         )
     }
 
-    private func legacySessionAnswer(
-        _ account: SandboxAccount,
-        _ tokens: (access: String, accessID: String, refresh: String, refreshID: String)
-    ) -> SandboxResponse {
+    private func legacySessionAnswer(_ account: SandboxAccount, _ tokens: LegacyTokens) -> SandboxResponse {
         .json(
             200,
             [
@@ -186,27 +177,15 @@ extension PDSHandler {
         guard claims.kind == .access else {
             throw reject(.invalidToken, 400, "InvalidToken", "a refresh JWT is not an access token")
         }
-        let now = core.now()
-        guard claims.expiresAt > now else {
-            throw reject(.expiredToken, 400, "ExpiredToken", "Token has expired")
-        }
-        let sessionID: String
+        try checkNotExpired(claims)
         do {
-            sessionID = try await core.legacySessions.session(ofAccess: claims.id)
+            try await core.legacySessions.checkAccess(claims.id)
         } catch {
             throw reject(.invalidToken, 400, "InvalidToken", "the app-password session was ended")
         }
         guard let account = core.configuration.account(for: claims.subject) else {
             throw reject(.invalidToken, 400, "InvalidToken", "the token's account no longer exists")
         }
-        let token = AccessTokenRecord(
-            sessionID: sessionID,
-            subject: account.did,
-            clientID: "",
-            scope: "atproto transition:generic",
-            dpopKeyThumbprint: "",
-            expiresAt: claims.expiresAt
-        )
-        return AuthenticatedCaller(account: account, token: token)
+        return AuthenticatedCaller(account: account, scope: "atproto transition:generic")
     }
 }

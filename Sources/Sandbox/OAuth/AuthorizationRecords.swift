@@ -119,9 +119,7 @@ struct AccessTokenRecord: Sendable {
     var sessionID: String
     /// The account DID.
     var subject: String
-    /// The client.
-    var clientID: String
-    /// The granted scope.
+    /// The scope granted when it was issued, which a later refresh does not change.
     var scope: String
     /// The DPoP key thumbprint (`cnf.jkt`).
     var dpopKeyThumbprint: String

@@ -40,12 +40,7 @@ extension AuthorizationServerHandler {
         let settings = core.configuration
         if pushed.prompt == "create" {
             guard settings.autoApprove else {
-                let csrfToken = core.randomToken()
-                await core.authorizations.openInteraction(pushed, csrfToken: csrfToken)
-                return Self.showingLogo(
-                    .html(200, SignUp.page(request: pushed, csrfToken: csrfToken)),
-                    of: pushed.clientPresentation
-                )
+                return await interactionPage(pushed) { SignUp.page(request: pushed, csrfToken: $0) }
             }
             let account = SignUp.createAccount(handle: nil, in: core)
             core.monitor.note(request, "signed up \(account.handle) (\(account.did))")
@@ -57,12 +52,9 @@ extension AuthorizationServerHandler {
             }
             return await approve(request, pushed, account: account, status: 302)
         }
-        let csrfToken = core.randomToken()
-        await core.authorizations.openInteraction(pushed, csrfToken: csrfToken)
-        return Self.showingLogo(
-            .html(200, ConsentPage.page(request: pushed, accounts: settings.accounts, csrfToken: csrfToken)),
-            of: pushed.clientPresentation
-        )
+        return await interactionPage(pushed) {
+            ConsentPage.page(request: pushed, accounts: settings.accounts, csrfToken: $0)
+        }
     }
 
     /// The page for a `request_uri` that cannot be used, logged with its reason: in plain words for a person who
@@ -87,14 +79,20 @@ extension AuthorizationServerHandler {
         return .html(400, ConsentPage.spentRequestPage(refusal.reason, client: refusal.client, detail: detail))
     }
 
-    /// A page showing the client's logo: its `Content-Security-Policy` also lets images load from the logo's origin,
+    /// The page of a new interaction with the user, `page` given its CSRF token, which is remembered for `pushed`.
+    ///
+    /// The page shows the client's logo: its `Content-Security-Policy` also lets images load from the logo's origin,
     /// and from nowhere else.
-    static func showingLogo(_ response: SandboxResponse, of client: ClientPresentation) -> SandboxResponse {
-        guard let origin = client.logoOrigin, let policy = response.header("Content-Security-Policy") else {
-            return response
+    private func interactionPage(
+        _ pushed: PushedAuthorization,
+        _ page: (String) -> String
+    ) async -> SandboxResponse {
+        let csrfToken = core.randomToken()
+        await core.authorizations.openInteraction(pushed, csrfToken: csrfToken)
+        var response = SandboxResponse.html(200, page(csrfToken))
+        if let origin = pushed.clientPresentation.logoOrigin, let policy = response.header("Content-Security-Policy") {
+            response.setHeader("Content-Security-Policy", policy + "; img-src " + origin)
         }
-        var response = response
-        response.setHeader("Content-Security-Policy", policy + "; img-src " + origin)
         return response
     }
 

@@ -45,9 +45,7 @@ extension AuthorizationServerHandler {
         if let mode = form["response_mode"], mode != "query" {
             throw reject(.invalidRequest, "response_mode must be query, not \(mode)")
         }
-        guard let redirectURI = form["redirect_uri"] else {
-            throw reject(.invalidRequest, "redirect_uri is required")
-        }
+        let redirectURI = try required(form, "redirect_uri")
         do {
             try ClientResolver.checkRedirectURI(redirectURI, for: client)
         } catch {

@@ -28,54 +28,37 @@ extension AuthorizationServerHandler {
         let client = try await resolveClient(requestClientID(form))
         let clientProof = try await authenticateClient(form: form, client: client)
         let clientID = client.clientID
-        guard let code = form["code"] else { throw reject(.invalidRequest, "code is required") }
-        guard let redirectURI = form["redirect_uri"] else {
-            throw reject(.invalidRequest, "redirect_uri is required")
-        }
-        guard let verifier = form["code_verifier"] else {
-            throw reject(.invalidRequest, "code_verifier is required")
-        }
+        let code = try required(form, "code")
+        let redirectURI = try required(form, "redirect_uri")
+        let verifier = try required(form, "code_verifier")
         let record: AuthorizationCodeRecord
         do {
             record = try await core.authorizations.redeemCode(code, now: core.now())
         } catch .reused {
-            throw reject(
+            throw invalidGrant(
                 .codeReuse,
-                "the code \(SandboxMonitor.redact(code)) was already used; the tokens it issued are revoked",
-                error: "invalid_grant"
+                "the code \(SandboxMonitor.redact(code)) was already used; the tokens it issued are revoked"
             )
         } catch .expired {
-            throw reject(.invalidCode, "the code has expired", error: "invalid_grant")
+            throw invalidGrant(.invalidCode, "the code has expired")
         } catch {
-            throw reject(.invalidCode, "the code is unknown", error: "invalid_grant")
+            throw invalidGrant(.invalidCode, "the code is unknown")
         }
         let pushed = record.request
         guard clientID == pushed.clientID else {
-            throw reject(.invalidClient, "client_id differs from the PAR's client_id", error: "invalid_grant")
+            throw invalidGrant(.invalidClient, "client_id differs from the PAR's client_id")
         }
         guard redirectURI == pushed.redirectURI else {
-            throw reject(
-                .redirectURIMismatch,
-                "redirect_uri differs from the one sent in the PAR",
-                error: "invalid_grant"
-            )
+            throw invalidGrant(.redirectURIMismatch, "redirect_uri differs from the one sent in the PAR")
         }
         guard PKCEVerification.isWellFormed(verifier) else {
             throw reject(.invalidRequest, "code_verifier must be 43 to 128 unreserved characters")
         }
         guard PKCEVerification.s256Challenge(for: verifier) == pushed.codeChallenge else {
-            throw reject(
-                .pkceMismatch,
-                "code_verifier does not hash (S256) to the code_challenge",
-                error: "invalid_grant"
-            )
+            throw invalidGrant(.pkceMismatch, "code_verifier does not hash (S256) to the code_challenge")
         }
         guard proof.thumbprint == pushed.dpopKeyThumbprint else {
-            throw reject(
-                .dpopKeyMismatch,
-                "the DPoP proof's key is not the one used for the PAR",
-                error: "invalid_grant"
-            )
+            throw invalidGrant(.dpopKeyMismatch, "the DPoP proof's key is not the one used for the PAR")
         }
         let settings = core.configuration
         let now = core.now()
@@ -130,9 +113,7 @@ extension AuthorizationServerHandler {
         }
         let client = try await resolveClient(requestClientID(form))
         let presented = try await presentedAssertion(form: form, client: client)
-        guard let refreshToken = form["refresh_token"] else {
-            throw reject(.invalidRequest, "refresh_token is required")
-        }
+        let refreshToken = try required(form, "refresh_token")
         var clientProof: ClientProof?
         if let presented {
             let ended = await core.authorizations.endSessionIfKeyRemoved(
@@ -170,7 +151,7 @@ extension AuthorizationServerHandler {
             request,
             "rotated the refresh token of session \(SandboxMonitor.redact(session.id)), scope \"\(session.scope)\""
         )
-        let expiresIn = accessTokenExpiry(session, accessToken: accessToken, now: now, settings: settings)
+        let expiresIn = min(settings.accessTokenLifetime, session.expiresAt.timeIntervalSince(now))
         return tokenResponse(session, accessToken: accessToken, expiresIn: expiresIn)
     }
 
@@ -178,51 +159,38 @@ extension AuthorizationServerHandler {
         switch failure {
         case .replayed:
             core.monitor.count { $0.refreshTokenReplays += 1 }
-            return reject(
+            return invalidGrant(
                 .refreshTokenReplay,
-                "refresh token \(SandboxMonitor.redact(token)) was already used: the whole session is deleted",
-                error: "invalid_grant"
+                "refresh token \(SandboxMonitor.redact(token)) was already used: the whole session is deleted"
             )
         case .unknown:
-            return reject(.invalidRefreshToken, "the refresh token is unknown or revoked", error: "invalid_grant")
+            return invalidGrant(.invalidRefreshToken, "the refresh token is unknown or revoked")
         case .expired:
-            return reject(.invalidRefreshToken, "the session has expired", error: "invalid_grant")
+            return invalidGrant(.invalidRefreshToken, "the session has expired")
         case .refreshTokenExpired:
-            return reject(
+            return invalidGrant(
                 .invalidRefreshToken,
                 "the refresh token has expired (a confidential client's each expire confidentialRefreshTokenLifetime "
-                    + "after issue); the session is deleted",
-                error: "invalid_grant"
+                    + "after issue); the session is deleted"
             )
         case .clientKeyRemoved(let keyID):
             core.monitor.count { $0.sessionsEndedByKeyRemoval += 1 }
-            return reject(
+            return invalidGrant(
                 .clientKeyRemoved,
-                "the session is bound to key \(keyID), which is no longer in the client's JWKS: the session has ended",
-                error: "invalid_grant"
+                "the session is bound to key \(keyID), which is no longer in the client's JWKS: the session has ended"
             )
         case .clientKeyMismatch(let keyID):
-            return reject(
+            return invalidGrant(
                 .clientKeyMismatch,
-                "the session is bound to key \(keyID): sign the client assertion with it",
-                error: "invalid_grant"
+                "the session is bound to key \(keyID): sign the client assertion with it"
             )
         case .clientMismatch:
-            return reject(.invalidClient, "client_id differs from the session's client", error: "invalid_grant")
+            return invalidGrant(.invalidClient, "client_id differs from the session's client")
         case .scopeWidened:
             return reject(.invalidScope, "a refresh cannot widen the session's scope", error: "invalid_scope")
         case .keyMismatch:
-            return reject(.dpopKeyMismatch, "the DPoP proof's key is not the session's key", error: "invalid_grant")
+            return invalidGrant(.dpopKeyMismatch, "the DPoP proof's key is not the session's key")
         }
-    }
-
-    private func accessTokenExpiry(
-        _ session: SessionRecord,
-        accessToken: String,
-        now: Date,
-        settings: SandboxConfiguration
-    ) -> TimeInterval {
-        min(settings.accessTokenLifetime, session.expiresAt.timeIntervalSince(now))
     }
 
     private func tokenResponse(

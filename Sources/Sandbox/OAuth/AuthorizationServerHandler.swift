@@ -20,7 +20,7 @@ struct AuthorizationServerHandler: OriginHandler {
 
     func addRoutes(to router: Router<SandboxContext>) {
         addControlRoutes(to: router)
-        router.add(middleware: BeforeEach { _ in await core.injectedDelay() })
+        router.add(middleware: CheckMiddleware { _ in await core.injectedDelay() })
         router.get("/.well-known/oauth-authorization-server") { _ in
             .json(
                 200,
@@ -73,5 +73,16 @@ struct AuthorizationServerHandler: OriginHandler {
         status: Int = 400
     ) -> SandboxRejection {
         SandboxRejection(reason: reason, explanation: explanation, answer: .oauthError(status, error, explanation))
+    }
+
+    /// An `invalid_grant` refusal (RFC 6749 §5.2).
+    func invalidGrant(_ reason: SandboxRejectionReason, _ explanation: String) -> SandboxRejection {
+        reject(reason, explanation, error: "invalid_grant")
+    }
+
+    /// The form parameter `name`, or an `invalid_request` refusal saying it is required.
+    func required(_ form: [String: String], _ name: String) throws(SandboxRejection) -> String {
+        guard let value = form[name] else { throw reject(.invalidRequest, "\(name) is required") }
+        return value
     }
 }

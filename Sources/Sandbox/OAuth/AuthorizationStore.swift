@@ -284,7 +284,6 @@ actor AuthorizationStore {
         accessTokens[token] = AccessTokenRecord(
             sessionID: session.id,
             subject: session.subject,
-            clientID: session.clientID,
             scope: session.scope,
             dpopKeyThumbprint: session.dpopKeyThumbprint,
             expiresAt: expiresAt

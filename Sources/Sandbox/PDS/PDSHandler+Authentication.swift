@@ -1,11 +1,11 @@
 import Foundation
 
-/// The account and token behind an authenticated resource request.
+/// The account and scope behind an authenticated resource request.
 struct AuthenticatedCaller: Sendable {
     /// The account the token was issued for.
     var account: SandboxAccount
-    /// The token's record.
-    var token: AccessTokenRecord
+    /// The token's scope (atproto.com/specs/permission): an OAuth token's own, as granted when it was issued.
+    var scope: String
 }
 
 extension PDSHandler {
@@ -69,37 +69,24 @@ extension PDSHandler {
         do {
             token = try await core.authorizations.accessToken(accessToken, now: now)
         } catch .expired {
-            throw unauthorized(
+            throw invalidToken(
                 .expiredToken,
-                error: "invalid_token",
                 xrpcError: "ExpiredToken",
                 "the access token \(SandboxMonitor.redact(accessToken)) has expired: refresh it"
             )
         } catch {
-            throw unauthorized(
+            throw invalidToken(
                 .invalidToken,
-                error: "invalid_token",
-                xrpcError: "InvalidToken",
                 "the access token \(SandboxMonitor.redact(accessToken)) is unknown or revoked"
             )
         }
         guard proof.thumbprint == token.dpopKeyThumbprint else {
-            throw unauthorized(
-                .dpopKeyMismatch,
-                error: "invalid_token",
-                xrpcError: "InvalidToken",
-                "the DPoP proof's key is not the key the token is bound to (cnf.jkt)"
-            )
+            throw invalidToken(.dpopKeyMismatch, "the DPoP proof's key is not the key the token is bound to (cnf.jkt)")
         }
         guard let account = core.configuration.account(for: token.subject) else {
-            throw unauthorized(
-                .invalidToken,
-                error: "invalid_token",
-                xrpcError: "InvalidToken",
-                "the token's account no longer exists"
-            )
+            throw invalidToken(.invalidToken, "the token's account no longer exists")
         }
-        return AuthenticatedCaller(account: account, token: token)
+        return AuthenticatedCaller(account: account, scope: token.scope)
     }
 
     /// A `401` with a `WWW-Authenticate: DPoP` challenge (RFC 9449 §7.1).
@@ -112,6 +99,15 @@ extension PDSHandler {
         var rejection = reject(reason, 401, xrpcError ?? error ?? "AuthMissing", explanation)
         rejection.answer.setHeader("WWW-Authenticate", Self.challenge(error: error, description: explanation))
         return rejection
+    }
+
+    /// An `invalid_token` refusal (RFC 6750 §3.1), `InvalidToken` unless another XRPC error is given.
+    private func invalidToken(
+        _ reason: SandboxRejectionReason,
+        xrpcError: String = "InvalidToken",
+        _ explanation: String
+    ) -> SandboxRejection {
+        unauthorized(reason, error: "invalid_token", xrpcError: xrpcError, explanation)
     }
 
     /// A `DPoP` challenge: `DPoP algs="ES256"`, with `error` and `error_description` when given.

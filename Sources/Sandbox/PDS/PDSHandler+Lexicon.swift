@@ -4,7 +4,7 @@ extension PDSHandler {
     /// (atproto.com/specs/lexicon, Lexicon Publication and Resolution).
     func resolveLexicon(_ request: SandboxRequest) throws(SandboxRejection) -> SandboxResponse {
         guard let nsid = (try? request.queryParameters())?["nsid"], XRPCSyntax.isNSID(nsid) else {
-            throw reject(.invalidXRPCInput, 400, "InvalidRequest", "nsid is required and must be an NSID")
+            throw invalid("nsid is required and must be an NSID")
         }
         guard let set = core.configuration.permissionSet(nsid) else {
             throw reject(.notFound, 404, "LexiconNotFound", "No lexicon found for NSID: \(nsid)")

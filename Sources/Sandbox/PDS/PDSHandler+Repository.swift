@@ -9,10 +9,10 @@ extension PDSHandler {
     /// `app.bsky.actor.getProfile`: a minimal profile of any hosted account.
     func getProfile(_ request: SandboxRequest, _ caller: AuthenticatedCaller) throws -> SandboxResponse {
         guard let actor = (try? request.queryParameters())?["actor"], !actor.isEmpty else {
-            throw reject(.invalidXRPCInput, 400, "InvalidRequest", "actor is required")
+            throw invalid("actor is required")
         }
         guard let account = core.configuration.account(for: actor) else {
-            throw reject(.invalidXRPCInput, 400, "InvalidRequest", "Profile not found: \(actor)")
+            throw invalid("Profile not found: \(actor)")
         }
         var profile: [String: Any] = ["did": account.did, "handle": account.handle]
         if let displayName = account.displayName { profile["displayName"] = displayName }
@@ -23,14 +23,14 @@ extension PDSHandler {
     func createRecord(_ request: SandboxRequest, _ caller: AuthenticatedCaller) async throws -> SandboxResponse {
         let input = try writeInput(request, caller)
         guard let collection = input["collection"] as? String, XRPCSyntax.isNSID(collection) else {
-            throw reject(.invalidXRPCInput, 400, "InvalidRequest", "collection must be an NSID")
+            throw invalid("collection must be an NSID")
         }
         guard var record = input["record"] as? [String: Any] else {
-            throw reject(.invalidXRPCInput, 400, "InvalidRequest", "record must be a JSON object")
+            throw invalid("record must be a JSON object")
         }
         if let type = record["$type"] {
             guard type as? String == collection else {
-                throw reject(.invalidXRPCInput, 400, "InvalidRequest", "record $type must be the collection")
+                throw invalid("record $type must be the collection")
             }
         } else {
             record["$type"] = collection
@@ -38,14 +38,14 @@ extension PDSHandler {
         let rkey: String
         if let given = input["rkey"] {
             guard let given = given as? String, XRPCSyntax.isRecordKey(given) else {
-                throw reject(.invalidXRPCInput, 400, "InvalidRequest", "rkey is not a valid record key")
+                throw invalid("rkey is not a valid record key")
             }
             rkey = given
         } else {
             rkey = await core.repositories.nextRecordKey(now: core.now())
         }
         guard let value = JSONBody.canonical(record) else {
-            throw reject(.invalidXRPCInput, 400, "InvalidRequest", "record is not valid JSON")
+            throw invalid("record is not valid JSON")
         }
         let cid = ContentID.record(value)
         let created = await core.repositories.create(
@@ -55,7 +55,7 @@ extension PDSHandler {
             record: RepositoryStore.Record(cid: cid, value: value)
         )
         guard created else {
-            throw reject(.invalidXRPCInput, 400, "InvalidRequest", "a record with rkey \(rkey) already exists")
+            throw invalid("a record with rkey \(rkey) already exists")
         }
         let uri = "at://\(caller.account.did)/\(collection)/\(rkey)"
         core.monitor.note(request, "created \(uri)")
@@ -65,13 +65,11 @@ extension PDSHandler {
     /// `com.atproto.repo.getRecord`: one record of any hosted repository.
     func getRecord(_ request: SandboxRequest, _ caller: AuthenticatedCaller) async throws -> SandboxResponse {
         let parameters = (try? request.queryParameters()) ?? [:]
-        guard let account = parameters["repo"].flatMap(core.configuration.account(for:)) else {
-            throw reject(.invalidXRPCInput, 400, "RepoNotFound", "repo is missing or not hosted here")
-        }
+        let account = try hostedRepo(parameters)
         guard let collection = parameters["collection"], XRPCSyntax.isNSID(collection),
             let rkey = parameters["rkey"], XRPCSyntax.isRecordKey(rkey)
         else {
-            throw reject(.invalidXRPCInput, 400, "InvalidRequest", "collection and rkey are required")
+            throw invalid("collection and rkey are required")
         }
         let uri = "at://\(account.did)/\(collection)/\(rkey)"
         guard let record = await core.repositories.record(did: account.did, collection: collection, rkey: rkey),
@@ -85,15 +83,13 @@ extension PDSHandler {
     /// `com.atproto.repo.listRecords`: a page of a collection, newest record key first unless `reverse=true`.
     func listRecords(_ request: SandboxRequest, _ caller: AuthenticatedCaller) async throws -> SandboxResponse {
         let parameters = (try? request.queryParameters()) ?? [:]
-        guard let account = parameters["repo"].flatMap(core.configuration.account(for:)) else {
-            throw reject(.invalidXRPCInput, 400, "RepoNotFound", "repo is missing or not hosted here")
-        }
+        let account = try hostedRepo(parameters)
         guard let collection = parameters["collection"], XRPCSyntax.isNSID(collection) else {
-            throw reject(.invalidXRPCInput, 400, "InvalidRequest", "collection must be an NSID")
+            throw invalid("collection must be an NSID")
         }
         let limit = parameters["limit"].map { Int($0) ?? 0 } ?? 50
         guard (1...100).contains(limit) else {
-            throw reject(.invalidXRPCInput, 400, "InvalidRequest", "limit must be between 1 and 100")
+            throw invalid("limit must be between 1 and 100")
         }
         let page = await core.repositories.list(
             did: account.did,
@@ -120,20 +116,28 @@ extension PDSHandler {
         guard let collection = input["collection"] as? String, XRPCSyntax.isNSID(collection),
             let rkey = input["rkey"] as? String, XRPCSyntax.isRecordKey(rkey)
         else {
-            throw reject(.invalidXRPCInput, 400, "InvalidRequest", "collection and rkey are required")
+            throw invalid("collection and rkey are required")
         }
         let deleted = await core.repositories.delete(did: caller.account.did, collection: collection, rkey: rkey)
         if deleted { core.monitor.note(request, "deleted at://\(caller.account.did)/\(collection)/\(rkey)") }
         return .json(200, [:])
     }
 
+    /// The account of the `repo` parameter of a read, which must be hosted here.
+    private func hostedRepo(_ parameters: [String: String]) throws(SandboxRejection) -> SandboxAccount {
+        guard let account = parameters["repo"].flatMap(core.configuration.account(for:)) else {
+            throw reject(.invalidXRPCInput, 400, "RepoNotFound", "repo is missing or not hosted here")
+        }
+        return account
+    }
+
     /// The JSON object a write to a repository takes, whose `repo` must be the caller's own.
     private func writeInput(_ request: SandboxRequest, _ caller: AuthenticatedCaller) throws -> [String: Any] {
         guard request.mediaType == "application/json", let input = JSONBody.decodeObject(request.body) else {
-            throw reject(.invalidXRPCInput, 400, "InvalidRequest", "the body must be a JSON object")
+            throw invalid("the body must be a JSON object")
         }
         guard let repo = input["repo"] as? String, isCaller(repo, caller) else {
-            throw reject(.invalidXRPCInput, 400, "InvalidRequest", "repo must be the caller's DID or handle")
+            throw invalid("repo must be the caller's DID or handle")
         }
         return input
     }
@@ -144,7 +148,7 @@ extension PDSHandler {
     /// The bytes are kept in memory within ``RepositoryStore``'s budget, the oldest blobs dropped first.
     func uploadBlob(_ request: SandboxRequest, _ caller: AuthenticatedCaller) async throws -> SandboxResponse {
         guard !request.body.isEmpty else {
-            throw reject(.invalidXRPCInput, 400, "InvalidRequest", "the blob is empty")
+            throw invalid("the blob is empty")
         }
         let mimeType = request.header("content-type") ?? "application/octet-stream"
         let blob = RepositoryStore.Blob(cid: ContentID.blob(request.body), mimeType: mimeType, bytes: request.body)

@@ -28,7 +28,7 @@ extension PDSHandler {
         _ caller: AuthenticatedCaller
     ) throws(SandboxRejection) {
         guard let permission = try requiredPermission(need, request),
-            !ScopeSet(granted: caller.token.scope).covers(permission)
+            !ScopeSet(granted: caller.scope).covers(permission)
         else { return }
         throw reject(.scopeMissing, 403, "ScopeMissingError", "Missing required scope \"\(permission)\"")
     }
@@ -62,9 +62,5 @@ extension PDSHandler {
             }
             return Permission(rpc)
         }
-    }
-
-    private func invalid(_ message: String) -> SandboxRejection {
-        reject(.invalidXRPCInput, 400, "InvalidRequest", message)
     }
 }

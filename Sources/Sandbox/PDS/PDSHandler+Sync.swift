@@ -8,13 +8,13 @@ extension PDSHandler {
     /// `X-Content-Type-Options: nosniff` with a `Content-Security-Policy` that keeps a browser from running the blob.
     func getBlob(_ request: SandboxRequest) async throws(SandboxRejection) -> SandboxResponse {
         guard let parameters = try? request.queryParameters() else {
-            throw reject(.invalidXRPCInput, 400, "InvalidRequest", "the query string is malformed")
+            throw invalid("the query string is malformed")
         }
         guard let did = parameters["did"], let cid = parameters["cid"], !did.isEmpty, !cid.isEmpty else {
-            throw reject(.invalidXRPCInput, 400, "InvalidRequest", "did and cid are required")
+            throw invalid("did and cid are required")
         }
         guard did.hasPrefix("did:") else {
-            throw reject(.invalidXRPCInput, 400, "InvalidRequest", "did must be a DID")
+            throw invalid("did must be a DID")
         }
         guard let account = core.configuration.account(for: did) else {
             throw reject(.invalidXRPCInput, 400, "RepoNotFound", "Could not find repo for DID: \(did)")

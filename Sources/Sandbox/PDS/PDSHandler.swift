@@ -24,9 +24,9 @@ struct PDSHandler: OriginHandler {
     func addRoutes(to router: Router<SandboxContext>) {
         router.add(middleware: RejectionMiddleware(monitor: core.monitor))
         router.add(
-            middleware: BeforeEach { request in
+            middleware: CheckMiddleware { context in
                 await core.injectedDelay()
-                if request.path.hasPrefix("/xrpc/") { core.monitor.count { $0.xrpcRequestsReceived += 1 } }
+                if context.request.path.hasPrefix("/xrpc/") { core.monitor.count { $0.xrpcRequestsReceived += 1 } }
             }
         )
         router.get("/.well-known/oauth-protected-resource") { _ in protectedResourceMetadata() }
@@ -105,10 +105,10 @@ struct PDSHandler: OriginHandler {
     /// `com.atproto.identity.resolveHandle`: the DID of a hosted handle; no authentication.
     private func resolveHandle(_ request: SandboxRequest) throws(SandboxRejection) -> SandboxResponse {
         guard let handle = (try? request.queryParameters())?["handle"], !handle.isEmpty else {
-            throw reject(.invalidXRPCInput, 400, "InvalidRequest", "handle is required")
+            throw invalid("handle is required")
         }
         guard !handle.hasPrefix("did:"), let account = core.configuration.account(for: handle) else {
-            throw reject(.invalidXRPCInput, 400, "InvalidRequest", "Unable to resolve handle: \(handle)")
+            throw invalid("Unable to resolve handle: \(handle)")
         }
         return .json(200, ["did": account.did])
     }
@@ -117,5 +117,10 @@ struct PDSHandler: OriginHandler {
     func reject(_ reason: SandboxRejectionReason, _ status: Int, _ error: String, _ message: String) -> SandboxRejection
     {
         SandboxRejection(reason: reason, explanation: message, answer: .xrpcError(status, error, message))
+    }
+
+    /// A `400` `InvalidRequest` refusal of input the method cannot take.
+    func invalid(_ message: String) -> SandboxRejection {
+        reject(.invalidXRPCInput, 400, "InvalidRequest", message)
     }
 }
