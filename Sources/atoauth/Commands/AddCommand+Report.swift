@@ -10,13 +10,11 @@ extension AddCommand {
     /// warning naming permissions the server did not grant.
     static func report(_ signIn: AccountSignIn, json: Bool) throws {
         let account = signIn.account
-        if json {
-            var object = AccountJSON(account)
-            object.previousSession = signIn.previousGrant.map(RevocationText.word)
-            try Output.json(object)
-        } else {
-            Output.line("Signed in as \(account.displayName) (\(account.did))")
-        }
+        try Output.result(
+            AccountJSON(account, previousGrant: signIn.previousGrant),
+            json: json,
+            text: "Signed in as \(account.displayName) (\(account.did))"
+        )
         if let previous = signIn.previousGrant { Output.message(replacedMessage(account, previous)) }
         if let missing = account.missingScope {
             Output.message(

@@ -110,7 +110,9 @@ struct AccountJSON: Encodable {
     /// server`, `failed`); left out otherwise.
     var previousSession: String?
 
-    init(_ account: Account) {
+    /// The account, and after a sign-in that replaced a session, what became of the old grant.
+    init(_ account: Account, previousGrant: Revocation? = nil) {
+        previousSession = previousGrant.map(RevocationText.word)
         did = account.did.rawValue
         handle = account.handle?.description
         pds = account.pds.absoluteString

@@ -44,7 +44,7 @@ struct StatusCommand: AsyncParsableCommand, GlobalOptionUser {
             } else {
                 accounts = [
                     try await context.accounts.account(
-                        try self.account?.identifier() ?? AccountName.identifier(context.selectedAccount)
+                        try self.account?.identifier() ?? context.settings.selectedAccount()
                     )
                 ]
             }

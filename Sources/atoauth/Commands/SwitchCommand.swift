@@ -38,11 +38,11 @@ struct SwitchCommand: AsyncParsableCommand, GlobalOptionUser {
             guard let account else { return try await Self.switchToOther(context.accounts) }
             return try await context.accounts.switchTo(try account.identifier())
         }
-        if global.json {
-            try Output.json(AccountJSON(switched))
-        } else {
-            Output.line("Active account: \(switched.displayName) (\(switched.did))")
-        }
+        try Output.result(
+            AccountJSON(switched),
+            json: global.json,
+            text: "Active account: \(switched.displayName) (\(switched.did))"
+        )
     }
 
     /// `switch` alone: the other account when exactly two are signed in; else the accounts to choose from.

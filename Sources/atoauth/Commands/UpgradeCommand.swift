@@ -52,13 +52,11 @@ struct UpgradeCommand: AsyncParsableCommand, GlobalOptionUser {
                 )
         }
         let upgraded = upgrade.account
-        if global.json {
-            var object = AccountJSON(upgraded)
-            object.previousSession = upgrade.previousGrant.map(RevocationText.word)
-            try Output.json(object)
-        } else {
-            Output.line("Upgraded \(upgraded.displayName) (\(upgraded.did)) to OAuth")
-        }
+        try Output.result(
+            AccountJSON(upgraded, previousGrant: upgrade.previousGrant),
+            json: global.json,
+            text: "Upgraded \(upgraded.displayName) (\(upgraded.did)) to OAuth"
+        )
         switch upgrade.previousGrant {
         case .revoked?, nil:
             Output.message(Self.deleteAppPasswordReminder)

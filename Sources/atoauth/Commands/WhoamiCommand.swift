@@ -28,7 +28,7 @@ struct WhoamiCommand: AsyncParsableCommand, GlobalOptionUser {
     @OptionGroup var global: GlobalOptions<Self>
     func run() async throws {
         let (info, account) = try await CLIContext.run(global) { context in
-            let account = try await context.accounts.account(try AccountName.identifier(context.selectedAccount))
+            let account = try await context.accounts.account(try context.settings.selectedAccount())
             let client = try await context.accounts.client(for: .did(account.did))
             let info = try await client.getSession()
             // The PDS answers for the token's account; any other DID means the PDS or the session is not what

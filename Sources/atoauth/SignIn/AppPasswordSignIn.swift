@@ -1,3 +1,4 @@
+import ATProtoSyntax
 import AccountManager
 import Foundation
 import OAuthSessionManager
@@ -26,7 +27,7 @@ struct AppPasswordSignIn {
                 message: "An app-password sign-in needs the account's handle or DID, not a server address."
             )
         }
-        let identifier = try AccountName.parse(account)
+        let identifier = try ATIdentifier(typed: account)
         // Refused before the password is asked for; the library checks again once the handle is resolved.
         if !replacingOAuth, let existing = try? await context.accounts.account(identifier), existing.kind == .oauth {
             throw SessionError.oauthSessionKept(account: existing.displayName, scope: existing.scope)

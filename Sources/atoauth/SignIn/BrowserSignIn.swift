@@ -85,7 +85,7 @@ struct BrowserSignIn {
         var words = ["atoauth", "doctor", target]
         if options.requestedScope != AddCommand.defaultScope { words += ["--scope", options.requestedScope] }
         if let clientID { words += ["--client-id", clientID.absoluteString] }
-        let command = words.map(ShellWords.quoted).joined(separator: " ")
+        let command = words.map { ShellWords.quoted($0) }.joined(separator: " ")
         var diagnosed = failure
         diagnosed.message += " To see which step fails and who can fix it, run `\(command)`."
         return diagnosed

@@ -86,11 +86,10 @@ struct OperatorSignIn {
     private func signingKey(_ context: CLIContext) async throws -> SigningKey {
         let path = (clientKey as NSString).expandingTildeInPath
         guard FileManager.default.fileExists(atPath: path) else { return .stored(keyID: clientKey) }
-        let file = try UserFile.read(path, limit: Self.maximumKeyFileSize, what: "the client key file")
-        let shown = TerminalText.sanitized(path, limit: 200)
-        guard !file.exceedsLimit else {
-            throw CLIFailure(status: .usage, message: "--client-key: \(shown) is larger than 64 KiB.")
+        let file = try UserFile.read(path, limit: Self.maximumKeyFileSize, what: "the client key file") {
+            "--client-key: \($0) is larger than 64 KiB."
         }
+        let shown = TerminalText.sanitized(path, limit: 200)
         if file.mode & 0o077 != 0 {
             Output.message(
                 "Warning: the client key file \(shown) has mode \(UserFile.octal(file.mode)), so other users may read "

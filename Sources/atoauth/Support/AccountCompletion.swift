@@ -24,7 +24,7 @@ enum AccountCompletion {
         settings.mayAsk = false
         if settings.store == nil {
             guard let home = try? CLIContext.homeDirectory(settings, environment),
-                FileManager.default.fileExists(atPath: home.appendingPathComponent("keystore.json").path)
+                UncreatedFileStore.exists(in: home)
             else { return [] }
         }
         let accounts = try? await CLIContext.run(settings) { try await $0.accounts.accounts() }

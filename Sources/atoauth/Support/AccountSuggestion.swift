@@ -13,7 +13,7 @@ enum AccountSuggestion {
     static func failure(for error: AccountError, context: CLIContext, removing: Bool = false) async -> CLIFailure {
         var failure = CLIFailure(error)
         guard let typed = error.account else { return failure }
-        let fromEnvironment = context.settings.accountFromEnvironment && context.selectedAccount == typed
+        let fromEnvironment = context.settings.accountFromEnvironment && context.settings.account == typed
         let names = ((try? await context.accounts.accountListing().accounts) ?? []).map(\.displayName)
         var message = "No signed-in account is \(typed)"
         if fromEnvironment { message += " (the name comes from \(GlobalOption.account.variable ?? "ATOAUTH_ACCOUNT"))" }

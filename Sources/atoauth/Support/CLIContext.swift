@@ -9,15 +9,8 @@ import Logging
 struct CLIContext {
     let settings: GlobalSettings
     let environment: [String: String]
-    let logger: Logger
     let home: URL
-    let allowHTTPLoopback: Bool
-    let transport: any HTTPTransport
     let accounts: AccountManager
-    let keystore: any Keystore
-
-    /// The account chosen with `--account` or `ATOAUTH_ACCOUNT`, or `nil` for the active one.
-    var selectedAccount: String? { settings.account }
 
     /// Builds the context, runs `body`, and shuts the transport down on every path.
     static func run<T, Command>(
@@ -51,35 +44,16 @@ struct CLIContext {
             logger: logger,
             creating: creatingStore
         ) { keystore in
-            try await run(settings, environment, logger: logger, home: home, keystore: keystore, body)
-        }
-    }
-
-    private static func run<T>(
-        _ settings: GlobalSettings,
-        _ environment: [String: String],
-        logger: Logger,
-        home: URL,
-        keystore: any Keystore,
-        _ body: (CLIContext) async throws -> T
-    ) async throws -> T {
-        try await withTransport(settings, logger: logger) { transport in
-            var configuration = try accountConfiguration(settings, logger: logger)
-            configuration.nonceFile = home.appendingPathComponent("dpop-nonces.json")
-            let context = CLIContext(
-                settings: settings,
-                environment: environment,
-                logger: logger,
-                home: home,
-                allowHTTPLoopback: settings.allowHTTPLoopback,
-                transport: transport,
-                accounts: AccountManager(keystore: keystore, transport: transport, configuration: configuration),
-                keystore: keystore
-            )
-            do {
-                return try await body(context)
-            } catch let error as AccountError where error.code == .noSuchAccount {
-                throw await AccountSuggestion.failure(for: error, context: context)
+            try await withTransport(settings, logger: logger) { transport in
+                var configuration = try accountConfiguration(settings, logger: logger)
+                configuration.nonceFile = home.appendingPathComponent("dpop-nonces.json")
+                let accounts = AccountManager(keystore: keystore, transport: transport, configuration: configuration)
+                let context = CLIContext(settings: settings, environment: environment, home: home, accounts: accounts)
+                do {
+                    return try await body(context)
+                } catch let error as AccountError where error.code == .noSuchAccount {
+                    throw await AccountSuggestion.failure(for: error, context: context)
+                }
             }
         }
     }

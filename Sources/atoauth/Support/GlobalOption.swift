@@ -7,31 +7,18 @@ import ArgumentParser
 /// is ignored, because variables are ambient: set once for a shell, they reach every command.
 enum GlobalOption: String, CaseIterable, Sendable {
     case home
-    case storeURL
+    case storeURL = "store"
     case account
-    case plcDirectory
-    case handleResolver
-    case allowHTTPLoopback
-    case clientID
-    case requestTimeout
+    case plcDirectory = "plc-directory"
+    case handleResolver = "handle-resolver"
+    case allowHTTPLoopback = "allow-http-loopback"
+    case clientID = "client-id"
+    case requestTimeout = "request-timeout"
     case json
     case verbose
 
-    /// The long flag, such as `--plc-directory`.
-    var flag: String {
-        switch self {
-        case .home: "--home"
-        case .storeURL: "--store"
-        case .account: "--account"
-        case .plcDirectory: "--plc-directory"
-        case .handleResolver: "--handle-resolver"
-        case .allowHTTPLoopback: "--allow-http-loopback"
-        case .clientID: "--client-id"
-        case .requestTimeout: "--request-timeout"
-        case .json: "--json"
-        case .verbose: "--verbose"
-        }
-    }
+    /// The long flag, such as `--plc-directory`: the raw value after two dashes.
+    var flag: String { "--" + rawValue }
 
     /// Every spelling on the command line: the long flag, and `-v` for `--verbose`.
     var spellings: [String] { self == .verbose ? ["-v", flag] : [flag] }

@@ -1,3 +1,4 @@
+import ATProtoSyntax
 import Foundation
 import HTTPTransport
 import WireFormat
@@ -28,6 +29,13 @@ struct GlobalSettings: Sendable {
     /// How many connections to one server the command's calls may use at once; the gateway's, as many as the
     /// requests it admits.
     var connectionsPerHost = AsyncHTTPClientTransport.Configuration().maximumConnectionsPerHost
+
+    /// The account `--account` or `ATOAUTH_ACCOUNT` names, or `nil` for the active one.
+    ///
+    /// - Throws: `AccountError.noSuchAccount` for text that is no handle or DID (exit 3, as for any unknown account).
+    func selectedAccount() throws -> ATIdentifier? {
+        try account.map { try AccountArgument(parsing: $0).identifier() }
+    }
     /// Whether the command's log records (warnings, and with `-v` each HTTP exchange) are JSON lines on stderr
     /// (``LineLogHandler``): the gateway's with `--json`, whose stderr is a log.
     var logsJSONLines = false

@@ -44,6 +44,11 @@ enum Output {
         return TerminalLayout.wrapped(text, width: width)
     }
 
+    /// Prints a command's result: `value` as JSON with `--json`, else `text` on stdout.
+    static func result(_ value: some Encodable, json: Bool, text: @autoclosure () -> String) throws {
+        if json { try Output.json(value) } else { line(text()) }
+    }
+
     /// Prints a value as JSON on one line with sorted keys: every `--json` output has this one style, so a script
     /// can read it line by line and field order is stable.
     static func json(_ value: some Encodable) throws {

@@ -11,7 +11,14 @@ enum StoreSelection {
     /// The environment variable naming the store.
     static let variable = "ATOAUTH_STORE"
 
-    /// The store the global settings select (`--store`, its variable, or the files under `home`), for `body`.
+    /// Opens the store the global settings select (`--store`, its variable, or the files under `home`), runs `body`
+    /// with it, and closes it on every path; on a terminal, asks for what the file store's key needs unless asking
+    /// is off (shell completion, which must never wait for input).
+    ///
+    /// Only a command `creating` what it stores (a sign-in) makes a new file store, asking first on a terminal how
+    /// its key is kept (``FirstUseKey``). Before any file store exists, any other command gets an empty one that
+    /// creates nothing (``UncreatedFileStore``). With a database, `home` still keeps this machine's DPoP nonce cache,
+    /// so it is created (`0700`) when missing.
     static func withKeystore<T>(
         _ settings: GlobalSettings,
         home: URL,
@@ -20,36 +27,8 @@ enum StoreSelection {
         creating: Bool = false,
         _ body: (any Keystore) async throws -> T
     ) async throws -> T {
-        try await withKeystore(
-            url: settings.store,
-            fromCommandLine: settings.storeFromCommandLine,
-            home: home,
-            environment: environment,
-            logger: logger,
-            asking: settings.mayAsk,
-            creating: creating,
-            body
-        )
-    }
-
-    /// Opens the selected store, runs `body` with it, and closes it on every path; on a terminal, asks for what the
-    /// file store's key needs unless `asking` is off (shell completion, which must never wait for input).
-    ///
-    /// Only a command `creating` what it stores (a sign-in) makes a new file store, asking first on a terminal how
-    /// its key is kept (``FirstUseKey``). Before any file store exists, any other command gets an empty one that
-    /// creates nothing (``UncreatedFileStore``). With a database, `home` still keeps this machine's DPoP nonce cache,
-    /// so it is created (`0700`) when missing.
-    static func withKeystore<T>(
-        url: String?,
-        fromCommandLine: Bool = false,
-        home: URL,
-        environment: [String: String],
-        logger: Logger,
-        asking: Bool = true,
-        creating: Bool = false,
-        _ body: (any Keystore) async throws -> T
-    ) async throws -> T {
-        guard let url else {
+        let asking = settings.mayAsk
+        guard let url = settings.store else {
             guard creating || UncreatedFileStore.exists(in: home) else {
                 return try await body(UncreatedFileStore(directory: home, environment: environment, logger: logger))
             }
@@ -60,7 +39,7 @@ enum StoreSelection {
             return try await body(store)
         }
         let (configuration, passwordInURL) = try postgresConfiguration(url, environment: environment)
-        if fromCommandLine, passwordInURL {
+        if settings.storeFromCommandLine, passwordInURL {
             let warning =
                 "The password in --store can be read by other users of this machine (in ps and /proc/<pid>/cmdline). "
                 + "Give it in PGPASSWORD or a password file instead (the URL's passfile parameter, PGPASSFILE or "

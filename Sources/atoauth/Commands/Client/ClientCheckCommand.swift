@@ -58,9 +58,9 @@ struct ClientCheckCommand: AsyncParsableCommand, GlobalOptionUser {
             fetchedFrom: url,
             allowHTTPLoopback: settings.allowHTTPLoopback
         )
-        let checked = CheckedDocument(data)
+        let checked = CheckJSON(data, problems: problems)
         if settings.json {
-            try Output.json(CheckJSON(clientID: checked.clientID, kind: checked.kind, problems: problems))
+            try Output.json(checked)
         } else if problems.isEmpty {
             Output.line("ok: \(checked.clientID ?? "-") is a valid \(checked.kind) client document")
         } else {
@@ -101,40 +101,28 @@ struct ClientCheckCommand: AsyncParsableCommand, GlobalOptionUser {
 
     /// A regular file's bytes, up to ``maximumFileSize`` (``UserFile``).
     private static func contents(ofFile path: String) throws -> Data {
-        let file = try UserFile.read(
+        try UserFile.read(
             path,
             limit: maximumFileSize,
             what: "the client metadata document",
             missingAdvice: "Give a file or the document's https:// URL."
-        )
-        guard !file.exceedsLimit else {
-            throw CLIFailure(
-                status: .usage,
-                message: "\(TerminalText.sanitized(path, limit: 200)) is larger than 1 MiB; a client metadata document "
-                    + "is at most 64 KiB."
-            )
-        }
-        return file.data
+        ) { "\($0) is larger than 1 MiB; a client metadata document is at most 64 KiB." }
+        .data
     }
 }
 
-/// What `client check` says of a document besides its problems: its `client_id` and its kind.
-struct CheckedDocument {
-    var clientID: String?
-    /// `confidential` for `private_key_jwt`, else `public`.
-    var kind: String
-
-    init(_ data: Data) {
-        let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
-        clientID = object?["client_id"] as? String
-        kind = object?["token_endpoint_auth_method"] as? String == "private_key_jwt" ? "confidential" : "public"
-    }
-}
-
-/// The JSON answer of `client check`.
+/// The JSON answer of `client check`: the document's `client_id` and kind, and its problems.
 struct CheckJSON: Encodable {
     /// The document's `client_id`, or `null` when it has none.
     @NullWhenAbsent var clientID: String? = nil
+    /// `confidential` for `private_key_jwt`, else `public`.
     var kind: String
     var problems: [ClientMetadataProblem]
+
+    init(_ document: Data, problems: [ClientMetadataProblem]) {
+        let object = (try? JSONSerialization.jsonObject(with: document)) as? [String: Any]
+        clientID = object?["client_id"] as? String
+        kind = object?["token_endpoint_auth_method"] as? String == "private_key_jwt" ? "confidential" : "public"
+        self.problems = problems
+    }
 }

@@ -90,11 +90,11 @@ struct ClientKeygenCommand: AsyncParsableCommand, GlobalOptionUser {
                 try await context.accounts.addClientKey(key, publishedFor: wait)
             }
         }
-        if global.json {
-            try Output.json(KeygenJSON(key: key, record: record, file: out))
-        } else {
-            Output.line(String(decoding: key.publicJWKS, as: UTF8.self))
-        }
+        try Output.result(
+            KeygenJSON(key: key, record: record, file: out),
+            json: global.json,
+            text: String(decoding: key.publicJWKS, as: UTF8.self)
+        )
         Output.message(Self.nextSteps(key: key, record: record, file: out))
     }
 

@@ -38,22 +38,12 @@ struct ClientKeysCommand: AsyncParsableCommand, GlobalOptionUser {
             Output.message("No client keys. Make one with: atoauth client keygen")
             return
         }
-        let rows = [["kid", "state", "added", "usable at", "sessions"]] + keys.map(Self.row)
-        let widths = (0..<4).map { column in rows.map { $0[column].count }.max() ?? 0 }
-        for row in rows {
-            let padded = row.enumerated().map { index, cell in
-                index < widths.count ? cell.padding(toLength: widths[index], withPad: " ", startingAt: 0) : cell
-            }
-            Output.line(padded.joined(separator: "  "))
+        let rows = keys.map(ClientKeyJSON.init).map {
+            [$0.kid, $0.state, $0.addedAt, $0.usableAt, String($0.sessions)]
         }
-    }
-
-    private static func row(_ key: ClientKeyStatus) -> [String] {
-        let timestamp = ISO8601DateFormatter()
-        return [
-            key.record.keyID, key.record.state.rawValue, timestamp.string(from: key.record.addedAt),
-            timestamp.string(from: key.record.usableAt), String(key.sessions),
-        ]
+        Output.line(
+            TextTable(rows: [["kid", "state", "added", "usable at", "sessions"]] + rows).lines.joined(separator: "\n")
+        )
     }
 }
 

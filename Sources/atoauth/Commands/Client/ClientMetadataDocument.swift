@@ -116,11 +116,10 @@ struct ClientMetadataDocument {
     /// The public keys of a key set file, `{"keys": [...]}` (or one key); a private key is refused, never quoted.
     static func keySet(fromFile path: String) throws -> [Any] {
         let shown = TerminalText.sanitized(path, limit: 200)
-        let file = try UserFile.read(path, limit: maximumKeySetSize, what: "the key set")
-        guard !file.exceedsLimit else {
-            throw CLIFailure(status: .usage, message: "The key set \(shown) is larger than 1 MiB.")
+        let data = try UserFile.read(path, limit: maximumKeySetSize, what: "the key set") {
+            "The key set \($0) is larger than 1 MiB."
         }
-        let data = file.data
+        .data
         let object = try? JSONSerialization.jsonObject(with: data)
         let keys: [Any]
         if let set = (object as? [String: Any])?["keys"] as? [Any] {

@@ -31,7 +31,7 @@ struct DoctorLocalSide: Sendable {
     /// Whether there is a store to read: a database, or a file store already made under the home.
     static func storeExists(_ settings: GlobalSettings, home: URL) -> Bool {
         settings.store != nil
-            || FileManager.default.fileExists(atPath: home.appendingPathComponent("keystore.json").path)
+            || UncreatedFileStore.exists(in: home)
     }
 
     /// Opens the store once when `opening` and it exists (asking for its passphrase on a terminal, as every command
@@ -88,7 +88,7 @@ struct DoctorLocalSide: Sendable {
             throw usage(error)
         case .open(let accounts):
             do {
-                let account = try await accounts.account(try AccountName.identifier(settings.account))
+                let account = try await accounts.account(try settings.selectedAccount())
                 return account.handle?.description ?? account.did.rawValue
             } catch {
                 throw usage(error)

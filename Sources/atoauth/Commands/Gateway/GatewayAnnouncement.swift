@@ -21,7 +21,7 @@ extension GatewayCommand {
         func listening(at address: GatewayConfiguration.Listen, tokenFile: URL) throws {
             if printEnv {
                 for (name, value) in Self.environment(address, tokenFile: tokenFile) {
-                    Output.line("\(name)=\(Self.shellQuoted(value))")
+                    Output.line("\(name)=\(ShellWords.quoted(value, unquoted: "/._-:+,@%"))")
                 }
             } else if json {
                 try Output.json(["listening": address.description, "tokenFile": tokenFile.path])
@@ -41,17 +41,6 @@ extension GatewayCommand {
                     ("ATOAUTH_GATEWAY_SOCKET", path),
                 ]
             }
-        }
-
-        /// `value` as one POSIX shell word: as it is when it holds only characters no shell reads specially, else in
-        /// single quotes (a `'` inside as `'\''`).
-        static func shellQuoted(_ value: String) -> String {
-            let plain = value.utf8.allSatisfy { byte in
-                (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-                    || "/._-:+,@%".utf8.contains(byte)
-            }
-            if plain, !value.isEmpty { return value }
-            return "'" + value.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
         }
     }
 }

@@ -12,8 +12,7 @@ extension GatewayCommand {
         log: Logger
     ) async throws -> (fallback: ATIdentifier?, allowed: Set<DID>?) {
         var fallback: ATIdentifier?
-        if let name = context.selectedAccount {
-            let account: ATIdentifier = try AccountName.identifier(name)
+        if let account = try context.settings.selectedAccount() {
             fallback = .did(try await context.accounts.account(account).did)
         } else if try await context.accounts.accounts().isEmpty {
             note(

@@ -116,7 +116,7 @@ struct XRPCCommand: AsyncParsableCommand, GlobalOptionUser {
         try await CLIContext.run(global) { context in
             // Routed: --account, else the account the request's repo names when it is signed in, else the active one.
             let client = context.accounts.client()
-            let account = try AccountName.identifier(context.selectedAccount)
+            let account = try context.settings.selectedAccount()
             var request = XRPCRequest(
                 nsid: method,
                 method: body != nil || post ? .post : .get,

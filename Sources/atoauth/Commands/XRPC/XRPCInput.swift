@@ -47,12 +47,10 @@ struct XRPCInput {
 
     /// The bytes of a regular file, or a usage error that says why it cannot be read (``UserFile``).
     private static func contents(ofFile path: String) throws -> Data {
-        let file = try UserFile.read(path, limit: maximumSize, what: "the input file")
-        guard !file.exceedsLimit else {
-            let shown = TerminalText.sanitized(path, limit: 200)
-            throw usage("Cannot send the input file \(shown): it is larger than \(maximumSize >> 30) GiB.")
+        try UserFile.read(path, limit: maximumSize, what: "the input file") {
+            "Cannot send the input file \($0): it is larger than \(maximumSize >> 30) GiB."
         }
-        return file.data
+        .data
     }
 
     /// Everything `handle` holds, up to ``maximumSize``.

@@ -2,8 +2,8 @@ import ATProtoSyntax
 import AccountManager
 import ArgumentParser
 
-/// A signed-in account as a command takes it: a handle (any case, with or without a leading `@`) or a DID, read by
-/// ``AccountName``.
+/// A signed-in account as a command takes it: a handle (any case, with or without a leading `@`) or a DID, read
+/// strictly by `ATIdentifier(typed:)`.
 ///
 /// Never refused while parsing: text that is no handle or DID names no signed-in account, which is what the command
 /// says when it looks the account up (exit 3, as for any other unknown account).
@@ -17,7 +17,7 @@ struct AccountArgument: ArgumentValue, Hashable, CustomStringConvertible {
 
     init(parsing text: String) {
         self.text = text
-        parsed = try? AccountName.parse(text)
+        parsed = try? ATIdentifier(typed: text)
     }
 
     /// The handle or DID.
