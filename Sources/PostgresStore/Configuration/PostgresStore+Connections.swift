@@ -42,6 +42,8 @@ struct ConnectionSettings: Sendable {
             }
         }
         let parameters = Self.startupParameters(configuration)
+        // `allow` and `prefer` take TLS without insisting on it.
+        let optionalTLS = [.allow, .prefer].contains(configuration.tls)
         switch configuration.endpoint {
         case .tcp(let host, let port):
             var pool = PostgresClient.Configuration(
@@ -50,7 +52,7 @@ struct ConnectionSettings: Sendable {
                 username: configuration.username,
                 password: configuration.password,
                 database: configuration.database,
-                tls: Self.poolTLS(configuration.tls, tls)
+                tls: tls.map { optionalTLS ? PostgresClient.Configuration.TLS.prefer($0) : .require($0) } ?? .disable
             )
             pool.options.connectTimeout = configuration.connectTimeout
             self.pool = Self.finish(pool, configuration, parameters)
@@ -60,7 +62,8 @@ struct ConnectionSettings: Sendable {
                 username: configuration.username,
                 password: configuration.password,
                 database: configuration.database,
-                tls: Self.connectionTLS(configuration.tls, context)
+                tls: context.map { optionalTLS ? PostgresConnection.Configuration.TLS.prefer($0) : .require($0) }
+                    ?? .disable
             )
             dedicated.options.connectTimeout = .milliseconds(Self.milliseconds(configuration.connectTimeout))
             dedicated.options.additionalStartupParameters = parameters
@@ -170,22 +173,6 @@ struct ConnectionSettings: Sendable {
         case EACCES: "permission denied"
         default: "error \(errno)"
         }
-    }
-
-    private static func poolTLS(
-        _ mode: PostgresStore.TLSMode,
-        _ tls: TLSConfiguration?
-    ) -> PostgresClient.Configuration.TLS {
-        guard let tls else { return .disable }
-        return [.allow, .prefer].contains(mode) ? .prefer(tls) : .require(tls)
-    }
-
-    private static func connectionTLS(
-        _ mode: PostgresStore.TLSMode,
-        _ context: NIOSSLContext?
-    ) -> PostgresConnection.Configuration.TLS {
-        guard let context else { return .disable }
-        return [.allow, .prefer].contains(mode) ? .prefer(context) : .require(context)
     }
 
     static func milliseconds(_ duration: Duration) -> Int64 {
