@@ -30,8 +30,7 @@ struct DoctorLocalSide: Sendable {
 
     /// Whether there is a store to read: a database, or a file store already made under the home.
     static func storeExists(_ settings: GlobalSettings, home: URL) -> Bool {
-        settings.store != nil
-            || UncreatedFileStore.exists(in: home)
+        settings.store != nil || UncreatedFileStore.exists(in: home)
     }
 
     /// Opens the store once when `opening` and it exists (asking for its passphrase on a terminal, as every command
