@@ -42,15 +42,7 @@ struct ClientKeyBindingTests {
 
     @Test("once the session's key leaves the configured document's JWKS, the next refresh ends the session")
     func keyRemovedFromConfiguredDocument() async throws {
-        let first = TestSigningKey(kid: "key-1")
-        let second = TestSigningKey(kid: "key-2")
-        try await withSandbox(try ConfidentialDocuments.configuration(keys: [first, second])) { sandbox in
-            let client = ConfidentialTestClient(sandbox)
-            let tokens = try await client.signIn(key: first)
-            let document = try ConfidentialDocuments.document(keys: [second])
-            sandbox.server.updateConfiguration { $0.clientMetadataDocuments[ConfidentialDocuments.clientID] = document }
-            #expect(try await Self.resetClientCache(sandbox) == 0)
-
+        try await Self.withKeyRemovedAfterSignIn { sandbox, client, tokens, second in
             let ended = try await client.refresh(tokens.refreshToken, key: second)
             #expect(ended.status == 400)
             #expect(ended.errorCode == "invalid_grant")
@@ -67,15 +59,7 @@ struct ClientKeyBindingTests {
 
     @Test("a refresh with another DPoP key changes nothing, even after the session's client key left the JWKS")
     func removedKeyWithAnotherDPoPKey() async throws {
-        let first = TestSigningKey(kid: "key-1")
-        let second = TestSigningKey(kid: "key-2")
-        try await withSandbox(try ConfidentialDocuments.configuration(keys: [first, second])) { sandbox in
-            let client = ConfidentialTestClient(sandbox)
-            let tokens = try await client.signIn(key: first)
-            let document = try ConfidentialDocuments.document(keys: [second])
-            sandbox.server.updateConfiguration { $0.clientMetadataDocuments[ConfidentialDocuments.clientID] = document }
-            #expect(try await Self.resetClientCache(sandbox) == 0)
-
+        try await Self.withKeyRemovedAfterSignIn { sandbox, client, tokens, second in
             let stranger = ConfidentialTestClient(sandbox)
             let refused = try await stranger.refresh(tokens.refreshToken, key: second)
             #expect(refused.errorCode == "invalid_grant")
@@ -127,6 +111,23 @@ struct ClientKeyBindingTests {
                 #expect(json["clientAssertionsAccepted"] as? Int == 3)
                 #expect(json["clientAssertionsRefused"] as? Int == 0)
             }
+        }
+    }
+
+    /// Signs in signed by key-1, then leaves only key-2 in the configured document's JWKS (the cache reset, so the
+    /// sandbox reads it again); runs `body` with the sandbox, the client, its tokens and key-2.
+    static func withKeyRemovedAfterSignIn(
+        _ body: (SandboxHarness, ConfidentialTestClient, Tokens, TestSigningKey) async throws -> Void
+    ) async throws {
+        let first = TestSigningKey(kid: "key-1")
+        let second = TestSigningKey(kid: "key-2")
+        try await withSandbox(try ConfidentialDocuments.configuration(keys: [first, second])) { sandbox in
+            let client = ConfidentialTestClient(sandbox)
+            let tokens = try await client.signIn(key: first)
+            let document = try ConfidentialDocuments.document(keys: [second])
+            sandbox.server.updateConfiguration { $0.clientMetadataDocuments[ConfidentialDocuments.clientID] = document }
+            #expect(try await Self.resetClientCache(sandbox) == 0)
+            try await body(sandbox, client, tokens, second)
         }
     }
 
