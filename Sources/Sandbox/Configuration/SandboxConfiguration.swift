@@ -46,8 +46,8 @@ public struct SandboxConfiguration: Sendable, Hashable {
     /// How often each origin rotates its DPoP nonce, in seconds (default 60); the previous, current and next are
     /// accepted.
     public var nonceRotationPeriod: TimeInterval
-    /// How long a proof's `jti` is remembered to refuse replays, in seconds (default 200, longer than the `iat`
-    /// window).
+    /// How long a proof's `jti` is remembered to refuse replays, in seconds (default 200, longer than a proof is
+    /// taken after its `iat`); a proof dated ahead is remembered until its `iat` is too old (RFC 9449 §11.1).
     public var jtiLifetime: TimeInterval
     /// Whether `GET /oauth/authorize` approves at once and redirects, without a consent page (for scripts).
     public var autoApprove: Bool

@@ -59,7 +59,9 @@ struct DPoPGate: Sendable {
         } catch {
             throw Self.rejection(for: error)
         }
-        guard replays.insert(proof.jti, now: now, lifetime: settings.jtiLifetime) else {
+        // Kept at least while the proof's `iat` is accepted (RFC 9449 §11.1): one dated ahead is accepted longer.
+        let acceptedFor = proof.issuedAt.addingTimeInterval(verifier.maximumAge).timeIntervalSince(now)
+        guard replays.insert(proof.jti, now: now, lifetime: max(settings.jtiLifetime, acceptedFor)) else {
             throw Rejection(
                 reason: .dpopReplay,
                 explanation: "DPoP proof jti was already used; every request needs a new proof"

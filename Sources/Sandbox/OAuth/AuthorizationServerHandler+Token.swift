@@ -93,7 +93,7 @@ extension AuthorizationServerHandler {
             "issued tokens for \(session.subject), session \(SandboxMonitor.redact(session.id)), scope \"\(session.scope)\""
                 + binding
         )
-        return tokenResponse(session, accessToken: accessToken, expiresIn: settings.accessTokenLifetime)
+        return tokenResponse(session, accessToken: accessToken, now: now, lifetime: settings.accessTokenLifetime)
     }
 
     private func refreshTokenGrant(
@@ -151,8 +151,7 @@ extension AuthorizationServerHandler {
             request,
             "rotated the refresh token of session \(SandboxMonitor.redact(session.id)), scope \"\(session.scope)\""
         )
-        let expiresIn = min(settings.accessTokenLifetime, session.expiresAt.timeIntervalSince(now))
-        return tokenResponse(session, accessToken: accessToken, expiresIn: expiresIn)
+        return tokenResponse(session, accessToken: accessToken, now: now, lifetime: settings.accessTokenLifetime)
     }
 
     private func refreshRejection(_ failure: AuthorizationStore.RefreshFailure, token: String) -> SandboxRejection {
@@ -193,17 +192,19 @@ extension AuthorizationServerHandler {
         }
     }
 
+    /// The token answer (RFC 6749 §5.1): the access token lives `lifetime`, but never past the session's end.
     private func tokenResponse(
         _ session: SessionRecord,
         accessToken: String,
-        expiresIn: TimeInterval
+        now: Date,
+        lifetime: TimeInterval
     ) -> SandboxResponse {
         var response = SandboxResponse.json(
             200,
             [
                 "access_token": accessToken,
                 "token_type": "DPoP",
-                "expires_in": WholeSeconds.of(expiresIn),
+                "expires_in": WholeSeconds.of(min(lifetime, session.expiresAt.timeIntervalSince(now))),
                 "refresh_token": session.refreshToken,
                 "scope": session.scope,
                 "sub": session.subject,

@@ -127,7 +127,8 @@ actor AuthorizationStore {
         return record
     }
 
-    /// Creates a session for a redeemed code and issues its first tokens.
+    /// Creates a session for a redeemed code and issues its first tokens; the access token ends with the session at
+    /// the latest, as a refreshed one does.
     func createSession(
         code: String,
         _ session: SessionRecord,
@@ -137,7 +138,7 @@ actor AuthorizationStore {
         var session = session
         codes[code]?.sessionID = session.id
         refreshTokens[session.refreshToken] = session.id
-        addAccessToken(accessToken, to: &session, expiresAt: accessTokenExpiresAt)
+        addAccessToken(accessToken, to: &session, expiresAt: min(accessTokenExpiresAt, session.expiresAt))
         sessions[session.id] = session
         return session
     }
@@ -166,14 +167,15 @@ actor AuthorizationStore {
 
     /// Rotates a refresh token: the old one becomes used, a new refresh and access token are issued.
     ///
-    /// A token that was already used deletes the whole session and throws ``RefreshFailure/replayed``; a wrong
+    /// A token that was already used deletes the whole session, whoever presents it, and throws
+    /// ``RefreshFailure/replayed`` (RFC 9700 §4.14.2: the server cannot tell which party is legitimate); a wrong
     /// client, key or scope changes nothing. The session's scope becomes `grant` of the scope requested at the PAR,
     /// so it never widens beyond that request. A `requestedScope` may only name tokens of the original request or of
     /// the new grant; it does not narrow the grant.
     ///
     /// A confidential client's session (bound to a client key) needs `clientProof` signed with that key; when the
     /// key is no longer in the client's current keys, the session is deleted (``RefreshFailure/clientKeyRemoved(_:)``).
-    /// The DPoP key is checked first: a request without the session's DPoP key ends nothing.
+    /// The DPoP key is checked before the client key: a request without the session's DPoP key does not end it then.
     /// Its new refresh token expires `confidentialRefreshTokenLifetime` from `now`, at most when the session ends.
     func refresh(
         _ refreshToken: String,

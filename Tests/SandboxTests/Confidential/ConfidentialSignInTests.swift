@@ -150,6 +150,22 @@ struct ConfidentialSignInTests {
             #expect(publicRefresh.status == 200, "public refresh failed: \(publicRefresh.text)")
         }
     }
+
+    @Test("the first access token ends with a session shorter than the access token lifetime, as a refreshed one does")
+    func firstAccessTokenWithinSession() async throws {
+        let key = TestSigningKey(kid: "key-1")
+        var configuration = try ConfidentialDocuments.configuration(keys: [key])
+        configuration.confidentialSessionLifetime = 60
+        try await withSandbox(configuration) { sandbox in
+            let client = ConfidentialTestClient(sandbox)
+            let tokens = try await client.signIn(key: key)
+            #expect(tokens.expiresIn == 60)
+            #expect(try await client.getSession(tokens.accessToken).status == 200)
+            sandbox.clock.advance(by: 61)
+            #expect(try await client.getSession(tokens.accessToken).status == 401)
+            #expect(sandbox.server.counters.rejections(.expiredToken) == 1)
+        }
+    }
 }
 
 extension ServedDocuments {

@@ -110,6 +110,28 @@ struct DPoPRejectionTests {
         }
     }
 
+    @Test("a proof dated ahead is remembered as long as its iat is accepted, past the jti lifetime (RFC 9449 §11.1)")
+    func replayOfProofDatedAhead() async throws {
+        // A long nonce period, so that only the replay check can refuse the proof 250 seconds on.
+        try await withSandbox(SandboxConfiguration(nonceRotationPeriod: 600, autoApprove: true)) { sandbox in
+            let signedIn = try await SignedInClient(sandbox)
+            let proof = try signedIn.client.proof(
+                .get,
+                signedIn.getSessionURL,
+                nonce: signedIn.pdsNonce,
+                accessToken: signedIn.tokens.accessToken,
+                issuedAt: sandbox.clock.now().addingTimeInterval(170)
+            )
+            #expect(try await signedIn.getSession(proof: proof).status == 200)
+            // Past the 200-second jti lifetime, and still within the 190 seconds after its iat that a proof is taken.
+            sandbox.clock.advance(by: 250)
+            let replay = try await signedIn.getSession(proof: proof)
+            #expect(replay.status == 401)
+            #expect(replay.dpopChallenge?["error"] == "invalid_dpop_proof")
+            #expect(sandbox.server.counters.rejections(.dpopReplay) == 1)
+        }
+    }
+
     @Test("a jti used at the token endpoint is refused at the PDS: replays are tracked across endpoints")
     func replayAcrossEndpoints() async throws {
         try await withSandbox { sandbox in
