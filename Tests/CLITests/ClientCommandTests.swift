@@ -262,6 +262,10 @@ struct ClientCommandTests {
                 "client", "check", "http://app.example.com/client-metadata.json",
             ])
             #expect(plainHTTP.status == 2, "\(plainHTTP.stderr)")
+            let plainHTTPInDevelopment = try await scratch.atoauth([
+                "client", "check", "--allow-http-loopback", "http://app.example.com/client-metadata.json",
+            ])
+            #expect(plainHTTPInDevelopment.status == 2, "only a loopback host: \(plainHTTPInDevelopment.stderr)")
             #expect(!FileManager.default.fileExists(atPath: scratch.home.path), "check opens no store")
         }
     }

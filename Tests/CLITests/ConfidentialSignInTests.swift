@@ -119,6 +119,25 @@ struct ConfidentialSignInTests {
         }
     }
 
+    @Test("Standard input that ends before the redirect's address is pasted is a usage error, not a failed check")
+    func standardInputEnded() async throws {
+        let key = ClientKey()
+        try await Self.withClientDocument(publishing: PublishedKeys([key])) { clientID in
+            try await CLIWorld.with { world in
+                let keyFile = world.directory.appendingPathComponent("client-key.jwk")
+                try key.privateJWK.write(to: keyFile)
+                let result = try await world.atoauth(
+                    ["accounts", "add", "alice.test", "--client-id", clientID.absoluteString, "--client-key"]
+                        + [keyFile.path, "--no-browser"],
+                    stdin: Data()
+                )
+                #expect(result.status == 2, "\(result.stderr)")
+                #expect(result.stderr.contains("Standard input ended before the redirect's address was pasted"))
+                #expect(try await world.atoauth("accounts", "list").stdout.isEmpty)
+            }
+        }
+    }
+
     @Test("remove-key is refused while a session uses the key, naming the count; --force ends it: sign in again")
     func guardedRemoval() async throws {
         let key = ClientKey()

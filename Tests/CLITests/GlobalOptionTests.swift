@@ -184,6 +184,12 @@ struct GlobalOptionTests {
             let add = try await world.atoauth(["accounts", "add", "bob.test"], extraEnvironment: badClient)
             #expect(add.status == 2)
             #expect(add.stderr.contains("--client-id needs an http(s) URL"), "\(add.stderr)")
+            let password = try #require(world.sandbox.appPasswords["bob.test"])
+            let appPassword = try await world.atoauth(
+                ["accounts", "add", "bob.test", "--app-password"],
+                extraEnvironment: badClient.merging(["ATOAUTH_APP_PASSWORD": password]) { $1 }
+            )
+            #expect(appPassword.status == 0, "an app-password sign-in reads no client ID: \(appPassword.stderr)")
         }
     }
 

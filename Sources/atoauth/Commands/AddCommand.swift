@@ -118,7 +118,10 @@ struct AddCommand: AsyncParsableCommand, GlobalOptionUser {
     }
 
     func run() async throws {
-        let signIn = try await CLIContext.run(global) { context in
+        // An app-password sign-in uses no OAuth client, so ATOAUTH_CLIENT_ID is not read (nor refused) for it.
+        var environment = ProcessInfo.processInfo.environment
+        if appPassword, let name = GlobalOption.clientID.variable { environment[name] = nil }
+        let signIn = try await CLIContext.run(global, environment: environment) { context in
             if appPassword {
                 return try await AppPasswordSignIn(account: identifier, replacingOAuth: replace).run(context)
             }

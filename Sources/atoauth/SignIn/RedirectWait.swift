@@ -174,7 +174,13 @@ struct RedirectWait: Sendable {
         }
         try Task.checkCancellation()
         guard case .listener = destination else {
-            throw SessionError.invalidCallback("standard input ended before the redirect's address was pasted")
+            // Nothing failed a check: there is no more input to read the address from (usage, not exit 4).
+            throw CLIFailure(
+                status: .usage,
+                message: "Standard input ended before the redirect's address was pasted. Run the sign-in where you can "
+                    + "paste the address of the page the browser shows after you approve, or give that address on "
+                    + "standard input."
+            )
         }
         return nil
     }

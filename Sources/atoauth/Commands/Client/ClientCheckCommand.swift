@@ -82,7 +82,9 @@ struct ClientCheckCommand: AsyncParsableCommand, GlobalOptionUser {
         case .file(let path): return (try Self.contents(ofFile: path), nil)
         case .url(let given): url = given
         }
-        if url.scheme?.lowercased() == "http", !settings.allowHTTPLoopback {
+        // Refused here, as usage, rather than by the fetch's own check, which is a security check (exit 4).
+        let loopback = HostKind.classify(url.host(percentEncoded: true) ?? "").isLoopback
+        if url.scheme?.lowercased() == "http", !(settings.allowHTTPLoopback && loopback) {
             throw CLIFailure(
                 status: .usage,
                 message: "A client metadata document is served over https; http://127.0.0.1 or http://[::1] only in "
