@@ -120,4 +120,17 @@ struct ArgumentValueTests {
         #expect(error?.description.hasPrefix("--scope: ") == true)
         #expect(error?.description.contains("atproto.com/specs/permission") == true)
     }
+
+    @Test("a client key: a file that exists, or else a kid by the kid rule")
+    func clientKey() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("client key \(UUID().uuidString).jwk")
+        try Data().write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        #expect(try ClientKeyArgument(parsing: file.path).text == file.path, "a file may have any name")
+        #expect(try ClientKeyArgument(parsing: "-dashed.key_1~:+=").text == "-dashed.key_1~:+=")
+        for text in ["two words", "", String(repeating: "k", count: 129), "a/b", "line\nbreak"] {
+            let error = #expect(throws: InvalidArgument.self) { try ClientKeyArgument(parsing: text) }
+            #expect(error?.description.contains("names no file, and a kid is 1 to 128 characters") == true)
+        }
+    }
 }

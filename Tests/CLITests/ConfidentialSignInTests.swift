@@ -249,6 +249,13 @@ struct ConfidentialSignInTests {
                 "accounts", "add", "alice.test", "--client-key", "kid", "--callback-port", "8080",
             ])
             #expect(port.status == 2)
+            // Text that names no file must be a kid atoauth takes: refused before anything is sent.
+            let badKid = try await scratch.atoauth([
+                "accounts", "add", "alice.test", "--client-id", "https://127.0.0.1:9/client-metadata.json",
+                "--client-key", "two words",
+            ])
+            #expect(badKid.status == 2, "\(badKid.stderr)")
+            #expect(badKid.stderr.contains("names no file, and a kid is 1 to 128 characters"), "\(badKid.stderr)")
             // A kid is base64url and may begin with "-": it is a value, never an option.
             let dashed = try await scratch.atoauth(["accounts", "add", "alice.test", "--client-key", "-dashed"])
             #expect(dashed.status == 2)

@@ -67,9 +67,10 @@ struct AddCommand: AsyncParsableCommand, GlobalOptionUser {
             "Sign in as the confidential client --client-id names (private_key_jwt), with this key: a private JWK or "
                 + "PEM file (added to the store's key set), or the kid of a key already there.",
             valueName: "file-or-kid"
-        )
+        ),
+        transform: ClientKeyArgument.parse
     )
-    var clientKey: String?
+    var clientKey: ClientKeyArgument?
 
     @Option(
         name: .long,
@@ -146,7 +147,7 @@ struct AddCommand: AsyncParsableCommand, GlobalOptionUser {
                 let pasted = OperatorSignIn(
                     options: self.signIn,
                     clientID: clientID,
-                    clientKey: clientKey,
+                    clientKey: clientKey.text,
                     redirectURI: redirectURI?.url
                 )
                 return try await pasted.run(context, start: start, complete: complete)

@@ -1,0 +1,24 @@
+import ArgumentParser
+import Foundation
+import OAuthMetadata
+
+/// What `--client-key` takes: a private key file, or the `kid` of a key in the store's client key set.
+///
+/// Text that names no file must be a `kid` atoauth accepts (``ClientKey/isAcceptableKeyID(_:)``), so a mistyped path
+/// is refused while the command line is read, naming the rule, before anything is sent.
+struct ClientKeyArgument: ArgumentValue {
+    /// The file or `kid` as given.
+    var text: String
+
+    init(parsing text: String) throws(InvalidArgument) {
+        let path = (text as NSString).expandingTildeInPath
+        guard FileManager.default.fileExists(atPath: path) || ClientKey.isAcceptableKeyID(text) else {
+            throw InvalidArgument(
+                value: text,
+                requirement: "names no file, and a kid is 1 to \(ClientKey.maximumKeyIDLength) characters of A–Z, "
+                    + "a–z, 0–9 and . _ ~ : + = - (no space, control character or line break)"
+            )
+        }
+        self.text = text
+    }
+}
