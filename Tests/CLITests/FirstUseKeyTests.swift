@@ -84,6 +84,8 @@ struct FirstUseKeyTests {
         "with no store yet, a command that only reads asks nothing on a terminal, says no account is here, creates nothing",
         arguments: [
             (["accounts", "list"], Int32(0), "No accounts. Sign in with: atoauth accounts add <handle>"),
+            (["accounts", "status", "--all"], Int32(0), "No accounts. Sign in with: atoauth accounts add <handle>"),
+            (["accounts", "status"], Int32(3), "No account is signed in here."),
             (["whoami"], Int32(3), "No account is signed in here."),
             (["doctor"], Int32(2), "No account is signed in here"),
         ]
