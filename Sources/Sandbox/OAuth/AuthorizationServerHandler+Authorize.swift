@@ -109,8 +109,9 @@ extension AuthorizationServerHandler {
             return errorPage(request, .csrfMismatch, "the form was posted from another origin (\(origin))")
         }
         let pushed: PushedAuthorization
+        let csrfToken = form["csrf_token"] ?? ""
         do {
-            pushed = try await core.authorizations.takeInteraction(csrfToken: form["csrf_token"] ?? "", now: core.now())
+            pushed = try await core.authorizations.takeInteraction(csrfToken: csrfToken, now: core.now())
         } catch .expired {
             return errorPage(request, .invalidRequestURI, "this authorization request has expired; start again")
         } catch {
@@ -119,9 +120,10 @@ extension AuthorizationServerHandler {
         switch form["decision"] {
         case "create" where pushed.prompt == "create":
             guard let handle = form["handle"]?.lowercased(), SignUp.isAvailable(handle, in: core) else {
-                return errorPage(
+                return await refuseChoice(
                     request,
-                    .invalidRequest,
+                    pushed,
+                    csrfToken,
                     "choose a handle ending in .test that no account has, such as carol.test"
                 )
             }
@@ -131,10 +133,15 @@ extension AuthorizationServerHandler {
         case "approve":
             let settings = core.configuration
             guard let account = form["account"].flatMap(settings.account(for:)) else {
-                return errorPage(request, .invalidRequest, "choose one of the sandbox's accounts")
+                return await refuseChoice(request, pushed, csrfToken, "choose one of the sandbox's accounts")
             }
             if let hinted = pushed.loginHintDID, hinted != account.did {
-                return errorPage(request, .invalidRequest, "the client asked for another account (login_hint)")
+                return await refuseChoice(
+                    request,
+                    pushed,
+                    csrfToken,
+                    "the client asked for another account (login_hint)"
+                )
             }
             return await approve(request, pushed, account: account, status: 303)
         case "deny":
@@ -150,8 +157,21 @@ extension AuthorizationServerHandler {
                 status: 303
             )
         default:
-            return errorPage(request, .invalidRequest, "decision must be approve or deny")
+            return await refuseChoice(request, pushed, csrfToken, "decision must be approve or deny")
         }
+    }
+
+    /// Refuses a choice made on the page, keeping its request open under the same CSRF token.
+    ///
+    /// The user goes back and chooses again; only a choice that is carried out spends the token.
+    private func refuseChoice(
+        _ request: SandboxRequest,
+        _ pushed: PushedAuthorization,
+        _ csrfToken: String,
+        _ explanation: String
+    ) async -> SandboxResponse {
+        await core.authorizations.openInteraction(pushed, csrfToken: csrfToken)
+        return errorPage(request, .invalidRequest, explanation)
     }
 
     /// Issues a code for the account and redirects to the client with `code`, `state` and `iss` (RFC 9207; no

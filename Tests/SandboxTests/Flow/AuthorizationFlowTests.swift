@@ -251,6 +251,33 @@ struct AuthorizationFlowTests {
         }
     }
 
+    @Test("a refused choice on the consent page can be made again with the same form; a carried-out one cannot")
+    func refusedChoiceCanBeCorrected() async throws {
+        try await withSandbox(SandboxConfiguration(autoApprove: false)) { sandbox in
+            let client = sandbox.client()
+            let flow = FlowSecrets()
+            let page = try await client.openAuthorization(requestURI: try await client.pushAuthorization(flow))
+            let csrf = try Self.csrfToken(in: page.text)
+            let authorizeURL = client.url(sandbox.endpoints.authorizationServer, "oauth/authorize")
+            func submit(_ fields: [(String, String)]) async throws -> HTTPResponse {
+                try await client.send(client.formRequest(authorizeURL, [("csrf_token", csrf)] + fields))
+            }
+            let nobody = try await submit([("account", "nobody.test"), ("decision", "approve")])
+            #expect(nobody.status == 400)
+            #expect(nobody.text.contains("choose one of the sandbox"))
+            let alice = SandboxAccount(handle: "alice.test").did
+            let undecided = try await submit([("account", alice), ("decision", "maybe")])
+            #expect(undecided.status == 400)
+
+            let approved = try await submit([("account", alice), ("decision", "approve")])
+            #expect(approved.status == 303, "\(approved.text)")
+            #expect(try approved.locationQuery()["state"] == flow.state)
+            let again = try await submit([("account", alice), ("decision", "approve")])
+            #expect(again.status == 400)
+            #expect(again.text.contains("unknown or was already used"))
+        }
+    }
+
     @Test("a configured hosted native client signs in with its private-use redirect URI")
     func hostedClient() async throws {
         let clientID = "https://myapp.example.app/client-metadata.json"
