@@ -126,8 +126,8 @@ struct ArgumentValueTests {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("client key \(UUID().uuidString).jwk")
         try Data().write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        #expect(try ClientKeyArgument(parsing: file.path).text == file.path, "a file may have any name")
-        #expect(try ClientKeyArgument(parsing: "-dashed.key_1~:+=").text == "-dashed.key_1~:+=")
+        #expect(try ClientKeyArgument(parsing: file.path) == .file(path: file.path), "a file may have any name")
+        #expect(try ClientKeyArgument(parsing: "-dashed.key_1~:+=") == .keyID("-dashed.key_1~:+="))
         for text in ["two words", "", String(repeating: "k", count: 129), "a/b", "line\nbreak"] {
             let error = #expect(throws: InvalidArgument.self) { try ClientKeyArgument(parsing: text) }
             #expect(error?.description.contains("names no file, and a kid is 1 to 128 characters") == true)

@@ -147,7 +147,7 @@ struct AddCommand: AsyncParsableCommand, GlobalOptionUser {
                 let pasted = OperatorSignIn(
                     options: self.signIn,
                     clientID: clientID,
-                    clientKey: clientKey.text,
+                    clientKey: clientKey,
                     redirectURI: redirectURI?.url
                 )
                 return try await pasted.run(context, start: start, complete: complete)

@@ -15,7 +15,7 @@ struct OperatorSignIn {
     /// The client metadata document's URL.
     let clientID: URL
     /// A private key file (JWK or PEM) or the `kid` of a key in the store.
-    let clientKey: String
+    let clientKey: ClientKeyArgument
     /// The redirect URI to use, when the document has several.
     let redirectURI: URL?
 
@@ -84,8 +84,11 @@ struct OperatorSignIn {
     /// refused or abandoned sign-in leaves the set as it was. A file readable by other users gets a warning, as ssh
     /// gives (and ssh even refuses such a key).
     private func signingKey(_ context: CLIContext) async throws -> SigningKey {
-        let path = (clientKey as NSString).expandingTildeInPath
-        guard FileManager.default.fileExists(atPath: path) else { return .stored(keyID: clientKey) }
+        let path: String
+        switch clientKey {
+        case .keyID(let keyID): return .stored(keyID: keyID)
+        case .file(let file): path = file
+        }
         let file = try UserFile.read(path, limit: Self.maximumKeyFileSize, what: "the client key file") {
             "--client-key: \($0) is larger than 64 KiB."
         }
