@@ -48,6 +48,17 @@ struct ConfidentialSignInTests {
         }
     }
 
+    /// Runs `body` in a world with a client document publishing one new key, given where the key's file goes (not
+    /// written yet): the set-up most tests here share.
+    static func withOneKeyClient(_ body: (CLIWorld, URL, ClientKey, URL) async throws -> Void) async throws {
+        let key = ClientKey()
+        try await withClientDocument(publishing: PublishedKeys([key])) { clientID in
+            try await CLIWorld.with { world in
+                try await body(world, clientID, key, world.directory.appendingPathComponent("client-key.jwk"))
+            }
+        }
+    }
+
     /// Signs alice.test in as the confidential client with `key`, written to `keyFile`, pasting the redirect address.
     static func operatorSignIn(
         _ world: CLIWorld,
@@ -121,54 +132,46 @@ struct ConfidentialSignInTests {
 
     @Test("Standard input that ends before the redirect's address is pasted is a usage error, not a failed check")
     func standardInputEnded() async throws {
-        let key = ClientKey()
-        try await Self.withClientDocument(publishing: PublishedKeys([key])) { clientID in
-            try await CLIWorld.with { world in
-                let keyFile = world.directory.appendingPathComponent("client-key.jwk")
-                try key.privateJWK.write(to: keyFile)
-                let result = try await world.atoauth(
-                    ["accounts", "add", "alice.test", "--client-id", clientID.absoluteString, "--client-key"]
-                        + [keyFile.path, "--no-browser"],
-                    stdin: Data()
-                )
-                #expect(result.status == 2, "\(result.stderr)")
-                #expect(result.stderr.contains("Standard input ended before the redirect's address was pasted"))
-                #expect(try await world.atoauth("accounts", "list").stdout.isEmpty)
-            }
+        try await Self.withOneKeyClient { world, clientID, key, keyFile in
+            try key.privateJWK.write(to: keyFile)
+            let result = try await world.atoauth(
+                ["accounts", "add", "alice.test", "--client-id", clientID.absoluteString, "--client-key"]
+                    + [keyFile.path, "--no-browser"],
+                stdin: Data()
+            )
+            #expect(result.status == 2, "\(result.stderr)")
+            #expect(result.stderr.contains("Standard input ended before the redirect's address was pasted"))
+            #expect(try await world.atoauth("accounts", "list").stdout.isEmpty)
         }
     }
 
     @Test("remove-key is refused while a session uses the key, naming the count; --force ends it: sign in again")
     func guardedRemoval() async throws {
-        let key = ClientKey()
-        try await Self.withClientDocument(publishing: PublishedKeys([key])) { clientID in
-            try await CLIWorld.with { world in
-                let keyFile = world.directory.appendingPathComponent("client-key.jwk")
-                #expect(try await Self.operatorSignIn(world, clientID, key, keyFile).result.status == 0)
+        try await Self.withOneKeyClient { world, clientID, key, keyFile in
+            #expect(try await Self.operatorSignIn(world, clientID, key, keyFile).result.status == 0)
 
-                let refused = try await world.atoauth("client", "remove-key", key.keyID)
-                #expect(refused.status == 2, "\(refused.stderr)")
-                #expect(refused.stderr.contains("1 session uses the client key \(key.keyID)"), "\(refused.stderr)")
-                #expect(try await world.atoauth("whoami").status == 0, "nothing was changed")
+            let refused = try await world.atoauth("client", "remove-key", key.keyID)
+            #expect(refused.status == 2, "\(refused.stderr)")
+            #expect(refused.stderr.contains("1 session uses the client key \(key.keyID)"), "\(refused.stderr)")
+            #expect(try await world.atoauth("whoami").status == 0, "nothing was changed")
 
-                let forced = try await world.atoauth("client", "remove-key", key.keyID, "--force")
-                #expect(forced.status == 0, "\(forced.stderr)")
-                #expect((forced.stdout + forced.stderr).contains("alice.test"), "\(forced.stdout)")
-                // The next command says why the session ended, naming the key, and how to sign in as the same client;
-                // so does any later use of the account, until it is signed in again or removed.
-                let next = try await world.atoauth("whoami")
-                let named = try await world.atoauth("whoami", "--account", "alice.test")
-                for after in [next, named] {
-                    #expect(after.status == 3, "\(after.stderr)")
-                    #expect(after.stderr.contains("client key \(key.keyID)"), "\(after.stderr)")
-                    #expect(after.stderr.contains("atoauth accounts add alice.test"), "\(after.stderr)")
-                    #expect(after.stderr.contains("--client-id") && after.stderr.contains("--client-key"))
-                }
-                #expect(try await world.atoauth("accounts", "remove", "alice.test").status == 0)
-                let forgotten = try await world.atoauth("whoami", "--account", "alice.test")
-                #expect(forgotten.status == 3, "\(forgotten.stderr)")
-                #expect(!forgotten.stderr.contains(key.keyID), "\(forgotten.stderr)")
+            let forced = try await world.atoauth("client", "remove-key", key.keyID, "--force")
+            #expect(forced.status == 0, "\(forced.stderr)")
+            #expect((forced.stdout + forced.stderr).contains("alice.test"), "\(forced.stdout)")
+            // The next command says why the session ended, naming the key, and how to sign in as the same client;
+            // so does any later use of the account, until it is signed in again or removed.
+            let next = try await world.atoauth("whoami")
+            let named = try await world.atoauth("whoami", "--account", "alice.test")
+            for after in [next, named] {
+                #expect(after.status == 3, "\(after.stderr)")
+                #expect(after.stderr.contains("client key \(key.keyID)"), "\(after.stderr)")
+                #expect(after.stderr.contains("atoauth accounts add alice.test"), "\(after.stderr)")
+                #expect(after.stderr.contains("--client-id") && after.stderr.contains("--client-key"))
             }
+            #expect(try await world.atoauth("accounts", "remove", "alice.test").status == 0)
+            let forgotten = try await world.atoauth("whoami", "--account", "alice.test")
+            #expect(forgotten.status == 3, "\(forgotten.stderr)")
+            #expect(!forgotten.stderr.contains(key.keyID), "\(forgotten.stderr)")
         }
     }
 
@@ -207,35 +210,31 @@ struct ConfidentialSignInTests {
         "On a terminal the pasted address is read as the loopback sign-in reads it: not echoed, counted, a waiting line"
     )
     func terminalPaste() async throws {
-        let key = ClientKey()
-        try await Self.withClientDocument(publishing: PublishedKeys([key])) { clientID in
-            try await CLIWorld.with { world in
-                let keyFile = world.directory.appendingPathComponent("client-key.jwk")
-                try key.privateJWK.write(to: keyFile)
-                try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: keyFile.path)
-                let terminal = try TerminalProcess(
-                    [
-                        "accounts", "add", "alice.test", "--client-id", clientID.absoluteString, "--client-key",
-                        keyFile.path, "--no-browser", "--timeout", "600",
-                    ],
-                    environment: world.environment
-                )
-                let screen = try await terminal.waitFor("left)…")
-                #expect(screen.contains("paste it here (it is not shown) and press Enter"), "\(screen)")
-                #expect(screen.contains("\r\u{1B}[KWaiting for the redirect until "), "\(screen)")
-                #expect(try !terminal.echoes(), "echo is off while the address is read")
-                let redirect = try await world.redirectAddress(approving: try CLIWorld.authorizationURL(in: screen))
-                terminal.type("not an address\n")
-                try await terminal.waitFor("That is not a web address.")
-                terminal.type(redirect.absoluteString + "\n")
-                let (status, output) = try await terminal.finish()
-                #expect(status == 0, "\(output)")
-                #expect(output.contains("Got \(redirect.absoluteString.count) characters; checking…"), "\(output)")
-                #expect(!output.contains(try CLIWorld.code(in: redirect)), "the pasted address is not echoed")
-                #expect(output.contains("\r\u{1B}[KAdded the client key"), "the line is cleared before the result")
-                #expect(output.contains("Signed in as alice.test ("), "\(output)")
-                #expect(try terminal.echoes(), "echo is back after the sign-in")
-            }
+        try await Self.withOneKeyClient { world, clientID, key, keyFile in
+            try key.privateJWK.write(to: keyFile)
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: keyFile.path)
+            let terminal = try TerminalProcess(
+                [
+                    "accounts", "add", "alice.test", "--client-id", clientID.absoluteString, "--client-key",
+                    keyFile.path, "--no-browser", "--timeout", "600",
+                ],
+                environment: world.environment
+            )
+            let screen = try await terminal.waitFor("left)…")
+            #expect(screen.contains("paste it here (it is not shown) and press Enter"), "\(screen)")
+            #expect(screen.contains("\r\u{1B}[KWaiting for the redirect until "), "\(screen)")
+            #expect(try !terminal.echoes(), "echo is off while the address is read")
+            let redirect = try await world.redirectAddress(approving: try CLIWorld.authorizationURL(in: screen))
+            terminal.type("not an address\n")
+            try await terminal.waitFor("That is not a web address.")
+            terminal.type(redirect.absoluteString + "\n")
+            let (status, output) = try await terminal.finish()
+            #expect(status == 0, "\(output)")
+            #expect(output.contains("Got \(redirect.absoluteString.count) characters; checking…"), "\(output)")
+            #expect(!output.contains(try CLIWorld.code(in: redirect)), "the pasted address is not echoed")
+            #expect(output.contains("\r\u{1B}[KAdded the client key"), "the line is cleared before the result")
+            #expect(output.contains("Signed in as alice.test ("), "\(output)")
+            #expect(try terminal.echoes(), "echo is back after the sign-in")
         }
     }
 
