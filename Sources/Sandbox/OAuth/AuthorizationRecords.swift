@@ -81,6 +81,8 @@ struct AuthorizationCodeRecord: Sendable {
     var isUsed = false
     /// The session it created, revoked when the code is presented again.
     var sessionID: String?
+    /// Whether it was presented again before its first redemption created a session, which then is never created.
+    var isRevoked = false
 }
 
 /// A session: one sign-in of one client to one account, holding its refresh token chain and access tokens.

@@ -69,23 +69,31 @@ extension AuthorizationServerHandler {
         let refreshTokenExpiresAt =
             clientProof == nil
             ? expiresAt : min(expiresAt, now.addingTimeInterval(settings.confidentialRefreshTokenLifetime))
-        let session = await core.authorizations.createSession(
-            code: code,
-            SessionRecord(
-                id: core.randomToken(bytes: 12),
-                subject: record.subject,
-                clientID: clientID,
-                requestedScope: pushed.scope,
-                scope: PermissionGrant.granted(pushed.scope, settings: settings),
-                dpopKeyThumbprint: proof.thumbprint,
-                clientKey: clientProof?.key,
-                refreshToken: "ref-" + core.randomToken(),
-                expiresAt: expiresAt,
-                refreshTokenExpiresAt: refreshTokenExpiresAt
-            ),
-            accessToken: accessToken,
-            accessTokenExpiresAt: now.addingTimeInterval(settings.accessTokenLifetime)
-        )
+        let session: SessionRecord
+        do {
+            session = try await core.authorizations.createSession(
+                code: code,
+                SessionRecord(
+                    id: core.randomToken(bytes: 12),
+                    subject: record.subject,
+                    clientID: clientID,
+                    requestedScope: pushed.scope,
+                    scope: PermissionGrant.granted(pushed.scope, settings: settings),
+                    dpopKeyThumbprint: proof.thumbprint,
+                    clientKey: clientProof?.key,
+                    refreshToken: "ref-" + core.randomToken(),
+                    expiresAt: expiresAt,
+                    refreshTokenExpiresAt: refreshTokenExpiresAt
+                ),
+                accessToken: accessToken,
+                accessTokenExpiresAt: now.addingTimeInterval(settings.accessTokenLifetime)
+            )
+        } catch {
+            throw invalidGrant(
+                .codeReuse,
+                "the code \(SandboxMonitor.redact(code)) was presented again during its exchange; no tokens are issued"
+            )
+        }
         core.monitor.count { $0.authorizationCodeGrantsSucceeded += 1 }
         let binding = session.clientKey.map { ", bound to client key \($0.keyID)" } ?? ""
         core.monitor.note(

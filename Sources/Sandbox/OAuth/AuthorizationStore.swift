@@ -114,11 +114,13 @@ actor AuthorizationStore {
         codes[code] = record
     }
 
-    /// Redeems a code, which is then used whatever the outcome; a second redemption revokes the session it created.
+    /// Redeems a code, which is then used whatever the outcome; a second redemption revokes the session it created,
+    /// or, when it comes before that session is created, the session it would create (RFC 6749 §4.1.2).
     func redeemCode(_ code: String, now: Date) throws(Failure) -> AuthorizationCodeRecord {
         guard var record = codes[code] else { throw .unknown }
         if record.isUsed {
             if let sessionID = record.sessionID { deleteSession(sessionID) }
+            codes[code]?.isRevoked = true
             throw .reused
         }
         record.isUsed = true
@@ -129,12 +131,15 @@ actor AuthorizationStore {
 
     /// Creates a session for a redeemed code and issues its first tokens; the access token ends with the session at
     /// the latest, as a refreshed one does.
+    ///
+    /// Throws ``Failure/reused``, creating nothing, when the code was presented again since it was redeemed.
     func createSession(
         code: String,
         _ session: SessionRecord,
         accessToken: String,
         accessTokenExpiresAt: Date
-    ) -> SessionRecord {
+    ) throws(Failure) -> SessionRecord {
+        guard codes[code]?.isRevoked == false else { throw .reused }
         var session = session
         codes[code]?.sessionID = session.id
         refreshTokens[session.refreshToken] = session.id
