@@ -139,8 +139,11 @@ public final class AsyncHTTPClientTransport: AddressPinningTransport {
     }
 
     /// The kept pool for `host` and `address`, made when there is room for one more; `nil` when there is none.
+    ///
+    /// The key keeps the host's case: AsyncHTTPClient finds a pin by the exact host, so a pool pinned for one
+    /// spelling would look another spelling up in DNS, unchecked.
     func keptPinnedPool(host: String, address: String) -> HTTPClient? {
-        let key = host.lowercased() + " " + address
+        let key = host + " " + address
         return pinnedPools.withLock { pools -> HTTPClient? in
             if let pool = pools[key] { return pool }
             guard pools.count < Self.maximumPinnedPools else { return nil }

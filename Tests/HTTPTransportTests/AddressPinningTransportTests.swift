@@ -62,6 +62,22 @@ struct AddressPinningTransportTests {
         }
     }
 
+    @Test("a host spelled in another case reaches the pinned address too, never a DNS answer")
+    func pinnedHostInAnotherCase() async throws {
+        try await LoopbackHTTPServer.withServer(handler: LoopbackHTTPServer.always(.text("ok"))) { server in
+            try await AsyncHTTPClientTransport.withTransport(configuration: Self.limits) { transport in
+                // Metadata may spell the issuer's host otherwise than the URL it was fetched from; `.invalid`
+                // never resolves (RFC 6761), so only the pin can make either connection.
+                for host in ["pinned.invalid", "PINNED.invalid", "pinned.invalid"] {
+                    let target = try #require(URL(string: "http://\(host):\(server.port)/"))
+                    let response = try await transport.send(HTTPRequest(url: target), connectingTo: "127.0.0.1")
+                    #expect(response.status == 200)
+                }
+                #expect(server.requests.count == 3)
+            }
+        }
+    }
+
     @Test("a token POST and its retry reach the checked address though the name then resolves where nothing listens")
     func pinnedPOSTOutlivesRebinding() async throws {
         let answer = LoopbackHTTPServer.always(.json(#"{"access_token":"t"}"#))
