@@ -11,7 +11,7 @@ extension PostgresStore {
     /// `pg_advisory_lock(hashtextextended(name, seed))`, waiting at most the lock timeout, and opens a transaction.
     /// Every read and write of this store inside `body` runs on that connection, in that transaction: they see each
     /// other and are committed together when `body` returns or throws (as the file store keeps writes made before an
-    /// error), or earlier at a ``checkpoint()``. Then the lock is released and the connection closed.
+    /// error), also when the calling task was cancelled, or earlier at a ``checkpoint()``. Then the lock is released and the connection closed.
     ///
     /// A transaction that fails leaves nothing behind: when the connection is lost, the commit is refused, or one
     /// of its statements failed (even one whose error `body` caught), none of the writes made since the section
@@ -58,7 +58,8 @@ extension PostgresStore {
         } catch {
             outcome = .failure(error)
         }
-        let finished = await finish(name, on: connection)
+        // In a task of its own, so a cancelled caller still commits what `body` wrote, as the file store keeps it.
+        let finished = await Task { await finish(name, on: connection) }.value
         let value = try outcome.get()
         if let finished { throw finished }
         return value
@@ -66,10 +67,18 @@ extension PostgresStore {
 
     /// Commits the writes made so far in the current critical section and goes on holding its lock; outside a
     /// critical section it does nothing, since every write is committed at once there.
+    ///
+    /// A checkpoint that fails closes the section's connection, which releases its lock: every later statement of
+    /// the section then fails, rather than run outside a transaction, and `withLock` throws.
     public func checkpoint() async throws {
         guard let section = CriticalSection.current, section.storeID == ObjectIdentifier(self) else { return }
-        try await commit(on: section.connection)
-        try await execute("BEGIN", on: section.connection, doing: "starting a transaction")
+        do {
+            try await commit(on: section.connection)
+            try await execute("BEGIN", on: section.connection, doing: "starting a transaction")
+        } catch {
+            try? await section.connection.close()
+            throw error
+        }
     }
 
     /// Commits the section's transaction, or throws when it was not committed: PostgreSQL answers the `COMMIT` of

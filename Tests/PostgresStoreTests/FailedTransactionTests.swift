@@ -76,4 +76,42 @@ struct FailedTransactionTests {
             }
         }
     }
+
+    @Test("after a checkpoint that failed, nothing the section writes is kept and withLock throws")
+    func checkpointFailed() async throws {
+        try await StoreFixture.with { fixture in
+            try await fixture.withStore { store in
+                try await Self.refuse(fixture)
+                try await store.save(Data("old".utf8), as: "session/did:plc:aaa")
+                let before = try await fixture.sql(Self.snapshot)
+                await #expect(throws: PostgresStoreError.self) {
+                    try await store.withLock("session/did:plc:aaa") {
+                        try await store.save(Data("x".utf8), as: "refused-at-commit")
+                        await #expect(throws: PostgresStoreError.serverError) { try await store.checkpoint() }
+                        _ = try? await store.save(Data("new".utf8), as: "session/did:plc:aaa")
+                    }
+                }
+                #expect(try await fixture.sql(Self.snapshot) == before)
+                #expect(try await store.load("session/did:plc:aaa") == Data("old".utf8))
+            }
+        }
+    }
+
+    @Test("a section whose task was cancelled still commits what its body wrote, and returns its value")
+    func cancelledCaller() async throws {
+        try await StoreFixture.with { fixture in
+            try await fixture.withStore { store in
+                try await store.save(Data("old".utf8), as: "session/did:plc:aaa")
+                let section = Task {
+                    try await store.withLock("session/did:plc:aaa") {
+                        try await store.save(Data("new".utf8), as: "session/did:plc:aaa")
+                        withUnsafeCurrentTask { $0?.cancel() }
+                        return "done"
+                    }
+                }
+                #expect(try await section.value == "done")
+                #expect(try await store.load("session/did:plc:aaa") == Data("new".utf8))
+            }
+        }
+    }
 }
