@@ -112,6 +112,27 @@ struct CorruptionTests {
         }
     }
 
+    @Test("a key check cut short or emptied is damage to keystore.json, not a wrong passphrase or key file")
+    func truncatedKeyCheck() throws {
+        let fixture = try StoreFixture()
+        try fixture.passphraseStore().save(Data("token".utf8), as: "accounts")
+        let metadataFile = fixture.file("keystore.json")
+        let original = try Data(contentsOf: metadataFile)
+        var metadata = try #require(try JSONSerialization.jsonObject(with: original) as? [String: Any])
+        let encodedKeyCheck = try #require(metadata["keyCheck"] as? String)
+        let keyCheck = try #require(Data(base64Encoded: encodedKeyCheck))
+        for damaged in [Data(), keyCheck.prefix(30), keyCheck + Data([0])] {
+            metadata["keyCheck"] = damaged.base64EncodedString()
+            try JSONSerialization.data(withJSONObject: metadata).write(to: metadataFile)
+
+            let error = #expect(throws: KeystoreError.corruptedMetadata) { try fixture.passphraseStore() }
+
+            #expect(error?.description.contains("keyCheck is \(damaged.count) bytes") == true)
+        }
+        try original.write(to: metadataFile)
+        #expect(try fixture.passphraseStore().load("accounts") == Data("token".utf8))
+    }
+
     @Test("keystore.json from a newer format version asks to upgrade atoauth")
     func newerMetadata() throws {
         let fixture = try StoreFixture()

@@ -25,6 +25,16 @@ struct SpecialFileTests {
         #expect(error?.description.contains("a FIFO") == true)
     }
 
+    @Test("a FIFO under a temporary file's name is left alone, and the store opens without blocking")
+    func fifoTemporaryFile() throws {
+        let fixture = try StoreFixture()
+        try fixture.keyFileStore().save(Data("token".utf8), as: "accounts")
+        try makeFIFO(fixture.file(".0123.tmp"))
+
+        #expect(try fixture.keyFileStore().load("accounts") == Data("token".utf8))
+        #expect(FileManager.default.fileExists(atPath: fixture.file(".0123.tmp").path))
+    }
+
     @Test("a FIFO as an entry file is refused without blocking")
     func fifoEntry() throws {
         let fixture = try StoreFixture()

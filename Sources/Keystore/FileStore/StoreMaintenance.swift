@@ -61,9 +61,11 @@ enum StoreMaintenance {
     }
 
     /// Removes the temporary file at `path` when no writer holds it and it is older than ``staleAge`` seconds.
+    ///
+    /// Anything but a regular file under a temporary file's name (a FIFO would block the open) is left alone: the
+    /// store never writes one.
     private static func removeIfStale(_ path: String, logger: Logger) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        guard descriptor >= 0 else { return }
+        guard let descriptor = try? RegularFile.descriptor(path, flags: O_RDONLY, followingLinks: false) else { return }
         defer { close(descriptor) }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { return }
         var info = stat()

@@ -68,6 +68,14 @@ struct StoreMetadata: Codable, Equatable, Sendable {
         guard metadata.formatVersion >= 1 else {
             throw KeystoreError.corruptedMetadata(path, reason: "its formatVersion is \(metadata.formatVersion)")
         }
+        // A key check of another length is damage, which no key would open: not a wrong passphrase or key file.
+        let keyCheckLength = Sodium.nonceBytes + keyCheckText.count + Sodium.tagBytes
+        guard metadata.keyCheck.count == keyCheckLength else {
+            throw KeystoreError.corruptedMetadata(
+                path,
+                reason: "its keyCheck is \(metadata.keyCheck.count) bytes, not \(keyCheckLength)"
+            )
+        }
         if metadata.mode == .passphrase {
             guard metadata.salt?.count == Sodium.saltBytes, let parameters = metadata.parameters else {
                 throw KeystoreError.corruptedMetadata(path, reason: "the salt or Argon2id limits are missing")
