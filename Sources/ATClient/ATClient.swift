@@ -200,6 +200,7 @@ public struct ATClient: Sendable {
         if let proxy { headers.add(name: "atproto-proxy", value: proxy) }
         let needed = RequiredPermissions.of(
             call.nsid,
+            parameters: call.parameters,
             proxy: proxy,
             body: call.inspectableBody,
             contentType: call.contentType

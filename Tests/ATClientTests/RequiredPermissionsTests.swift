@@ -54,6 +54,23 @@ struct RequiredPermissionsTests {
         #expect(needed("com.atproto.server.getSession").isEmpty)
     }
 
+    @Test("a service auth token needs the rpc permission of its lxm and aud, as the PDS checks it")
+    func serviceAuth() {
+        func needed(_ parameters: [(String, String)]) -> [String] {
+            let nsid = nsid("com.atproto.server.getServiceAuth")
+            return RequiredPermissions.of(nsid, parameters: parameters, proxy: nil, body: nil, contentType: nil)
+                .map(\.description)
+        }
+        let chat = ("aud", "did:web:api.bsky.chat#bsky_chat")
+        let send = ("lxm", "chat.bsky.convo.sendMessage")
+        #expect(needed([chat, send]) == ["rpc:chat.bsky.convo.sendMessage?aud=did:web:api.bsky.chat%23bsky_chat"])
+        #expect(needed([chat]) == ["rpc:*?aud=did:web:api.bsky.chat%23bsky_chat"])
+        // A bare DID is covered only by `aud=*`; any method at any service only by both transitional scopes.
+        #expect(needed([("aud", "did:web:api.bsky.chat"), send]) == ["rpc:chat.bsky.convo.sendMessage?aud=*"])
+        #expect(needed([("aud", "did:web:api.bsky.chat")]) == ["transition:generic", "transition:chat.bsky"])
+        #expect(needed([("lxm", "not an nsid"), ("aud", "x")]) == ["transition:generic", "transition:chat.bsky"])
+    }
+
     @Test(
         "what cannot be read is left to the server",
         arguments: [

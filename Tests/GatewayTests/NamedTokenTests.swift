@@ -104,6 +104,40 @@ struct NamedTokenTests {
         }
     }
 
+    @Test("a read-only token cannot get a service auth token for another method or service, only for its own")
+    func serviceAuth() async throws {
+        try await SandboxWorld.with { world in
+            let recording = RecordingTransport(world.transport)
+            let accounts = world.accounts(transport: recording)
+            _ = try await world.signIn(with: accounts)
+            let reader = GatewayToken.generate()
+            _ = try await accounts.gatewayTokens().create(
+                name: "reader",
+                token: reader,
+                accounts: [],
+                scope: try ScopeSet(requested: "rpc:app.bsky.feed.getTimeline?aud=*"),
+                lifetime: nil,
+                now: Date()
+            )
+            try await RunningGateway.with(accounts, transport: world.transport) { gateway in
+                let client = GatewayClient(port: gateway.port, token: reader, transport: world.transport)
+                let path = "/xrpc/com.atproto.server.getServiceAuth"
+                for query in ["aud=did:web:api.bsky.chat&lxm=chat.bsky.convo.sendMessage", "aud=did:web:api.bsky.chat"]
+                {
+                    let refused = try await client.send(path + "?" + query)
+                    #expect(refused.status == 403, "\(query)")
+                    #expect(try GatewayClient.errorName(refused) == "ScopeMissingError")
+                }
+                #expect(!recording.requests.contains { $0.url.path.hasSuffix("getServiceAuth") })
+
+                _ = try await client.send(
+                    path + "?aud=did:web:api.bsky.app%23bsky_appview&lxm=app.bsky.feed.getTimeline"
+                )
+                #expect(recording.requests.contains { $0.url.path.hasSuffix("getServiceAuth") })
+            }
+        }
+    }
+
     @Test("--allow-account limits the start-up token: another account is 403 AccountNotAllowed")
     func allowedAccounts() async throws {
         try await SandboxWorld.with { world in

@@ -3,8 +3,9 @@ import ATProtoSyntax
 import Foundation
 
 /// The permissions an XRPC call needs, as a PDS checks them (atproto.com/specs/permission): a record write needs
-/// `repo:<collection>` with its action, a blob upload `blob:<content type>`, and a call the PDS proxies
-/// `rpc:<method>?aud=<atproto-proxy>`.
+/// `repo:<collection>` with its action, a blob upload `blob:<content type>`, a call the PDS proxies
+/// `rpc:<method>?aud=<atproto-proxy>`, and a service auth token (`com.atproto.server.getServiceAuth`) the `rpc`
+/// permission of its `lxm` and `aud`.
 ///
 /// What cannot be read from the request (a body that is not JSON, a collection that is not an NSID) is left to the
 /// server: the call is sent and the PDS decides.
@@ -14,6 +15,7 @@ enum RequiredPermissions {
 
     static func of(
         _ nsid: NSID,
+        parameters: [(String, String)] = [],
         proxy: String?,
         body: Data?,
         contentType: String?
@@ -29,9 +31,26 @@ enum RequiredPermissions {
         case "com.atproto.repo.applyWrites": needed += writes(body, contentType)
         case "com.atproto.repo.uploadBlob":
             if let type = contentType.flatMap(mediaType) { needed += parsed("blob:\(type)") }
+        case "com.atproto.server.getServiceAuth": needed += serviceAuth(parameters)
         default: break
         }
         return needed
+    }
+
+    /// What a service auth token for `lxm` (any method without one) at `aud` needs.
+    ///
+    /// An `rpc` permission names its audience with a service fragment, so only `aud=*` covers an `aud` without one
+    /// (a bare DID, as the lexicon allows). A token for any method at such an audience would need `rpc:*?aud=*`,
+    /// which no permission may be: only `transition:generic` with `transition:chat.bsky` allow it.
+    private static func serviceAuth(_ parameters: [(String, String)]) -> [Permission] {
+        let lxm = parameters.last { $0.0 == "lxm" }.map(\.1).flatMap { try? NSID(validating: $0) }
+        let aud = parameters.last { $0.0 == "aud" }.map(\.1).flatMap(ServiceReference.init(rawValue:))
+        switch (lxm, aud) {
+        case (let lxm?, let aud?): return parsed("rpc:\(lxm.rawValue)?aud=\(escaped(aud.rawValue))")
+        case (let lxm?, nil): return parsed("rpc:\(lxm.rawValue)?aud=*")
+        case (nil, let aud?): return parsed("rpc:*?aud=\(escaped(aud.rawValue))")
+        case (nil, nil): return parsed("transition:generic") + parsed("transition:chat.bsky")
+        }
     }
 
     /// `repo:<collection>?action=…` for the body's `collection`.
