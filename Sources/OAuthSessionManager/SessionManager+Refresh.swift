@@ -69,9 +69,13 @@ extension SessionManager {
             do {
                 updated = try exchange.adopt(response)
             } catch {
+                // The session ends here, so the caller learns to sign in again, with the check that failed.
                 await exchange.discard(response)
-                try? await end(current, "the server's answer to the refresh of \(current.displayName) failed a check")
-                throw error
+                try await end(
+                    current,
+                    "the server's answer to the refresh of \(current.displayName) failed a check (\(error)); "
+                        + "\(exchange.discardedWords), since the old refresh token is spent"
+                )
             }
             // The server recomputes the grant on every refresh and may grant less (atproto.com/specs/permission).
             let newlyMissing = updated.permissions.missing(from: current.permissions)

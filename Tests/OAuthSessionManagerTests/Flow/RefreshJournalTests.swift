@@ -43,6 +43,30 @@ struct RefreshJournalTests {
         }
     }
 
+    @Test("new tokens that fail a check are revoked and the session ends: the caller is told to sign in again")
+    func answerFailsCheck() async throws {
+        try await SandboxWorld.with { world in
+            let detours = DetouringTransport(world.transport, path: "/oauth/token")
+            let (sessions, store, session) = try await signedIn(world, transport: detours)
+            detours.detourNext { request in
+                let answer = try await world.transport.send(request)
+                var object = try #require(try JSONSerialization.jsonObject(with: answer.body) as? [String: Any])
+                object["token_type"] = "Bearer"
+                var altered = answer
+                altered.body = try JSONSerialization.data(withJSONObject: object)
+                return altered
+            }
+            let error = await #expect(throws: SessionError.self) {
+                try await sessions.refresh(did: session.did, replacing: session.accessToken)
+            }
+            #expect(error?.category == .signInNeeded)
+            #expect(error?.description.contains("failed a check") == true, "\(String(describing: error))")
+            #expect(error?.description.contains("they were revoked") == true)
+            #expect(try await store.names().filter { $0.hasPrefix("session/") }.isEmpty)
+            #expect(world.server.counters.revocations >= 1)
+        }
+    }
+
     @Test("a save that fails once is retried and the refresh succeeds")
     func saveRetried() async throws {
         try await SandboxWorld.with { world in
