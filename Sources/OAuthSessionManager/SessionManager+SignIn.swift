@@ -6,6 +6,7 @@ import HTTPTransport
 import Keystore
 import Logging
 package import OAuthMetadata
+import Synchronization
 import WireFormat
 
 extension SessionManager {
@@ -70,12 +71,16 @@ extension SessionManager {
         var request = PushedAuthorizationRequest(client: client, codeChallenge: pkce.challenge, state: state)
         request.loginHint = identity.handle?.description ?? identity.did?.rawValue
         request.prompt = prompt
+        // A nonce in any answer counts, the `use_dpop_nonce` challenge's too: the final one need not repeat it.
+        let nonceIssued = Mutex(false)
         let response = try await request.send(
             to: metadata.pushedAuthorizationRequestEndpoint,
             key: key,
             through: poster,
             client: authenticator
-        )
+        ) { attempt in
+            if attempt.response.headers["DPoP-Nonce"] != nil { nonceIssued.withLock { $0 = true } }
+        }
         let requestURI = try PushedAuthorizationRequest.requireAccepted(response).requestURI
 
         try await store.savePending(
@@ -91,7 +96,7 @@ extension SessionManager {
                 tokenEndpoint: metadata.tokenEndpoint,
                 revocationEndpoint: metadata.revocationEndpoint,
                 createdAt: now(),
-                serverIssuedNonce: response.headers["DPoP-Nonce"] != nil,
+                serverIssuedNonce: nonceIssued.withLock { $0 },
                 clientKeyID: clientKeyID
             )
         )

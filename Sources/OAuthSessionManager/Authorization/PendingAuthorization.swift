@@ -25,7 +25,8 @@ struct PendingAuthorization: Codable, Sendable {
     var revocationEndpoint: URL?
     /// When the PAR was sent.
     var createdAt: Date
-    /// Whether the PAR's answer carried a `DPoP-Nonce`; `nil` in records written before it was kept.
+    /// Whether an answer to the PAR (its `use_dpop_nonce` challenge included) carried a `DPoP-Nonce`; `nil` in
+    /// records written before it was kept.
     var serverIssuedNonce: Bool? = nil
     /// The `kid` of the client key a confidential client's PAR was authenticated with; `nil` for a public client.
     ///

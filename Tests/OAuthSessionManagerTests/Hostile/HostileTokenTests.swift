@@ -1,3 +1,4 @@
+import ATProtoSyntax
 import Foundation
 import OAuthSessionManager
 import Testing
@@ -31,6 +32,15 @@ struct HostileTokenTests {
             expectRefusal(await failedSignIn(scene), .dpopFailed(""))
             scene.expectTokensRevoked()
             try scene.expectNothingStored()
+        }
+    }
+
+    @Test("a server that sends its nonce only with the use_dpop_nonce challenge, never again, is signed in to")
+    func nonceOnlyInChallenge() async throws {
+        try await HostileScene.run { scene in
+            scene.hostile { $0.issuesDPoPNonces = false }
+            let session = try await scene.signIn()
+            #expect(session.did.rawValue == HostileScript.aliceDID)
         }
     }
 
