@@ -55,6 +55,11 @@ struct GatewayTokenTests {
             #expect(badScope.status == 2, "\(badScope.stderr)")
             let badTime = try await world.atoauth("gateway", "token", "create", "y", "--expires", "5 minutes")
             #expect(badTime.status == 2, "\(badTime.stderr)")
+            for reserved in ["startup", "none"] {
+                let taken = try await world.atoauth("gateway", "token", "create", reserved)
+                #expect(taken.status == 2, "the audit log and metrics use “\(reserved)”: \(taken.stderr)")
+                #expect(taken.stderr.contains("is reserved"))
+            }
 
             let audit = world.directory.appendingPathComponent("audit.jsonl")
             let gateway = try await GatewayProcess(in: world, ["--audit-log", audit.path])

@@ -11,7 +11,7 @@ public struct GatewayTokenError: CategorizedError, Hashable {
     /// New codes may come in a later version: a `switch` over them needs a `default` case.
     @nonexhaustive
     public enum Code: String, NamedFailureCode {
-        /// A name with characters other than letters, digits, `.`, `_` and `-`, or longer than 64.
+        /// A name with characters other than letters, digits, `.`, `_` and `-`, longer than 64, or reserved.
         case invalidName
         /// A name another token has.
         case nameTaken
@@ -40,6 +40,16 @@ public struct GatewayTokenError: CategorizedError, Hashable {
         GatewayTokenError(
             .invalidName,
             "A token name is 1 to 64 letters, digits, “.”, “_” or “-”, not “\(TerminalText.sanitized(name, limit: 80))”."
+        )
+    }
+
+    /// A name the gateway's audit log and metrics use for the start-up token or for no token; its code is
+    /// ``Code/invalidName``.
+    public static func reservedName(_ name: String) -> GatewayTokenError {
+        GatewayTokenError(
+            .invalidName,
+            "“\(name)” is reserved: the gateway's audit log and metrics name the start-up token “startup” and a request "
+                + "without a token “none”. Choose another name."
         )
     }
 

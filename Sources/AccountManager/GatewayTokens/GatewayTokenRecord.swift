@@ -20,6 +20,13 @@ public struct GatewayTokenRecord: Sendable, Hashable, Codable {
     /// Whether it no longer works at `now`.
     public func hasExpired(at now: Date) -> Bool { expires.map { now >= $0 } ?? false }
 
+    /// The name the gateway's audit log and metrics give the start-up token.
+    package static let startupName = "startup"
+    /// The name the gateway's metrics give a request without a valid token.
+    package static let noTokenName = "none"
+    /// The names a new token may not take, since the gateway's audit log and metrics use them.
+    package static let reservedNames: Set<String> = [startupName, noTokenName]
+
     /// The characters a name may hold.
     package static func isValidName(_ name: String) -> Bool {
         (1...64).contains(name.utf8.count)

@@ -39,6 +39,7 @@ package struct GatewayTokenStore: Sendable {
         now: Date
     ) async throws -> GatewayTokenRecord {
         guard GatewayTokenRecord.isValidName(name) else { throw GatewayTokenError.invalidName(name) }
+        guard !GatewayTokenRecord.reservedNames.contains(name) else { throw GatewayTokenError.reservedName(name) }
         let record = GatewayTokenRecord(
             name: name,
             digest: Self.digest(token),

@@ -1,3 +1,4 @@
+import AccountManager
 import Prometheus
 import Synchronization
 
@@ -99,7 +100,7 @@ struct GatewayMetrics: Sendable {
     func finished(method: String, status: Int, account: String?, token: String? = nil, after elapsed: Duration) {
         var labels = [("method", ["GET", "POST"].contains(method) ? method : "other"), ("status", String(status))]
         if perAccount { labels.append(("account", account ?? "none")) }
-        if perToken { labels.append(("token", token ?? "none")) }
+        if perToken { labels.append(("token", token ?? GatewayTokenRecord.noTokenName)) }
         registry.makeCounter(
             descriptor: Self.name(
                 "requests",

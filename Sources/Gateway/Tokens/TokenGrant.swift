@@ -1,6 +1,7 @@
 import ATClient
 import ATProtoPermissions
 import ATProtoSyntax
+import AccountManager
 
 /// What the token a request carries lets it do: the accounts it may act as and the permissions it may use.
 struct TokenGrant: Sendable {
@@ -12,7 +13,7 @@ struct TokenGrant: Sendable {
     var scope: ScopeSet?
 
     /// The name the start-up token goes by.
-    static let startupName = "startup"
+    static let startupName = GatewayTokenRecord.startupName
 
     /// The account a call that names none goes out as: the token's one account, else the gateway's fallback (the
     /// active account when that is `nil`).

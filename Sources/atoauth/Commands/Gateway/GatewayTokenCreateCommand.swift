@@ -14,7 +14,12 @@ struct GatewayTokenCreateCommand: AsyncParsableCommand {
         discussion: discussion
     )
 
-    @Argument(help: ArgumentHelp("The token's name: 1–64 letters, digits, “.”, “_” or “-”.", valueName: "name"))
+    @Argument(
+        help: ArgumentHelp(
+            "The token's name: 1–64 letters, digits, “.”, “_” or “-”; not “startup” or “none”.",
+            valueName: "name"
+        )
+    )
     var name: String
 
     @Option(
