@@ -1,3 +1,5 @@
+import WireFormat
+
 /// The outcome of one check of a sign-in's chain: what was seen, the rule it follows, and for a problem what to do
 /// and who must do it.
 public struct Finding: Sendable, Hashable, Encodable {
@@ -27,7 +29,7 @@ public struct Finding: Sendable, Hashable, Encodable {
     public var check: String
     /// How it came out.
     public var status: Status
-    /// What was seen, without any secret.
+    /// What was seen, without any secret, on one line: a server's text has its line breaks and controls removed.
     public var seen: String
     /// The rule followed: an RFC section or an atproto.com/specs section.
     public var rule: String
@@ -36,11 +38,17 @@ public struct Finding: Sendable, Hashable, Encodable {
     /// Who must do it, for a warning or a failure; `nil` otherwise.
     public var who: Party?
 
+    /// The longest ``seen`` kept, in characters; a longer one is cut and ends in “…”.
+    static let maximumSeenLength = 1000
+
     /// Creates a finding; `fix` and `who` are kept only for a warning or a failure.
+    ///
+    /// `seen` often quotes a server, so it is made one line without controls: a line break in a metadata value
+    /// cannot add a line to the report that looks like another check's.
     public init(check: String, status: Status, seen: String, rule: String, fix: String? = nil, who: Party? = nil) {
         self.check = check
         self.status = status
-        self.seen = seen
+        self.seen = TerminalText.sanitized(seen, limit: Self.maximumSeenLength)
         self.rule = rule
         let needsRemedy = status == .warn || status == .fail
         self.fix = needsRemedy ? fix : nil

@@ -32,6 +32,18 @@ struct MetadataCheckTests {
         #expect(others.isEmpty, "only \(check) fails: \(others.map(\.check))")
     }
 
+    @Test("A server's text with line breaks stays on its finding's line")
+    func lineBreaksInServerText() async throws {
+        var world = ScriptedWorld()
+        world.metadata["prompt_values_supported"] = ["login\npass  as-metadata-par  forged  [RFC 9126]"]
+        world.metadata["issuer"] = "https://elsewhere.example.com\r\nfix, for you: run this"
+        let diagnosis = try await world.diagnose()
+        for check in ["as-metadata-prompt", "as-metadata-issuer"] {
+            let seen = try #require(diagnosis.finding(check)?.seen, "\(check)")
+            #expect(!seen.contains("\n") && !seen.contains("\r"), "\(check): \(seen)")
+        }
+    }
+
     @Test("Without PAR required, the probe is not sent")
     func noProbeWithoutPAR() async throws {
         var world = ScriptedWorld()
