@@ -6,7 +6,24 @@ import HTTPTransport
 extension SignInDoctor {
     /// Resolves a handle by DNS and by HTTPS separately, or by the configured resolution service, and says whether
     /// the answers agree (atproto.com/specs/handle, Handle Resolution).
+    ///
+    /// A handle under a reserved top-level domain, or `handle.invalid`, is not looked up at all, as a sign-in refuses
+    /// it first: asking the system resolver for an `.onion` or `.local` name would leak it.
     func examineHandle(_ handle: Handle) async -> (findings: [Finding], did: DID?) {
+        do {
+            try handle.checkResolvable()
+        } catch {
+            let unresolvable = Finding.fail(
+                "handle-resolution",
+                Self.reason(of: error),
+                rule: Rule.handleResolution,
+                fix: "Such a handle is never resolved: give the account a handle under a public domain, or sign in "
+                    + "with its DID.",
+                who: .user
+            )
+            let lookups = IdentityExamination.skipped(["handle-dns", "handle-https"], "the handle cannot be resolved")
+            return (lookups + [unresolvable], nil)
+        }
         if let service = configuration.identity.handleResolverService {
             return await examineHandle(handle, service: service)
         }

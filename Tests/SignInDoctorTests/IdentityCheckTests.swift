@@ -34,6 +34,20 @@ struct IdentityCheckTests {
         #expect(diagnosis.hasFailure)
     }
 
+    @Test("A handle under a reserved top-level domain fails handle-resolution without a look-up, as a sign-in does")
+    func reservedTopLevelDomain() async throws {
+        var world = ScriptedWorld()
+        world.dns = ["_atproto.alice.onion": .success(["did=\(ScriptedWorld.did)"])]
+        let diagnosis = try await world.diagnose("alice.onion")
+        let finding = try #require(diagnosis.finding("handle-resolution"))
+        #expect(finding.status == .fail)
+        #expect(finding.seen.contains("reserved top-level domain .onion"), "\(finding.seen)")
+        #expect(finding.who == .user)
+        #expect(diagnosis.status("handle-dns") == .skip)
+        #expect(diagnosis.status("handle-https") == .skip)
+        #expect(diagnosis.status("did-document") == .skip)
+    }
+
     @Test("A handle served by HTTPS only passes: DNS is not needed then")
     func httpsOnly() async throws {
         var world = ScriptedWorld()
