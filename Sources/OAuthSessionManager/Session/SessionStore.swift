@@ -135,8 +135,10 @@ struct SessionStore: Sendable {
         )
     }
 
-    /// Loads and deletes the pending sign-in of `state` under its lock, so a state is used at most once.
+    /// Loads and deletes the pending sign-in of `state` under its lock, so a state is used at most once; a state of
+    /// another form than this client gives (a forged one, perhaps too long for an entry name) matches none.
     func consumePending(state: String) async throws -> PendingAuthorization? {
+        guard OAuthState.isWellFormed(state) else { return nil }
         let name = PendingAuthorization.entryName(state: state)
         return try await keystore.withLock(name) {
             guard let data = try await keystore.load(name) else { return nil }
