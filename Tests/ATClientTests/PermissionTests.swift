@@ -4,8 +4,10 @@ import ATProtoPermissions
 import ATProtoSyntax
 import AccountManager
 import Foundation
+import HTTPTransport
 import Keystore
 import OAuthSessionManager
+import Sandbox
 import Testing
 
 @Suite("ATClient and the session's permissions")
@@ -67,6 +69,34 @@ struct PermissionTests {
             #expect(recording.count == before)
             // Reads need no permission beyond atproto.
             #expect(try await client.getSession().did == session.did.rawValue)
+        }
+    }
+
+    @Test("the retry after a refused access token is checked against the refreshed grant, which may be narrower")
+    func retryCheckedAgainstRefreshedGrant() async throws {
+        try await SandboxWorld.with { world in
+            let recording = RecordingTransport(world.transport)
+            let accounts = world.accounts(transport: recording)
+            let session = try await world.signIn(with: world.sessions())
+            try await accounts.switchTo(.did(session.did))
+            // The PDS refuses the stored access token; the refresh it leads to no longer grants transition:generic.
+            try world.breakAccessToken(of: session)
+            world.server.updateConfiguration { $0.withheldPermissions = ["transition:generic"] }
+            let client = try await accounts.client(for: .did(session.did))
+
+            let error = await #expect(throws: MissingPermissionError.self) {
+                try await client.createRecord(
+                    repo: session.did.rawValue,
+                    collection: "app.bsky.feed.post",
+                    record: Post(text: "hi")
+                )
+            }
+            #expect(error?.refusedLocally == true, "\(String(describing: error))")
+            let paths = recording.requests.map(\.url.path)
+            let refresh = try #require(paths.lastIndex(of: "/oauth/token"))
+            #expect(paths[..<refresh].contains { $0.hasSuffix("createRecord") }, "the first attempt was sent")
+            #expect(!paths[refresh...].contains { $0.hasSuffix("createRecord") }, "the retry was not: \(paths)")
+            #expect(try await accounts.connection(for: session.did).session.scope == "atproto")
         }
     }
 

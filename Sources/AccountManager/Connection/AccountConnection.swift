@@ -161,8 +161,10 @@ public final class AccountConnection: Sendable {
         "\(request.method) \(request.path) as \(displayName)"
     }
 
-    /// Sends with the current session, and once more after a refresh when the PDS answers `invalid_token`; `send`
-    /// gives the answer and, when it may be a refusal, the same answer read whole.
+    /// Sends with the current session, and once more after a refresh when the PDS answers `invalid_token`.
+    ///
+    /// `send` gives the answer and, when it may be a refusal, the same answer read whole. `authorize` judges each
+    /// session a request goes out with, the refreshed one too.
     private func sendingWithRetry<Answer>(
         _ request: PDSRequest,
         logger: Logger?,
@@ -179,6 +181,7 @@ public final class AccountConnection: Sendable {
         }
         logger.debug("the PDS refused the access token of \(did); refreshing once")
         current = try await refreshed(replacing: current.session.accessToken)
+        try authorize(current.session)  // A refresh may grant less (atproto.com/specs/permission).
         (answer, readable) = try await attempt(request, with: current, send)
         if let refused = readable, InvalidTokenAnswer.matches(refused, kind: current.session.kind) {
             throw AccountError.sessionRejected(
