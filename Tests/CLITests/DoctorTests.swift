@@ -83,7 +83,8 @@ struct DoctorTests {
             for name in [
                 "handle-resolution", "did-document", "did-handle", "did-pds", "pds-address", "resource-metadata",
                 "as-metadata", "as-metadata-issuer", "as-metadata-par", "as-metadata-dpop", "as-metadata-pkce",
-                "as-metadata-iss", "as-metadata-client-auth", "as-metadata-client-id-documents", "as-metadata-scopes",
+                "as-metadata-grants", "as-metadata-iss", "as-metadata-client-auth", "as-metadata-client-id-documents",
+                "as-metadata-scopes",
                 "as-metadata-prompt",
                 "as-metadata-endpoints", "as-protected-resources", "par-request", "par-scope", "dpop-nonce",
                 "server-clock",

@@ -11,6 +11,8 @@ struct MetadataCheckTests {
             ("require_pushed_authorization_requests", "false", "as-metadata-par"),
             ("dpop_signing_alg_values_supported", #"["RS256"]"#, "as-metadata-dpop"),
             ("code_challenge_methods_supported", #"["plain"]"#, "as-metadata-pkce"),
+            ("response_types_supported", #"["token"]"#, "as-metadata-grants"),
+            ("grant_types_supported", #"["authorization_code"]"#, "as-metadata-grants"),
             ("authorization_response_iss_parameter_supported", "false", "as-metadata-iss"),
             ("token_endpoint_auth_methods_supported", #"["private_key_jwt"]"#, "as-metadata-client-auth"),
             ("client_id_metadata_document_supported", "false", "as-metadata-client-id-documents"),

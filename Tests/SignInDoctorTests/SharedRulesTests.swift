@@ -46,6 +46,16 @@ struct SharedRulesTests {
             member: "code_challenge_methods_supported"
         ) { $0.metadata["code_challenge_methods_supported"] = ["plain"] },
         Hostile(
+            testDescription: "no code response type",
+            check: "as-metadata-grants",
+            member: "response_types_supported"
+        ) { $0.metadata["response_types_supported"] = ["token"] },
+        Hostile(
+            testDescription: "no refresh tokens",
+            check: "as-metadata-grants",
+            member: "grant_types_supported"
+        ) { $0.metadata["grant_types_supported"] = nil },
+        Hostile(
             testDescription: "no iss in authorization responses",
             check: "as-metadata-iss",
             member: "authorization_response_iss_parameter_supported"

@@ -13,6 +13,7 @@ package struct AuthorizationServerMetadataCheck: Sendable {
         ("as-metadata-par", MetadataRule.pushedRequests),
         ("as-metadata-dpop", MetadataRule.dpopAlgorithms),
         ("as-metadata-pkce", MetadataRule.pkce),
+        ("as-metadata-grants", MetadataRule.grants),
         ("as-metadata-iss", MetadataRule.issParameter),
         ("as-metadata-client-auth", MetadataRule.clientAuthentication),
         ("as-metadata-client-id-documents", MetadataRule.clientIDDocuments),
@@ -51,8 +52,8 @@ package struct AuthorizationServerMetadataCheck: Sendable {
     /// Every finding, in the order of ``checks``; `as-protected-resources` only when the PDS is known.
     package var findings: [MetadataFinding] {
         [
-            issuerCheck, pushedRequests, dpop, pkce, issParameter, clientAuthentication, clientIDDocuments, scopes,
-            prompts, endpoints,
+            issuerCheck, pushedRequests, dpop, pkce, grants, issParameter, clientAuthentication, clientIDDocuments,
+            scopes, prompts, endpoints,
         ] + (protectedResources.map { [$0] } ?? [])
     }
 
@@ -138,6 +139,31 @@ package struct AuthorizationServerMetadataCheck: Sendable {
             member: "code_challenge_methods_supported",
             required: "S256",
             rule: MetadataRule.pkce
+        )
+    }
+
+    /// `code` among the response types, and `authorization_code` and `refresh_token` among the grant types (which
+    /// RFC 8414 §2 takes to be `authorization_code` and `implicit` when the member is missing).
+    private var grants: MetadataFinding {
+        let required = [
+            ("response_types_supported", wire.responseTypesSupported, "code"),
+            ("grant_types_supported", wire.grantTypesSupported, "authorization_code"),
+            ("grant_types_supported", wire.grantTypesSupported, "refresh_token"),
+        ]
+        for (member, values, value) in required {
+            let finding = listCheck(
+                "as-metadata-grants",
+                values,
+                member: member,
+                required: value,
+                rule: MetadataRule.grants
+            )
+            if finding.outcome == .fail { return finding }
+        }
+        return .pass(
+            "as-metadata-grants",
+            "the authorization code flow, with refresh tokens",
+            rule: MetadataRule.grants
         )
     }
 

@@ -16,6 +16,8 @@ package struct AuthorizationServerMetadataWire: Decodable, Sendable {
     package let scopesSupported: [String]?
     package let protectedResources: [String]?
     package let promptValuesSupported: [String]?
+    package let responseTypesSupported: [String]?
+    package let grantTypesSupported: [String]?
 
     enum CodingKeys: String, CodingKey {
         case issuer
@@ -33,5 +35,7 @@ package struct AuthorizationServerMetadataWire: Decodable, Sendable {
         case scopesSupported = "scopes_supported"
         case protectedResources = "protected_resources"
         case promptValuesSupported = "prompt_values_supported"
+        case responseTypesSupported = "response_types_supported"
+        case grantTypesSupported = "grant_types_supported"
     }
 }

@@ -11,6 +11,8 @@ package enum MetadataRule {
     package static let pushedRequests = "RFC 9126 §5; atproto.com/specs/oauth, Authorization Servers"
     /// `ES256` among the DPoP algorithms.
     package static let dpopAlgorithms = "RFC 9449 §5.1; atproto.com/specs/oauth, DPoP"
+    /// The authorization code flow (`code`) with refresh tokens.
+    package static let grants = "RFC 8414 §2; atproto.com/specs/oauth, Authorization Servers"
     /// PKCE `S256`.
     package static let pkce = "RFC 7636 §4.2; atproto.com/specs/oauth, Authorization Servers"
     /// The `iss` authorization response parameter.

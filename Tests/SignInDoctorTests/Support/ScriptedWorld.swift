@@ -33,6 +33,8 @@ struct ScriptedWorld {
         "client_id_metadata_document_supported": true,
         "authorization_response_iss_parameter_supported": true,
         "code_challenge_methods_supported": ["S256"],
+        "response_types_supported": ["code"],
+        "grant_types_supported": ["authorization_code", "refresh_token"],
         "dpop_signing_alg_values_supported": ["ES256"],
         "token_endpoint_auth_methods_supported": ["none", "private_key_jwt"],
         "token_endpoint_auth_signing_alg_values_supported": ["ES256"],
