@@ -9,7 +9,7 @@ import Testing
 
 @Suite("What the gateway passes on: atproto-proxy, and app-password accounts as xrpc serves them")
 struct PassthroughTests {
-    @Test("app.bsky methods get the default atproto-proxy; a caller's atproto-proxy header goes on as given")
+    @Test("app.bsky methods get the default atproto-proxy; a caller's goes on as given, and a malformed one is 400")
     func proxy() async throws {
         try await SandboxWorld.with { world in
             let recording = RecordingTransport(world.transport)
@@ -30,6 +30,17 @@ struct PassthroughTests {
                 let last = try #require(recording.requests.last { $0.url.path.hasSuffix("getProfile") })
                 #expect(last.headers["atproto-proxy"] == "did:web:labeler.example#atproto_labeler")
                 #expect(last.headers.values(for: "atproto-proxy").count == 1)
+
+                let before = recording.requests.count
+                for bad in ["did:web:labeler.example#bad^id", "did:web:labeler.example", "not a did#x"] {
+                    let refused = try await gateway.send(
+                        "/xrpc/app.bsky.actor.getProfile?actor=alice.test",
+                        headers: ["atproto-proxy": bad]
+                    )
+                    #expect(refused.status == 400, "\(bad)")
+                    #expect(try GatewayClient.errorName(refused) == "InvalidRequest")
+                }
+                #expect(recording.requests.count == before, "a malformed atproto-proxy is not forwarded")
             }
         }
     }

@@ -1,4 +1,5 @@
 import ATClient
+import ATProtoPermissions
 import ATProtoSyntax
 import Foundation
 import HTTPTransport
@@ -85,6 +86,17 @@ extension GatewayHandler {
         guard accounts.count <= 1, proxies.count <= 1 else {
             return refuse(
                 .invalidRequest("atoauth-account and atproto-proxy may each be given once."),
+                &record,
+                closing: unwanted
+            )
+        }
+        // Checked as `xrpc --proxy` checks it: the permission a proxied call needs names this service.
+        if let proxy = proxies.first, ServiceReference(rawValue: proxy) == nil {
+            let shown = TerminalText.sanitized(proxy, limit: 120)
+            return refuse(
+                .invalidRequest(
+                    "atproto-proxy takes DID#SERVICE, such as did:web:api.bsky.app#bsky_appview, not “\(shown)”."
+                ),
                 &record,
                 closing: unwanted
             )
