@@ -37,6 +37,31 @@ struct GatewayTokenTests {
         }
     }
 
+    @Test("the audit log counts each body's bytes: in memory, chunked and spooled, and streamed as it arrives")
+    func bodyBytes() async throws {
+        try await CLIWorld.with { world in
+            try await world.signIn("alice.test")
+            let audit = world.directory.appendingPathComponent("audit.jsonl")
+            let gateway = try await GatewayProcess(in: world, ["--audit-log", audit.path])
+            let sizes = ["in memory": 1000, "chunked, spooled": 2 << 20, "streamed": 3 << 20]
+            for (how, size) in sizes.sorted(by: { $0.value < $1.value }) {
+                let file = world.directory.appendingPathComponent("blob-\(size)")
+                try Data(repeating: UInt8(ascii: "x"), count: size).write(to: file)
+                var arguments = ["-H", "Content-Type: application/octet-stream", "--data-binary", "@" + file.path]
+                if how.hasPrefix("chunked") { arguments += ["-H", "Transfer-Encoding: chunked"] }
+                let upload = CurlAnswer(
+                    try await gateway.curl("/xrpc/com.atproto.repo.uploadBlob", arguments, token: try gateway.token())
+                )
+                #expect(upload.status == 200, "\(how): \(upload.body)")
+            }
+            let lines = try await Waiting.value("an audit line for each of the three uploads") {
+                let lines = try Self.auditLines(audit)
+                return lines.count >= 3 ? lines : nil
+            }
+            #expect(lines.compactMap { $0["bytesIn"] as? Int } == sizes.values.sorted(), "\(lines)")
+        }
+    }
+
     @Test("curl: a token for bob only cannot act as alice by header, query repo or body repo; revoked, it is 401")
     func accountsFromCurl() async throws {
         try await CLIWorld.with { world in

@@ -26,6 +26,8 @@ struct RequestBodyReader: Sendable {
         var bytes: Data?
         /// The file holding it, to discard once the request is answered.
         var file: SpoolFile?
+        /// How many bytes it has.
+        var length: Int
     }
 
     /// Reads `body`, which `Content-Length` said is `declaredLength` bytes (`nil` for a chunked body).
@@ -35,6 +37,7 @@ struct RequestBodyReader: Sendable {
     func read(_ body: RequestBody, declaredLength: Int?) async throws -> Body {
         var memory = Data()
         var file: SpoolFile?
+        var length = 0
         if let declaredLength, declaredLength > GatewayConfiguration.memoryBodyLimit {
             file = try spool.create()
         } else if let declaredLength {
@@ -42,6 +45,7 @@ struct RequestBodyReader: Sendable {
         }
         do {
             try await consume(body, declaredLength: declaredLength) { buffer, count in
+                length = count
                 if file == nil, count > GatewayConfiguration.memoryBodyLimit {
                     let spooled = try spool.create()
                     try memory.withUnsafeBytes { try spooled.append($0) }
@@ -58,25 +62,31 @@ struct RequestBodyReader: Sendable {
             file?.discard()
             throw error
         }
-        if let file { return Body(body: file.body, bytes: nil, file: file) }
-        return Body(body: .bytes(memory), bytes: memory, file: nil)
+        if let file { return Body(body: file.body, bytes: nil, file: file, length: length) }
+        return Body(body: .bytes(memory), bytes: memory, file: nil, length: length)
     }
 
     /// Receives `body`, of the `declaredLength` its `Content-Length` gave, into `file` as it arrives, so that the
     /// forwarding can send it on meanwhile (``SpoolFile/growingBody(length:)``); ends by finishing the file, or
     /// failing it with what ``read(_:declaredLength:)`` would throw, which the reads waiting on it then throw too.
     ///
-    /// - Returns: the refusal, when the body did not arrive whole.
-    func receive(_ body: RequestBody, declaredLength: Int, into file: SpoolFile) async -> (any Error)? {
+    /// - Returns: how many bytes arrived, and the refusal when the body did not arrive whole.
+    func receive(
+        _ body: RequestBody,
+        declaredLength: Int,
+        into file: SpoolFile
+    ) async -> (received: Int, failure: (any Error)?) {
+        var received = 0
         do {
-            try await consume(body, declaredLength: declaredLength) { buffer, _ in
+            try await consume(body, declaredLength: declaredLength) { buffer, count in
+                received = count
                 try buffer.withUnsafeReadableBytes { try file.append($0) }
             }
             file.finish()
-            return nil
+            return (received, nil)
         } catch {
             file.fail(error)
-            return error
+            return (received, error)
         }
     }
 

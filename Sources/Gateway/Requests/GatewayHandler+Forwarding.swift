@@ -160,14 +160,16 @@ extension GatewayHandler {
             call.inspectableBody = bytes
         }
         call.body = arriving.map { $0.file.growingBody(length: $0.length) } ?? body?.body
-        record.bytesIn = arriving?.length ?? body?.bytes?.count ?? declaredLength ?? 0
         guard let arriving else {
+            record.bytesIn = body?.length ?? 0
             return answering(await forwarded(call, as: account, lent), spooled: body?.file, &record)
         }
         // The body is received while it is forwarded; the answer waits until the client has sent all of it.
         async let received = bodies.receive(request.body, declaredLength: arriving.length, into: arriving.file)
         let answer = await forwarded(call, as: account, lent)
-        if let failure = await received {
+        let (receivedLength, failure) = await received
+        record.bytesIn = receivedLength
+        if let failure {
             arriving.file.discard()
             return refuse(Self.refusal(ofBody: failure), &record, closing: true)
         }
