@@ -60,8 +60,26 @@ public final class PostgresStore: Keystore {
     /// - Throws: ``KeystoreError/corrupted`` when the stored value fails authentication (modified, or copied from
     ///   another entry); ``PostgresStoreError`` when the database cannot be used.
     public func load(_ name: String) async throws -> Data? {
-        let sealed = try await column("sealed", of: name, as: Data.self)
-        return try sealed.map { try sealer.open($0, as: name) }
+        try EntrySealer.validate(name: name)
+        let (table, key) = EntryTable.locate(name)
+        let (logger, limit) = (logger, EntrySealer.maximumSealedBytes)
+        // A value larger than any entry may be is measured, not fetched: a table written by someone without the
+        // key cannot make every instance read a gigabyte.
+        let found = try await perform("reading from the store") { connection -> (Data?, Int)? in
+            let rows = try await connection.query(
+                """
+                SELECT CASE WHEN octet_length(sealed) <= \(limit) THEN sealed END, octet_length(sealed)
+                FROM \(unescaped: table.name) WHERE \(unescaped: table.keyColumn) = \(key)
+                """,
+                logger: logger
+            )
+            var found: (Data?, Int)?
+            for try await row in rows.decode((Data?, Int).self) { found = row }
+            return found
+        }
+        guard let (sealed, size) = found else { return nil }
+        guard let sealed else { throw sealer.tooLarge(name, size: size) }
+        return try sealer.open(sealed, as: name)
     }
 
     /// Seals `value` and stores it under `name`, replacing any previous value, with a new revision.

@@ -52,6 +52,28 @@ struct SealingTests {
         }
     }
 
+    @Test("a value larger than any entry may be is refused as corrupted, not fetched, and left in place")
+    func oversizedValue() async throws {
+        try await StoreFixture.with { fixture in
+            try await fixture.withStore { store in
+                try await store.save(Data("alice".utf8), as: "session/did:plc:alice")
+                try await fixture.sql(
+                    "UPDATE atoauth_sessions SET sealed = sealed || decode(repeat('00', 16777216), 'hex') "
+                        + "WHERE did = 'did:plc:alice'"
+                )
+                let error = await #expect(throws: KeystoreError.corrupted) {
+                    try await store.load("session/did:plc:alice")
+                }
+                #expect(
+                    error?.description.contains("more than the 16 MiB any entry may be") == true,
+                    "\(String(describing: error))"
+                )
+                let size = "SELECT octet_length(sealed) > 16777216 FROM atoauth_sessions WHERE did = 'did:plc:alice'"
+                #expect(try await fixture.sql(size).trimmingCharacters(in: .whitespacesAndNewlines) == "t")
+            }
+        }
+    }
+
     @Test("another key file, a missing key file or a passphrase does not open a store made with a key file")
     func wrongKeySources() async throws {
         try await StoreFixture.with { fixture in

@@ -14,6 +14,9 @@ package struct EntrySealer: Sendable {
     /// Names the store in messages, such as `the PostgreSQL store atoauth on db.example:5432`; never a secret.
     package let location: String
 
+    /// The largest sealed value a store reads, as the file store reads no larger file: far above any session or key.
+    package static let maximumSealedBytes = SecureFile.maximumSize
+
     private init(key: SecretKey, location: String) {
         self.key = key
         self.location = location
@@ -72,6 +75,16 @@ package struct EntrySealer: Sendable {
     ///
     /// - Throws: ``KeystoreError/corrupted`` when `sealed` was modified, truncated or sealed for another entry or
     ///   key; ``KeystoreError/unsupportedVersion`` when a newer atoauth wrote it.
+    /// The error for the value of `name` that is `size` bytes, more than ``maximumSealedBytes``; it was not read.
+    package func tooLarge(_ name: String, size: Int) -> KeystoreError {
+        .corruptedValue(
+            entry: name,
+            location: location,
+            reason:
+                "it is \(size) bytes, more than the \(Self.maximumSealedBytes >> 20) MiB any entry may be, so it was not read"
+        )
+    }
+
     package func open(_ sealed: Data, as name: String) throws -> Data {
         let entry = try EntryName(name)
         return try EntryCodec.decode(sealed, name: entry, path: location, key: key) { reason in
