@@ -28,22 +28,38 @@ struct FailedTransactionTests {
         )
     }
 
+    /// The entry every section here writes, which holds "old" before it.
+    static let session = "session/did:plc:aaa"
+
+    /// Runs `section` under the lock of ``session``, which holds "old", and returns what `withLock` threw, having
+    /// checked that it threw and that the tables are as they were.
+    static func failedSection(
+        _ fixture: StoreFixture,
+        _ store: PostgresStore,
+        sourceLocation: SourceLocation = #_sourceLocation,
+        _ section: @escaping () async throws -> Void
+    ) async throws -> PostgresStoreError? {
+        try await store.save(Data("old".utf8), as: session)
+        let before = try await fixture.sql(snapshot)
+        let error = await #expect(throws: PostgresStoreError.self, sourceLocation: sourceLocation) {
+            try await store.withLock(session) { try await section() }
+        }
+        #expect(try await fixture.sql(snapshot) == before, sourceLocation: sourceLocation)
+        #expect(try await store.load(session) == Data("old".utf8), sourceLocation: sourceLocation)
+        return error
+    }
+
     @Test("a refused commit: withLock throws, and no write of the section is kept")
     func commitRefused() async throws {
         try await StoreFixture.with { fixture in
             try await fixture.withStore { store in
                 try await Self.refuse(fixture)
-                try await store.save(Data("old".utf8), as: "session/did:plc:aaa")
-                let before = try await fixture.sql(Self.snapshot)
-                await #expect(throws: PostgresStoreError.serverError) {
-                    try await store.withLock("session/did:plc:aaa") {
-                        try await store.save(Data("new".utf8), as: "session/did:plc:aaa")
-                        try await store.save(Data("key".utf8), as: "dpop-key/did:plc:aaa")
-                        try await store.save(Data("x".utf8), as: "refused-at-commit")
-                    }
+                let error = try await Self.failedSection(fixture, store) {
+                    try await store.save(Data("new".utf8), as: Self.session)
+                    try await store.save(Data("key".utf8), as: "dpop-key/did:plc:aaa")
+                    try await store.save(Data("x".utf8), as: "refused-at-commit")
                 }
-                #expect(try await fixture.sql(Self.snapshot) == before)
-                #expect(try await store.load("session/did:plc:aaa") == Data("old".utf8))
+                #expect(error == .serverError)
             }
         }
     }
@@ -53,26 +69,18 @@ struct FailedTransactionTests {
         try await StoreFixture.with { fixture in
             try await fixture.withStore { store in
                 try await Self.refuse(fixture)
-                try await store.save(Data("old".utf8), as: "session/did:plc:aaa")
-                let before = try await fixture.sql(Self.snapshot)
-                await #expect(throws: PostgresStoreError.self) {
-                    try await store.withLock("session/did:plc:aaa") {
-                        try await store.save(Data("new".utf8), as: "session/did:plc:aaa")
-                        await #expect(throws: PostgresStoreError.serverError) {
-                            try await store.save(Data("x".utf8), as: "refused-now")
-                        }
+                _ = try await Self.failedSection(fixture, store) {
+                    try await store.save(Data("new".utf8), as: Self.session)
+                    await #expect(throws: PostgresStoreError.serverError) {
+                        try await store.save(Data("x".utf8), as: "refused-now")
                     }
                 }
-                #expect(try await fixture.sql(Self.snapshot) == before)
                 // The same at a checkpoint, which must not report a commit that did not happen.
-                await #expect(throws: PostgresStoreError.self) {
-                    try await store.withLock("session/did:plc:aaa") {
-                        try await store.save(Data("new".utf8), as: "session/did:plc:aaa")
-                        _ = try? await store.save(Data("x".utf8), as: "refused-now")
-                        try await store.checkpoint()
-                    }
+                _ = try await Self.failedSection(fixture, store) {
+                    try await store.save(Data("new".utf8), as: Self.session)
+                    _ = try? await store.save(Data("x".utf8), as: "refused-now")
+                    try await store.checkpoint()
                 }
-                #expect(try await fixture.sql(Self.snapshot) == before)
             }
         }
     }
@@ -82,17 +90,11 @@ struct FailedTransactionTests {
         try await StoreFixture.with { fixture in
             try await fixture.withStore { store in
                 try await Self.refuse(fixture)
-                try await store.save(Data("old".utf8), as: "session/did:plc:aaa")
-                let before = try await fixture.sql(Self.snapshot)
-                await #expect(throws: PostgresStoreError.self) {
-                    try await store.withLock("session/did:plc:aaa") {
-                        try await store.save(Data("x".utf8), as: "refused-at-commit")
-                        await #expect(throws: PostgresStoreError.serverError) { try await store.checkpoint() }
-                        _ = try? await store.save(Data("new".utf8), as: "session/did:plc:aaa")
-                    }
+                _ = try await Self.failedSection(fixture, store) {
+                    try await store.save(Data("x".utf8), as: "refused-at-commit")
+                    await #expect(throws: PostgresStoreError.serverError) { try await store.checkpoint() }
+                    _ = try? await store.save(Data("new".utf8), as: Self.session)
                 }
-                #expect(try await fixture.sql(Self.snapshot) == before)
-                #expect(try await store.load("session/did:plc:aaa") == Data("old".utf8))
             }
         }
     }
@@ -101,16 +103,16 @@ struct FailedTransactionTests {
     func cancelledCaller() async throws {
         try await StoreFixture.with { fixture in
             try await fixture.withStore { store in
-                try await store.save(Data("old".utf8), as: "session/did:plc:aaa")
+                try await store.save(Data("old".utf8), as: Self.session)
                 let section = Task {
-                    try await store.withLock("session/did:plc:aaa") {
-                        try await store.save(Data("new".utf8), as: "session/did:plc:aaa")
+                    try await store.withLock(Self.session) {
+                        try await store.save(Data("new".utf8), as: Self.session)
                         withUnsafeCurrentTask { $0?.cancel() }
                         return "done"
                     }
                 }
                 #expect(try await section.value == "done")
-                #expect(try await store.load("session/did:plc:aaa") == Data("new".utf8))
+                #expect(try await store.load(Self.session) == Data("new".utf8))
             }
         }
     }
