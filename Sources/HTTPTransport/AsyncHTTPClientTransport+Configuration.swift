@@ -25,6 +25,11 @@ extension AsyncHTTPClientTransport {
         /// the limit is aborted as soon as it does. Both fail with ``TransportError/responseTooLarge``.
         public var maximumResponseBytes: Int
 
+        /// What the message of a response over ``maximumResponseBytes`` tells its reader to raise.
+        ///
+        /// Default `maximumResponseBytes`; a program that takes the limit as an option names that option.
+        public var maximumResponseBytesSetting = "maximumResponseBytes"
+
         /// The `User-Agent` added to requests that carry none; default ``defaultUserAgent``, and `nil` adds none.
         public var userAgent: String?
 

@@ -198,12 +198,22 @@ public final class AsyncHTTPClientTransport: AddressPinningTransport {
         var body = Data()
         if request.method != .head, let length = response.headers.first(name: "Content-Length").flatMap({ Int($0) }) {
             // Dropping the unread response makes AsyncHTTPClient abort the request and close the connection.
-            guard length <= limit else { throw TransportError.responseTooLarge(request, limit: limit) }
+            guard length <= limit else {
+                throw TransportError.responseTooLarge(
+                    request,
+                    limit: limit,
+                    setting: configuration.maximumResponseBytesSetting
+                )
+            }
             body.reserveCapacity(max(0, length))
         }
         for try await chunk in response.body {
             guard chunk.readableBytes <= limit - body.count else {
-                throw TransportError.responseTooLarge(request, limit: limit)
+                throw TransportError.responseTooLarge(
+                    request,
+                    limit: limit,
+                    setting: configuration.maximumResponseBytesSetting
+                )
             }
             chunk.withUnsafeReadableBytes { body.append(contentsOf: $0) }
         }

@@ -133,13 +133,17 @@ extension TransportError {
         )
     }
 
-    static func responseTooLarge(_ request: HTTPRequest, limit: Int) -> TransportError {
+    static func responseTooLarge(
+        _ request: HTTPRequest,
+        limit: Int,
+        setting: String = "maximumResponseBytes"
+    ) -> TransportError {
         make(
             .responseTooLarge,
             request,
             nil,
             "The response to \(target(request)) is larger than the \(format(bytes: limit)) limit, so it was aborted"
-                + " — raise maximumResponseBytes if the server is expected to send that much."
+                + " — raise \(setting) if the server is expected to send that much."
         )
     }
 

@@ -28,6 +28,28 @@ struct XRPCOutputTests {
         }
     }
 
+    @Test("an answer of several MiB is printed whole; --max-response lowers the limit, and the refusal names it")
+    func largeAnswer() async throws {
+        let blob = Data((0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        try await Self.withAnswers([
+            "/xrpc/com.example.blob.get": ScriptedResponse(
+                headers: [("Content-Type", "application/octet-stream")],
+                body: blob
+            )
+        ]) { world in
+            let whole = try await world.atoauth("xrpc", "com.example.blob.get", "--raw")
+            #expect(whole.status == 0, "\(whole.stderr)")
+            #expect(whole.stdoutBytes == blob)
+            let capped = try await world.atoauth("xrpc", "com.example.blob.get", "--raw", "--max-response", "1M")
+            #expect(capped.status == 1)
+            #expect(capped.stdoutBytes.isEmpty)
+            #expect(capped.stderr.contains("larger than the 1 MiB limit"), "\(capped.stderr)")
+            #expect(capped.stderr.contains("raise --max-response"))
+            let bad = try await world.atoauth("xrpc", "com.example.blob.get", "--max-response", "1T")
+            #expect(bad.status == 2, "\(bad.stderr)")
+        }
+    }
+
     @Test("--json prints JSON on one line, and describes an answer that is not JSON")
     func json() async throws {
         try await Self.withAnswers([

@@ -16,12 +16,14 @@ struct CLIContext {
     static func run<T, Command>(
         _ options: GlobalOptions<Command>,
         environment: [String: String] = ProcessInfo.processInfo.environment,
+        responseLimit: (bytes: Int, option: String)? = nil,
         _ body: (CLIContext) async throws -> T
     ) async throws -> T {
         try await run(
             try GlobalSettings(options, environment: environment),
             environment: environment,
             creatingStore: Command.self is any StoreCreatingCommand.Type,
+            responseLimit: responseLimit,
             body
         )
     }
@@ -29,10 +31,12 @@ struct CLIContext {
     /// Builds the context from settings already read, runs `body`, and shuts the transport down on every path.
     ///
     /// Only with `creatingStore` (a command that stores something) is a file store that does not exist yet made.
+    /// A `responseLimit` (with the option that set it) replaces the transport's 1 MiB limit on a response.
     static func run<T>(
         _ settings: GlobalSettings,
         environment: [String: String] = ProcessInfo.processInfo.environment,
         creatingStore: Bool = false,
+        responseLimit: (bytes: Int, option: String)? = nil,
         _ body: (CLIContext) async throws -> T
     ) async throws -> T {
         let logger = logger(settings)
@@ -44,7 +48,7 @@ struct CLIContext {
             logger: logger,
             creating: creatingStore
         ) { keystore in
-            try await withTransport(settings, logger: logger) { transport in
+            try await withTransport(settings, logger: logger, responseLimit: responseLimit) { transport in
                 var configuration = try accountConfiguration(settings, logger: logger)
                 configuration.nonceFile = home.appendingPathComponent("dpop-nonces.json")
                 let accounts = AccountManager(keystore: keystore, transport: transport, configuration: configuration)
@@ -77,16 +81,21 @@ struct CLIContext {
     static func withTransport<T>(
         _ settings: GlobalSettings,
         logger: Logger,
+        responseLimit: (bytes: Int, option: String)? = nil,
         _ body: (any HTTPTransport) async throws -> T
     ) async throws -> T {
         var transportLogger = logger
         transportLogger.logLevel = .warning  // AsyncHTTPClient's own connection chatter is not what -v shows.
         let timeout = settings.requestTimeout
-        let limits = AsyncHTTPClientTransport.Configuration(
+        var limits = AsyncHTTPClientTransport.Configuration(
             connectTimeout: min(.seconds(10), timeout),
             totalTimeout: timeout,
             maximumConnectionsPerHost: settings.connectionsPerHost
         )
+        if let responseLimit {
+            limits.maximumResponseBytes = responseLimit.bytes
+            limits.maximumResponseBytesSetting = responseLimit.option
+        }
         return try await AsyncHTTPClientTransport.withTransport(configuration: limits, logger: transportLogger) {
             base in
             try await body(settings.verbose ? LoggingTransport(base, logger: logger) : base)

@@ -66,6 +66,16 @@ struct XRPCCommand: AsyncParsableCommand, GlobalOptionUser {
     var raw = false
 
     @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The largest answer read, with K, M or G for KiB, MiB or GiB (default 1G).",
+            valueName: "bytes"
+        ),
+        transform: ByteCount.parse
+    )
+    var maxResponse: ByteCount?
+
+    @Option(
         name: [.customShort("H"), .customLong("header")],
         help: ArgumentHelp("Add a header field (repeat for more), as curl's -H does.", valueName: "name:value"),
         transform: HeaderField.parse
@@ -83,6 +93,8 @@ struct XRPCCommand: AsyncParsableCommand, GlobalOptionUser {
 
     /// The page limit when `--max-pages` is not given.
     static let defaultMaximumPages = 1000
+    /// The largest answer read without `--max-response`: 1 GiB, as much as `--input` sends.
+    static let defaultMaximumResponse = XRPCInput.maximumSize
     /// The largest `--max-pages`.
     static let maximumPages = 1_000_000
 
@@ -113,7 +125,8 @@ struct XRPCCommand: AsyncParsableCommand, GlobalOptionUser {
         let method = self.method.nsid
         let pairs = parameters.map { ($0.name, $0.value) }
         let format: XRPCPrinter.Format = raw ? .raw : global.json ? .json : .readable
-        try await CLIContext.run(global) { context in
+        let responseLimit = (bytes: maxResponse?.bytes ?? Self.defaultMaximumResponse, option: "--max-response")
+        try await CLIContext.run(global, responseLimit: responseLimit) { context in
             // Routed: --account, else the account the request's repo names when it is signed in, else the active one.
             let client = context.accounts.client()
             let account = try context.settings.selectedAccount()
