@@ -60,6 +60,8 @@ final class CallbackGate: Sendable {
     private let path: String
     private let port: Int
     private let state = Mutex<(expected: String?, finished: Bool, refusedStates: Int)>((nil, false, 0))
+    /// What runs once the expected `state` is known: the delivered callbacks still waiting for their page.
+    private let stateWaiters = Mutex<[@Sendable (String) -> Void]>([])
 
     init(path: String, port: Int) {
         self.path = path
@@ -78,9 +80,24 @@ final class CallbackGate: Sendable {
         state.withLock { $0.refusedStates += 1 }
     }
 
-    /// Sets the `state` a callback must carry to be delivered.
+    /// Sets the `state` a callback must carry to be delivered, and tells the callbacks delivered before it.
     func expect(state expected: String) {
         state.withLock { $0.expected = expected }
+        let waiters = stateWaiters.withLock { waiters in
+            defer { waiters = [] }
+            return waiters
+        }
+        for waiter in waiters { waiter(expected) }
+    }
+
+    /// Runs `body` with the expected `state` as soon as it is known.
+    func whenStateExpected(_ body: @escaping @Sendable (String) -> Void) {
+        let known = stateWaiters.withLock { waiters -> String? in
+            if let expected = expectedState { return expected }
+            waiters.append(body)
+            return nil
+        }
+        if let known { body(known) }
     }
 
     /// Records that the sign-in finished: no further callback is delivered.

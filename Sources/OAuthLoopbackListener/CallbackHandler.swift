@@ -37,8 +37,9 @@ final class CallbackHandler: ChannelInboundHandler, Sendable {
     private let gate: CallbackGate
     private let callbacks: AsyncStream<URL>.Continuation
     private let page: PageSlot
-    /// Whether this connection's request was read, and whether it is a delivered callback waiting for its page.
-    private let progress = Mutex<(answered: Bool, awaitingPage: Bool)>((false, false))
+    /// Whether this connection's request was read, whether it is a delivered callback waiting for its page, and
+    /// whether that page was written.
+    private let progress = Mutex<(answered: Bool, awaitingPage: Bool, pageWritten: Bool)>((false, false, false))
 
     init(gate: CallbackGate, callbacks: AsyncStream<URL>.Continuation, page: PageSlot) {
         self.gate = gate
@@ -66,13 +67,28 @@ final class CallbackHandler: ChannelInboundHandler, Sendable {
             callbacks.yield(url)
             let eventLoop = context.eventLoop
             let loopBound = NIOLoopBound(context, eventLoop: eventLoop)
-            page.whenFilled { [self] page in
-                let shown = gate.page(page, forState: state)
-                // The page arrives on whatever thread finished the sign-in; the context is only touched on its loop.
+            // The pages arrive on whatever thread finished the sign-in or named its state; the context is only
+            // touched on its loop, and one page is written.
+            let answer: @Sendable (HTTPResponseStatus, CallbackPage) -> Void = { [self] status, shown in
                 eventLoop.execute {
-                    self.write(status: .ok, html: shown.html, context: loopBound.value)
+                    guard self.takePageTurn() else { return }
+                    self.write(status: status, html: shown.html, context: loopBound.value)
                 }
             }
+            // A callback of another state than the sign-in's is answered as soon as that state is known, so that
+            // callbacks delivered before it cannot hold every slot while the browser's redirect comes.
+            gate.whenStateExpected { expected in
+                if state != expected { answer(.badRequest, CallbackGate.foreignPage) }
+            }
+            page.whenFilled { [gate] page in answer(.ok, gate.page(page, forState: state)) }
+        }
+    }
+
+    /// Whether the page is still to be written; true once.
+    private func takePageTurn() -> Bool {
+        progress.withLock { progress in
+            defer { progress.pageWritten = true }
+            return !progress.pageWritten
         }
     }
 

@@ -68,6 +68,27 @@ struct SlowRequestTests {
         }
     }
 
+    @Test("callbacks delivered before the state is known are answered once it is, so they cannot keep the browser out")
+    func earlyForgeriesFreeTheirSlots() async throws {
+        try await withListener(.init(maximumConnections: 2)) { listener, port in
+            // A neighbour fills every slot with callbacks while the sign-in is still resolving the account.
+            let forged = try (1...2).map { code in
+                let connection = try RawHTTPConnection(port: port)
+                connection.sendGet("/callback?state=forged&code=\(code)", host: "127.0.0.1:\(port)")
+                return connection
+            }
+            for _ in 1...2 { _ = try await listener.waitForCallback(timeout: .seconds(30)) }
+            listener.expect(state: "right")
+            for connection in forged {
+                #expect(await connection.readAll().hasPrefix("HTTP/1.1 400"))
+            }
+            let waiting = Task { try await listener.waitForCallback(timeout: .seconds(30), expectedState: "right") }
+            let browser = try RawHTTPConnection(port: port)
+            browser.sendGet("/callback?state=right&code=good", host: "127.0.0.1:\(port)")
+            try await expectSignedIn(waiting, listener, browser)
+        }
+    }
+
     @Test("a connection whose request head is not complete by the deadline is closed, however often it sends a line")
     func headDeadline() async throws {
         try await withListener(.init(requestHeadTimeout: .seconds(1))) { listener, port in

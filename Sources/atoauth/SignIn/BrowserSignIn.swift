@@ -25,6 +25,7 @@ struct BrowserSignIn {
     ) async throws -> AccountSignIn {
         let listener = try await LoopbackCallbackListener.start(port: options.callbackPort ?? 0)
         var pendingState: String?
+        var started = false
         do {
             let request: AuthorizationRequest
             do {
@@ -34,6 +35,7 @@ struct BrowserSignIn {
             }
             pendingState = request.state
             listener.expect(state: request.state)
+            started = true
             Output.message("Open this URL to sign in:\n\(request.url.absoluteString)")
             let wait = RedirectWait(
                 destination: .listener(listener),
@@ -52,9 +54,11 @@ struct BrowserSignIn {
             await listener.finish(with: .signedIn(as: signIn.account.displayName))
             return signIn
         } catch {
-            // Clean up outside this (possibly cancelled) task, so Ctrl-C still forgets the pending sign-in.
+            // Clean up outside this (possibly cancelled) task, so Ctrl-C still forgets the pending sign-in. Before
+            // the authorization URL exists no redirect can be the browser's: what reached the listener then hears
+            // nothing of the account.
             let accounts = context.accounts
-            let message = CLIFailure(error).message
+            let message = started ? CLIFailure(error).message : "No sign-in is under way here."
             await Task {
                 await listener.finish(with: .failed(message))
                 if let pendingState { try? await accounts.cancelAuthorization(state: pendingState) }
