@@ -74,6 +74,25 @@ struct ConfidentialSignInTests {
         return try await world.pasteRedirect(into: running)
     }
 
+    @Test("Ctrl-C while a confidential sign-in waits for its redirect exits 130 and leaves no pending sign-in")
+    func interrupt() async throws {
+        try await Self.withOneKeyClient { world, clientID, key, keyFile in
+            try key.privateJWK.write(to: keyFile)
+            let running = try world.startSignIn(
+                "alice.test",
+                ["--client-id", clientID.absoluteString, "--client-key", keyFile.path, "--no-browser"]
+            )
+            try await Waiting.until("the pending sign-in to be stored") {
+                try world.storedNames().contains { $0.hasPrefix("pending/") }
+            }
+            try await running.waitForStderr(containing: "press Ctrl-C to cancel")
+            running.signal(SIGINT)
+            let result = try await running.finish(timeout: .seconds(20))
+            #expect(result.status == 130, "\(result.stderr)")
+            #expect(try world.storedNames().allSatisfy { !$0.hasPrefix("pending/") && !$0.hasPrefix("session/") })
+        }
+    }
+
     @Test("The pasted redirect signs the account in bound to the key; the key never shows; a removed key ends it")
     func operatorSignIn() async throws {
         let key = ClientKey()

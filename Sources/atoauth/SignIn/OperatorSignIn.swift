@@ -62,7 +62,9 @@ struct OperatorSignIn {
             if case .file(let key) = signingKey { await Self.reportAdded(key, context) }
             return signedIn
         } catch {
-            try? await context.accounts.cancelAuthorization(state: request.state)
+            // Outside this (possibly cancelled) task, so Ctrl-C still forgets the pending sign-in.
+            let accounts = context.accounts
+            await Task { try? await accounts.cancelAuthorization(state: request.state) }.value
             throw error
         }
     }
