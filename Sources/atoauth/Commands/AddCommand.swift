@@ -112,7 +112,7 @@ struct AddCommand: AsyncParsableCommand, GlobalOptionUser {
                 "--replace goes with --app-password; an OAuth sign-in replaces the account's session without it."
             ),
             (
-                appPassword && (signIn.isCustomized || global.clientID != nil),
+                appPassword && (signIn.anyGiven || global.clientID != nil),
                 "\(browserless) --scope, --callback-port, --no-browser, --timeout and --client-id do not apply to it."
             ),
         ])

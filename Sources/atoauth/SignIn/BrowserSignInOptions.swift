@@ -28,12 +28,15 @@ struct BrowserSignInOptions: ParsableArguments {
     var noBrowser = false
 
     @Option(
-        name: .long,
+        name: .customLong("timeout"),
         parsing: .unconditional,
-        help: "Seconds to wait for the browser's redirect, at most a day (86400).",
+        help: "Seconds to wait for the browser's redirect, at most a day (86400) (default: \(defaultTimeout)).",
         transform: WholeNumber.parser("--timeout", within: 1...maximumTimeout, unit: "seconds")
     )
-    var timeout = Self.defaultTimeout
+    var givenTimeout: Int?
+
+    /// The seconds to wait: `--timeout`, or the default.
+    var timeout: Int { givenTimeout ?? Self.defaultTimeout }
 
     /// The `--timeout` when none is given.
     static let defaultTimeout = 300
@@ -43,8 +46,8 @@ struct BrowserSignInOptions: ParsableArguments {
     /// The permissions as requested: `--scope`'s text, or the default.
     var requestedScope: String { scope?.text ?? AddCommand.defaultScope }
 
-    /// Whether any of these options was given a value other than its default.
-    var isCustomized: Bool {
-        callbackPort != nil || noBrowser || timeout != Self.defaultTimeout || requestedScope != AddCommand.defaultScope
+    /// Whether any of these options was given, even with its default value.
+    var anyGiven: Bool {
+        callbackPort != nil || noBrowser || givenTimeout != nil || scope != nil
     }
 }
