@@ -154,6 +154,17 @@ extension SessionManager {
         }
         guard let pending = try await store.consumePending(state: state) else { throw SessionError.unknownState }
         guard !pending.isExpired(now: now()) else { throw SessionError.authorizationExpired }
+        guard let registered = URL(string: pending.redirectURI),
+            CallbackParameters.arrived(callbackURL, at: registered)
+        else {
+            var arrivedAt = URLComponents(url: callbackURL, resolvingAgainstBaseURL: false)
+            arrivedAt?.query = nil
+            arrivedAt?.fragment = nil
+            let shown = TerminalText.sanitized(arrivedAt?.string ?? "another address", limit: 200)
+            throw SessionError.invalidCallback(
+                "it arrived at \(shown), not at \(pending.redirectURI), where the sign-in said its redirect goes"
+            )
+        }
         let code = try parameters.validatedCode(expectedIssuer: pending.issuer)
         let key = try DPoPKey(persistedRepresentation: pending.dpopKey)
         let client = try await authenticator(

@@ -48,6 +48,21 @@ struct InstallTests {
         }
     }
 
+    @Test("a relative PREFIX is taken from where the command runs, not from the repository")
+    func relativePrefix() async throws {
+        try await ScratchHome.with { scratch in
+            let executable = try #require(CLIProcess.executable)
+            let installed = try await CLIProcess.run(
+                ["-c", #"cd "$1" && exec "$2" relative-prefix"#, "bash", scratch.directory.path, Self.script.path],
+                environment: scratch.environment.merging(["ATOAUTH_INSTALL_BINARY": executable.path]) { $1 },
+                executable: URL(fileURLWithPath: "/bin/bash")
+            )
+            #expect(installed.status == 0, "\(installed.stderr)")
+            let binary = scratch.directory.appendingPathComponent("relative-prefix/bin/atoauth")
+            #expect(FileManager.default.isExecutableFile(atPath: binary.path), "\(installed.stdout)")
+        }
+    }
+
     @Test("a prefix that cannot be written is refused before anything is built, naming one that works")
     func unwritablePrefix() async throws {
         try await ScratchHome.with { scratch in

@@ -210,8 +210,14 @@ final class ExampleProcess: Sendable {
 
     /// Stops the example with SIGTERM, as a service manager would, and with SIGKILL after ten seconds.
     func stop() async {
-        if await !process.stop(SIGTERM, within: .seconds(10)) {
+        guard await process.stop(SIGTERM, within: .seconds(10)) else {
             Issue.record("the example did not stop within 10 seconds of SIGTERM: \(stderrSoFar)")
+            return
+        }
+        // A graceful stop returns from the server and exits 0: a crash on the way out fails the test too.
+        if process.terminationReason != .exit || process.terminationStatus != 0 {
+            let how = process.terminationReason == .exit ? "status" : "signal"
+            Issue.record("the example ended by \(how) \(process.terminationStatus) after SIGTERM: \(stderrSoFar)")
         }
     }
 

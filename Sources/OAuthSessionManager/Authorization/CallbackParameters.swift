@@ -57,3 +57,24 @@ extension CallbackParameters {
         return code
     }
 }
+
+extension CallbackParameters {
+    /// Whether `callbackURL` came to `redirectURI`: the same scheme, host and port (case aside, a default port
+    /// written or not) and the same path; the query is the callback's own.
+    ///
+    /// A code is spent only at the endpoint its sign-in registered, so a service that takes sign-ins at two
+    /// addresses (a browser callback, and a page whose address an operator pastes into a terminal) cannot be made to
+    /// complete one sign-in at the other's endpoint.
+    package static func arrived(_ callbackURL: URL, at redirectURI: URL) -> Bool {
+        func endpoint(_ url: URL) -> String? {
+            guard let parts = URLComponents(url: url, resolvingAgainstBaseURL: false),
+                let scheme = parts.scheme?.lowercased(), let host = parts.host?.lowercased()
+            else { return nil }
+            let port = parts.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : 0)
+            let path = parts.percentEncodedPath.isEmpty ? "/" : parts.percentEncodedPath
+            return "\(scheme)://\(host):\(port)\(path)"
+        }
+        guard let arrived = endpoint(callbackURL) else { return false }
+        return arrived == endpoint(redirectURI)
+    }
+}

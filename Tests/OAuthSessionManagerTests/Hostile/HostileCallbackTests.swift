@@ -2,6 +2,7 @@ import ATProtoSyntax
 import Failures
 import Foundation
 import Keystore
+import OAuthMetadata
 import OAuthSessionManager
 import Testing
 
@@ -55,6 +56,30 @@ struct HostileCallbackTests {
 
             let session = try await scene.manager.completeSignIn(callbackURL: try await scene.approve(request)).session
             #expect(session.did.rawValue == HostileScript.aliceDID)
+        }
+    }
+
+    @Test("the sign-in's own callback arriving at another path or port is refused, and no code is exchanged")
+    func callbackAtAnotherEndpoint() async throws {
+        for other in ["/copy-address", ":8080/callback"] {
+            try await HostileScene.run { scene in
+                let callback = try await scene.approve(try await scene.start())
+                let redirect = scene.client.redirectURI.absoluteString
+                let moved =
+                    other.hasPrefix("/")
+                    ? redirect.replacingOccurrences(of: "/callback", with: other)
+                    : redirect.replacingOccurrences(of: "/callback", with: "").replacingOccurrences(
+                        of: #":\d+$"#,
+                        with: "",
+                        options: .regularExpression
+                    ) + other
+                let elsewhere = try #require(URL(string: moved + "?" + (callback.query ?? "")))
+                let error = await #expect(throws: SessionError.self) {
+                    try await scene.manager.completeSignIn(callbackURL: elsewhere)
+                }
+                expectRefusal(error, .invalidCallback(""))
+                scene.expectNoTokenRequest()
+            }
         }
     }
 
