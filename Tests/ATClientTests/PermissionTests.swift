@@ -32,6 +32,21 @@ struct PermissionTests {
         return (accounts, recording, session)
     }
 
+    /// Posts to `session`'s repository through `client`, expecting a missing permission, and returns it.
+    private func refusedPost(
+        _ client: ATClient,
+        _ session: Session,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async -> MissingPermissionError? {
+        await #expect(throws: MissingPermissionError.self, sourceLocation: sourceLocation) {
+            try await client.createRecord(
+                repo: session.did.rawValue,
+                collection: "app.bsky.feed.post",
+                record: Post(text: "hi")
+            )
+        }
+    }
+
     @Test("a write the grant clearly lacks is refused before sending; an allowed one is sent")
     func refusedLocally() async throws {
         try await SandboxWorld.with { world in
@@ -40,13 +55,7 @@ struct PermissionTests {
             let client = try await accounts.client(for: .did(session.did))
             let before = recording.count
 
-            let error = await #expect(throws: MissingPermissionError.self) {
-                try await client.createRecord(
-                    repo: session.did.rawValue,
-                    collection: "app.bsky.feed.post",
-                    record: Post(text: "hi")
-                )
-            }
+            let error = await refusedPost(client, session)
             #expect(recording.count == before)
             #expect(error?.refusedLocally == true)
             #expect(error?.permission?.description == "repo:app.bsky.feed.post?action=create")
@@ -84,13 +93,7 @@ struct PermissionTests {
             world.server.updateConfiguration { $0.withheldPermissions = ["transition:generic"] }
             let client = try await accounts.client(for: .did(session.did))
 
-            let error = await #expect(throws: MissingPermissionError.self) {
-                try await client.createRecord(
-                    repo: session.did.rawValue,
-                    collection: "app.bsky.feed.post",
-                    record: Post(text: "hi")
-                )
-            }
+            let error = await refusedPost(client, session)
             #expect(error?.refusedLocally == true, "\(String(describing: error))")
             let paths = recording.requests.map(\.url.path)
             let refresh = try #require(paths.lastIndex(of: "/oauth/token"))
@@ -131,13 +134,7 @@ struct PermissionTests {
                     pds: pds.url("/")
                 )
                 let client = try await accounts.client(for: .did(session.did))
-                let error = await #expect(throws: MissingPermissionError.self) {
-                    try await client.createRecord(
-                        repo: session.did.rawValue,
-                        collection: "app.bsky.feed.post",
-                        record: Post(text: "hi")
-                    )
-                }
+                let error = await refusedPost(client, session)
                 #expect(error?.refusedLocally == false)
                 #expect(error?.permission?.description == "repo:app.bsky.feed.post?action=create")
                 #expect(error?.description.contains("the PDS refused it with ScopeMissingError") == true)

@@ -168,15 +168,8 @@ struct AccountCommandTests {
                 ["accounts", "add", "alice.test", "--no-browser"],
                 environment: world.environment
             )
-            try await Waiting.until("the pending sign-in to be stored") {
-                try world.storedNames().contains { $0.hasPrefix("pending/") }
-            }
-            try await running.waitForStderr(containing: "press Ctrl-C to cancel")
-            running.signal(SIGINT)
-            let result = try await running.finish(timeout: .seconds(20))
-            #expect(result.status == 130, "\(result.stderr)")
+            let result = try await world.interruptWaitingSignIn(running)
             #expect(result.stderr.contains("Cancel"))
-            #expect(try world.storedNames().allSatisfy { !$0.hasPrefix("pending/") && !$0.hasPrefix("session/") })
         }
     }
 }

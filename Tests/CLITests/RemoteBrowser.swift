@@ -1,3 +1,4 @@
+import ATOAuthTesting
 import Foundation
 import HTTPTransport
 import Testing
@@ -77,5 +78,25 @@ extension CLIWorld {
     /// A form value, percent-encoded.
     static func formEncoded(_ value: String) -> String {
         value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+    }
+}
+
+extension CLIWorld {
+    /// Presses Ctrl-C once `running`, an `accounts add`, has stored its pending sign-in and waits for the redirect;
+    /// returns how it ended, having checked that it exited 130 and left neither a pending sign-in nor a session.
+    func interruptWaitingSignIn(
+        _ running: CLIProcess.Running,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> CLIProcess.Result {
+        try await Waiting.until("the pending sign-in to be stored") {
+            try storedNames().contains { $0.hasPrefix("pending/") }
+        }
+        try await running.waitForStderr(containing: "press Ctrl-C to cancel")
+        running.signal(SIGINT)
+        let result = try await running.finish(timeout: .seconds(20))
+        #expect(result.status == 130, "\(result.stderr)", sourceLocation: sourceLocation)
+        let left = try storedNames().filter { $0.hasPrefix("pending/") || $0.hasPrefix("session/") }
+        #expect(left.isEmpty, "\(left)", sourceLocation: sourceLocation)
+        return result
     }
 }
