@@ -78,8 +78,8 @@ public struct DPoPRequestExecutor: Sendable {
     /// Streams a request as ``send(_:accessToken:preparingEachAttempt:)`` sends one: `body` goes in chunks, again
     /// from its start after a nonce challenge, and the answer returns at its head.
     ///
-    /// An answer that may be a challenge (400, 401) is read ahead, up to 64 KiB, to tell; a larger one is returned
-    /// as it comes.
+    /// A resource server's 401 challenge is told by its headers alone (RFC 9449 §9); an authorization server's 400
+    /// is read ahead, up to 64 KiB, to find its `error`, and a larger one is returned as it comes.
     public func stream(
         _ request: HTTPRequest,
         body: HTTPRequestBody?,
@@ -89,6 +89,10 @@ public struct DPoPRequestExecutor: Sendable {
             var response = try await transport.stream(attempt, body: body)
             guard [400, 401].contains(response.status) else {
                 return (response, response.headers, false, response.status)
+            }
+            if response.status == 401 {
+                let head = HTTPResponse(status: 401, headers: response.headers, body: Data())
+                return (response, response.headers, DPoPNonceChallenge.isChallenge(head), 401)
             }
             let (whole, replay) = try await response.body.peek(upTo: 64 * 1024)
             response.body = replay

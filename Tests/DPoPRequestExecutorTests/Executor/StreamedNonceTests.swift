@@ -9,8 +9,11 @@ import Testing
 struct StreamedNonceTests {
     static let body = Data((0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) })
 
-    @Test("a resource server's 401 use_dpop_nonce is retried with the whole body and a new proof carrying the nonce")
-    func retriedWithBody() async throws {
+    @Test(
+        "a resource server's 401 use_dpop_nonce is retried with the whole body and a new proof carrying the nonce",
+        arguments: [26, 100_000]  // The challenge's own body: short, or past the 64 KiB an error is read ahead.
+    )
+    func retriedWithBody(challengeSize: Int) async throws {
         let attempts = Mutex(0)
         let handler: LoopbackHTTPServer.Handler = { _ in
             let attempt = attempts.withLock { count -> Int in
@@ -21,7 +24,7 @@ struct StreamedNonceTests {
                 return ScriptedResponse(
                     status: 401,
                     headers: [("WWW-Authenticate", #"DPoP error="use_dpop_nonce""#), ("DPoP-Nonce", "n-1")],
-                    body: Data(#"{"error":"use_dpop_nonce"}"#.utf8)
+                    body: Data(#"{"error":"use_dpop_nonce"}"#.utf8).padded(to: challengeSize)
                 )
             }
             return ScriptedResponse(status: 200, headers: [("Content-Type", "application/json")], body: Data("{}".utf8))
@@ -69,5 +72,12 @@ struct StreamedNonceTests {
         var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
         return Data(base64Encoded: base64)
+    }
+}
+
+extension Data {
+    /// The data followed by spaces up to `count` bytes (JSON allows them after the value).
+    fileprivate func padded(to count: Int) -> Data {
+        self + Data(repeating: UInt8(ascii: " "), count: Swift.max(0, count - self.count))
     }
 }
