@@ -1,3 +1,4 @@
+import DPoPRequestExecutor
 package import Foundation
 import WireFormat
 
@@ -59,20 +60,20 @@ extension CallbackParameters {
 }
 
 extension CallbackParameters {
-    /// Whether `callbackURL` came to `redirectURI`: the same scheme, host and port (case aside, a default port
-    /// written or not) and the same path; the query is the callback's own.
+    /// Whether `callbackURL` came to `redirectURI`: for http(s), the same URL without query and fragment once both
+    /// are normalized as a DPoP `htu` is (RFC 3986 §6); for a native app's private-use scheme, which has no host
+    /// (RFC 8252 §7.1), the same scheme, case aside, and path.
     ///
     /// A code is spent only at the endpoint its sign-in registered, so a service that takes sign-ins at two
     /// addresses (a browser callback, and a page whose address an operator pastes into a terminal) cannot be made to
     /// complete one sign-in at the other's endpoint.
     package static func arrived(_ callbackURL: URL, at redirectURI: URL) -> Bool {
         func endpoint(_ url: URL) -> String? {
-            guard let parts = URLComponents(url: url, resolvingAgainstBaseURL: false),
-                let scheme = parts.scheme?.lowercased(), let host = parts.host?.lowercased()
+            if let htu = try? DPoPTarget.htu(for: url) { return htu }
+            guard let parts = URLComponents(url: url, resolvingAgainstBaseURL: false), parts.host == nil,
+                let scheme = parts.scheme?.lowercased()
             else { return nil }
-            let port = parts.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : 0)
-            let path = parts.percentEncodedPath.isEmpty ? "/" : parts.percentEncodedPath
-            return "\(scheme)://\(host):\(port)\(path)"
+            return scheme + ":" + parts.percentEncodedPath
         }
         guard let arrived = endpoint(callbackURL) else { return false }
         return arrived == endpoint(redirectURI)

@@ -36,6 +36,27 @@ struct CallbackAndTokenTests {
         #expect(error?.field == "iss")
     }
 
+    @Test(
+        "a callback counts as arriving at its redirect URI only at the same endpoint, a native app's scheme included",
+        arguments: [
+            ("http://127.0.0.1:1234/callback?code=c&state=s", "http://127.0.0.1:1234/callback", true),
+            ("HTTP://LOCALHOST:80/callback?code=c", "http://localhost/callback", true),
+            ("https://app.example.com/oauth/callback#x", "https://app.example.com:443/oauth/callback", true),
+            ("com.example.app:/callback?code=c&state=s", "com.example.app:/callback", true),
+            ("COM.Example.App:/callback?code=c", "com.example.app:/callback", true),
+            ("http://127.0.0.1:1234/copy-address?code=c", "http://127.0.0.1:1234/callback", false),
+            ("http://127.0.0.1:8080/callback?code=c", "http://127.0.0.1:1234/callback", false),
+            ("https://app.example.com/callback?code=c", "http://app.example.com/callback", false),
+            ("com.example.app:/other?code=c", "com.example.app:/callback", false),
+            ("com.example.evil:/callback?code=c", "com.example.app:/callback", false),
+        ]
+    )
+    func arrivedAtRedirectURI(callback: String, redirectURI: String, arrived: Bool) throws {
+        let callbackURL = try #require(URL(string: callback))
+        let redirect = try #require(URL(string: redirectURI))
+        #expect(CallbackParameters.arrived(callbackURL, at: redirect) == arrived)
+    }
+
     @Test("an error redirect surfaces the server's description")
     func errorRedirect() throws {
         let query =
