@@ -11,7 +11,8 @@ extension PostgresStore {
     /// `pg_advisory_lock(hashtextextended(name, seed))`, waiting at most the lock timeout, and opens a transaction.
     /// Every read and write of this store inside `body` runs on that connection, in that transaction: they see each
     /// other and are committed together when `body` returns or throws (as the file store keeps writes made before an
-    /// error), also when the calling task was cancelled, or earlier at a ``checkpoint()``. Then the lock is released and the connection closed.
+    /// error), also when the calling task was cancelled, or earlier at a ``checkpoint()``. Then the lock is released
+    /// and the connection closed.
     ///
     /// A transaction that fails leaves nothing behind: when the connection is lost, the commit is refused, or one
     /// of its statements failed (even one whose error `body` caught), none of the writes made since the section

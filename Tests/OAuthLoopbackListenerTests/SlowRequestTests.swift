@@ -50,14 +50,7 @@ struct SlowRequestTests {
     func completeRequestsKept() async throws {
         try await withListener(.init(maximumConnections: 2)) { listener, port in
             // No state is expected yet, so both callbacks are delivered and wait for the page.
-            let held = try (1...2).map { code in
-                let connection = try RawHTTPConnection(port: port)
-                connection.sendGet("/callback?state=s&code=\(code)", host: "127.0.0.1:\(port)")
-                return connection
-            }
-            // Wait for both deliveries, not for the heads: a head is counted complete before the listener decides
-            // on it, and a decision made after `finish` is the "finished" refusal (410), not the page.
-            for _ in 1...2 { _ = try await listener.waitForCallback(timeout: .seconds(30)) }
+            let held = try await deliveredCallbacks(2, state: "s", to: listener, port: port)
             #expect(listener.slots.occupancy.complete == 2)
             let surplus = try RawHTTPConnection(port: port)
             #expect(await surplus.closedSilently())
@@ -72,12 +65,7 @@ struct SlowRequestTests {
     func earlyForgeriesFreeTheirSlots() async throws {
         try await withListener(.init(maximumConnections: 2)) { listener, port in
             // A neighbour fills every slot with callbacks while the sign-in is still resolving the account.
-            let forged = try (1...2).map { code in
-                let connection = try RawHTTPConnection(port: port)
-                connection.sendGet("/callback?state=forged&code=\(code)", host: "127.0.0.1:\(port)")
-                return connection
-            }
-            for _ in 1...2 { _ = try await listener.waitForCallback(timeout: .seconds(30)) }
+            let forged = try await deliveredCallbacks(2, state: "forged", to: listener, port: port)
             listener.expect(state: "right")
             for connection in forged {
                 #expect(await connection.readAll().hasPrefix("HTTP/1.1 400"))
@@ -107,6 +95,26 @@ struct SlowRequestTests {
             try await expectSignedIn(waiting, listener, browser)
         }
     }
+}
+
+/// Opens `count` connections that each send a callback with `state`, before any state is expected, and returns them
+/// once the listener delivered every one.
+///
+/// It waits for the deliveries, not for the heads: a head is counted complete before the listener decides on it, and
+/// a decision made after `finish` is the "finished" refusal (410), not the page.
+private func deliveredCallbacks(
+    _ count: Int,
+    state: String,
+    to listener: LoopbackCallbackListener,
+    port: Int
+) async throws -> [RawHTTPConnection] {
+    let connections = try (1...count).map { code in
+        let connection = try RawHTTPConnection(port: port)
+        connection.sendGet("/callback?state=\(state)&code=\(code)", host: "127.0.0.1:\(port)")
+        return connection
+    }
+    for _ in 1...count { _ = try await listener.waitForCallback(timeout: .seconds(30)) }
+    return connections
 }
 
 /// Expects the callback `waiting` for to be the browser's, finishes the sign-in and expects the browser's page.

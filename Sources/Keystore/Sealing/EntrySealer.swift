@@ -80,8 +80,8 @@ package struct EntrySealer: Sendable {
         .corruptedValue(
             entry: name,
             location: location,
-            reason:
-                "it is \(size) bytes, more than the \(Self.maximumSealedBytes >> 20) MiB any entry may be, so it was not read"
+            reason: "it is \(size) bytes, more than the \(Self.maximumSealedBytes >> 20) MiB any entry may be, so it "
+                + "was not read"
         )
     }
 
