@@ -74,6 +74,43 @@ struct ForwardingTests {
         }
     }
 
+    @Test(
+        "a streamed call's 401 invalid_token is told by its header, however long its body: refreshed, sent again",
+        arguments: [100, 100_000]  // The refusal's body: short, or past the 64 KiB read ahead.
+    )
+    func invalidTokenToldByHeader(bodySize: Int) async throws {
+        let handler: LoopbackHTTPServer.Handler = { _ in
+            var refusal = ScriptedResponse.json(
+                #"{"error":"InvalidToken"}"# + String(repeating: " ", count: bodySize),
+                status: 401
+            )
+            refusal.headers.append(("WWW-Authenticate", #"DPoP error="invalid_token""#))
+            return refusal
+        }
+        try await LoopbackHTTPServer.withServer(handler: handler) { pds in
+            try await SandboxWorld.with { flow in
+                let accounts = flow.accounts()
+                var session = try await flow.signIn(with: flow.sessions())
+                try await accounts.switchTo(.did(session.did))
+                session.pds = pds.url("/")
+                try flow.keystore.save(try storedForm(session), as: Session.entryName(did: session.did))
+                let blob = Data(repeating: 7, count: 1000)
+                let forwarded = try await accounts.client().forward(
+                    XRPCForwardedRequest(
+                        nsid: try NSID(validating: "com.atproto.repo.uploadBlob"),
+                        method: .post,
+                        body: .bytes(blob),
+                        contentType: "application/octet-stream"
+                    )
+                )
+                #expect(forwarded.response.status == 200)
+                #expect(flow.server.counters.refreshGrantsSucceeded == 1)
+                // The refresh finds the account's PDS again from its DID document: the retry went to the sandbox's.
+                #expect(pds.requests.map(\.body) == [blob])
+            }
+        }
+    }
+
     @Test("a fallback account is used when neither the caller nor the repo names one")
     func fallback() async throws {
         try await SandboxWorld.with { flow in

@@ -107,7 +107,8 @@ public final class AccountConnection: Sendable {
 
     /// Streams `request` to the account's PDS as ``send(_:timeout:logger:authorize:)`` sends it: `body` (in place of
     /// `request.body`) goes in chunks, again from its start on a retry, and the answer returns at its head, its body
-    /// read as it comes; an answer that may say `invalid_token` (400, 401) is read ahead, up to 64 KiB, to tell.
+    /// read as it comes; an answer that may say `invalid_token` (400, 401) is read ahead, up to 64 KiB, to tell (a
+    /// longer one by its `WWW-Authenticate` header alone).
     ///
     /// `timeout` bounds the call up to the answer's head; reading its body is the caller's.
     public func stream(
@@ -150,7 +151,8 @@ public final class AccountConnection: Sendable {
                 guard [400, 401].contains(response.status) else { return (response, nil) }
                 let (whole, replay) = try await response.body.peek(upTo: 64 * 1024)
                 response.body = replay
-                let readable = whole.map { HTTPResponse(status: response.status, headers: response.headers, body: $0) }
+                // A longer body is not read, but the headers still tell a DPoP `invalid_token` (RFC 9449 §7.1).
+                let readable = HTTPResponse(status: response.status, headers: response.headers, body: whole ?? Data())
                 return (response, readable)
             }
         }
