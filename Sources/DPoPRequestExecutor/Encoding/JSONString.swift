@@ -13,10 +13,16 @@ enum JSONString {
         output.append(0x22)
     }
 
-    /// Appends `"name":` to the output.
-    static func appendKey(_ name: String, to output: inout [UInt8]) {
-        append(name, to: &output)
-        output.append(0x3A)
+    /// Appends an object of string members, in the order given, with no white space.
+    static func appendObject(_ members: [(name: String, value: String)], to output: inout [UInt8]) {
+        output.append(0x7B)
+        for (index, member) in members.enumerated() {
+            if index > 0 { output.append(0x2C) }
+            append(member.name, to: &output)
+            output.append(0x3A)
+            append(member.value, to: &output)
+        }
+        output.append(0x7D)
     }
 
     /// Writes `value` as a quoted, escaped JSON string (RFC 8259 §7); at most ``maximumLength(of:)`` bytes.

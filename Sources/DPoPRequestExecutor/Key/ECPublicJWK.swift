@@ -34,18 +34,6 @@ public struct ECPublicJWK: Sendable, Hashable, Codable {
 
     /// The JWK as compact JSON with members in a fixed order, as it appears in a proof header.
     func appendJSON(to output: inout [UInt8]) {
-        output.append(0x7B)
-        JSONString.appendKey("kty", to: &output)
-        JSONString.append(kty, to: &output)
-        output.append(0x2C)
-        JSONString.appendKey("crv", to: &output)
-        JSONString.append(crv, to: &output)
-        output.append(0x2C)
-        JSONString.appendKey("x", to: &output)
-        JSONString.append(x, to: &output)
-        output.append(0x2C)
-        JSONString.appendKey("y", to: &output)
-        JSONString.append(y, to: &output)
-        output.append(0x7D)
+        JSONString.appendObject([("kty", kty), ("crv", crv), ("x", x), ("y", y)], to: &output)
     }
 }

@@ -6,16 +6,9 @@ import WireFormat
 public enum JWKThumbprint {
     /// The canonical JSON of the given required members (RFC 7638 §3.2); every member value is a string.
     public static func canonicalJSON(requiredMembers: [String: String]) -> String {
+        let names = requiredMembers.keys.sorted { Array($0.utf16).lexicographicallyPrecedes($1.utf16) }
         var output = [UInt8]()
-        output.append(0x7B)
-        for (index, name) in requiredMembers.keys.sorted(by: { Array($0.utf16).lexicographicallyPrecedes($1.utf16) })
-            .enumerated()
-        {
-            if index > 0 { output.append(0x2C) }
-            JSONString.appendKey(name, to: &output)
-            JSONString.append(requiredMembers[name] ?? "", to: &output)
-        }
-        output.append(0x7D)
+        JSONString.appendObject(names.map { ($0, requiredMembers[$0] ?? "") }, to: &output)
         return String(decoding: output, as: UTF8.self)
     }
 
