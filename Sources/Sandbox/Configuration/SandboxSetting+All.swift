@@ -102,12 +102,8 @@ extension SandboxSetting {
         _ field: any WritableKeyPath<SandboxConfiguration, TimeInterval> & Sendable,
         _ bounds: ClosedRange<Double>
     ) -> SandboxSetting {
-        SandboxSetting(
-            key: key,
-            kind: .number(SandboxSettingRange(name: key, unit: "seconds", range: bounds, wholeNumbers: true)),
-            read: { .number($0[keyPath: field]) },
-            write: { configuration, value in configuration[keyPath: field] = value.number ?? 0 }
-        )
+        let range = SandboxSettingRange(name: key, unit: "seconds", range: bounds, wholeNumbers: true)
+        return stored(key, .number(range), field, Value.number, \.number)
     }
 
     /// `true` or `false`.
@@ -115,14 +111,7 @@ extension SandboxSetting {
         _ key: String,
         _ field: any WritableKeyPath<SandboxConfiguration, Bool> & Sendable
     ) -> SandboxSetting {
-        SandboxSetting(
-            key: key,
-            kind: .flag,
-            read: { .flag($0[keyPath: field]) },
-            write: { configuration, value in
-                if case .flag(let flag) = value { configuration[keyPath: field] = flag }
-            }
-        )
+        stored(key, .flag, field, Value.flag, \.flag)
     }
 
     /// A list of permission scope tokens, set by a repeated option.
@@ -131,15 +120,25 @@ extension SandboxSetting {
         _ option: String,
         _ field: any WritableKeyPath<SandboxConfiguration, [String]> & Sendable
     ) -> SandboxSetting {
+        stored(key, .tokens, field, Value.tokens, \.tokens).options(option)
+    }
+
+    /// A setting held as it is in `field`: `wrap` makes its value, which `unwrap` takes apart.
+    private static func stored<Field>(
+        _ key: String,
+        _ kind: Kind,
+        _ field: any WritableKeyPath<SandboxConfiguration, Field> & Sendable,
+        _ wrap: @escaping @Sendable (Field) -> Value,
+        _ unwrap: any KeyPath<Value, Field?> & Sendable
+    ) -> SandboxSetting {
         SandboxSetting(
             key: key,
-            kind: .tokens,
-            read: { .tokens($0[keyPath: field]) },
+            kind: kind,
+            read: { wrap($0[keyPath: field]) },
             write: { configuration, value in
-                if case .tokens(let tokens) = value { configuration[keyPath: field] = tokens }
+                if let new = value[keyPath: unwrap] { configuration[keyPath: field] = new }
             }
         )
-        .options(option)
     }
 }
 
@@ -147,6 +146,18 @@ extension SandboxSetting.Value {
     /// The number, if it is one.
     var number: Double? {
         if case .number(let number) = self { return number }
+        return nil
+    }
+
+    /// The flag, if it is one.
+    var flag: Bool? {
+        if case .flag(let flag) = self { return flag }
+        return nil
+    }
+
+    /// The list of tokens, if it is one.
+    var tokens: [String]? {
+        if case .tokens(let tokens) = self { return tokens }
         return nil
     }
 }
