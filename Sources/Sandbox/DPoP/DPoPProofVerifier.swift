@@ -66,6 +66,8 @@ package struct DPoPProofVerifier: Sendable {
         guard let claims = jws.payload else { throw .invalid("the payload is not base64url JSON object") }
 
         guard header["typ"] as? String == "dpop+jwt" else { throw .invalid("typ is not dpop+jwt") }
+        // No extension is understood here, so a header that marks any as critical is refused (RFC 7515 §4.1.11).
+        guard header["crit"] == nil else { throw .invalid("crit names extensions this server does not understand") }
         guard header["alg"] as? String == "ES256" else { throw .invalid("alg is not ES256") }
         guard let jwk = header["jwk"] as? [String: Any] else { throw .invalid("no jwk") }
         guard jwk["d"] == nil else { throw .invalid("jwk contains a private key") }
@@ -80,10 +82,12 @@ package struct DPoPProofVerifier: Sendable {
         guard let htm = claims["htm"] as? String, htm == method.rawValue else {
             throw .invalid("htm does not match the request method")
         }
-        guard let htu = claims["htu"] as? String, let claimed = RequestTarget(htu),
-            let requested = RequestTarget(url.absoluteString), claimed == requested
+        guard let htu = claims["htu"] as? String else { throw .invalid("no htu") }
+        guard !RequestTarget.hasCredentials(htu) else { throw .invalid("htu names a user or password") }
+        guard let claimed = RequestTarget(htu), let requested = RequestTarget(url.absoluteString), claimed == requested
         else { throw .invalid("htu does not match the request URL") }
         let issuedAt = try issuedAt(claims["iat"], now: now)
+        try checkValidityWindow(claims, now: now)
 
         let nonce = claims["nonce"] as? String
         if let acceptedNonces {
@@ -117,6 +121,28 @@ package struct DPoPProofVerifier: Sendable {
         guard issuedAt >= now.addingTimeInterval(-maximumAge) else { throw .invalid("iat is too old") }
         guard issuedAt <= now.addingTimeInterval(maximumSkew) else { throw .invalid("iat is in the future") }
         return issuedAt
+    }
+}
+
+extension DPoPProofVerifier {
+    /// `exp` and `nbf`, which a proof need not carry, must hold when it does (RFC 7519 §4.1.4, §4.1.5), within the
+    /// clock skew allowed for `iat`.
+    private func checkValidityWindow(_ claims: [String: Any], now: Date) throws(Failure) {
+        if let expiry = try time(claims, "exp"), expiry < now.addingTimeInterval(-maximumSkew) {
+            throw .invalid("the proof has expired (exp)")
+        }
+        if let start = try time(claims, "nbf"), start > now.addingTimeInterval(maximumSkew) {
+            throw .invalid("the proof is not valid yet (nbf)")
+        }
+    }
+
+    /// The time of the NumericDate claim `name` (RFC 7519 §2), if the proof has it.
+    private func time(_ claims: [String: Any], _ name: String) throws(Failure) -> Date? {
+        guard let value = claims[name] else { return nil }
+        guard let seconds = (value as? NSNumber)?.doubleValue, seconds.isFinite else {
+            throw .invalid("\(name) is not a number of seconds")
+        }
+        return Date(timeIntervalSince1970: seconds)
     }
 }
 

@@ -22,6 +22,12 @@ struct RequestTarget: Hashable {
         self.path = path.isEmpty ? "/" : path
     }
 
+    /// Whether the URL in `text` names a user or password, which an `htu` must not.
+    static func hasCredentials(_ text: String) -> Bool {
+        guard let components = URLComponents(string: text) else { return false }
+        return components.percentEncodedUser != nil || components.percentEncodedPassword != nil
+    }
+
     /// Upper-case hex digits in every escape (RFC 3986 §6.2.2.1), and unreserved characters unescaped (§6.2.2.2).
     private static func normalizedPercentEncoding(_ path: String) -> String {
         var result = ""

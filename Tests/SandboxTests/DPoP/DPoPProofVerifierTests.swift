@@ -121,4 +121,47 @@ struct DPoPProofVerifierTests {
         #expect(throws: DPoPProofVerifier.Failure.self) { try verify("a.b") }
         #expect(throws: DPoPProofVerifier.Failure.self) { try verify("!!.??.**") }
     }
+
+    /// A proof signed with a key of its own over `header` and `claims` added to a good proof's.
+    func signed(header extraHeader: [String: Any] = [:], claims extraClaims: [String: Any] = [:]) throws -> String {
+        let key = P256.Signing.PrivateKey()
+        let jwk = ECPublicJWK(key.publicKey)
+        var header: [String: Any] = [
+            "typ": "dpop+jwt", "alg": "ES256", "jwk": ["kty": "EC", "crv": "P-256", "x": jwk.x, "y": jwk.y],
+        ]
+        header.merge(extraHeader) { $1 }
+        var claims: [String: Any] = [
+            "jti": UUID().uuidString, "htm": "POST", "htu": target, "iat": Int(now.timeIntervalSince1970),
+        ]
+        claims.merge(extraClaims) { $1 }
+        let input = try [header, claims].map { Base64URL.encode(try JSONSerialization.data(withJSONObject: $0)) }
+            .joined(separator: ".")
+        let signature = try key.signature(for: Data(input.utf8)).rawRepresentation
+        return input + "." + Base64URL.encode(signature)
+    }
+
+    @Test("a proof this verifier signs for the test verifies, so the refusals below are of the one change each")
+    func signedForTest() throws {
+        #expect(try verify(signed()).htu == target)
+        #expect(
+            try verify(signed(claims: ["exp": now.timeIntervalSince1970 + 60, "nbf": now.timeIntervalSince1970])).htu
+                == target
+        )
+    }
+
+    @Test(
+        "crit, an expired exp, a future nbf and credentials in htu are refused (RFC 7515 §4.1.11, RFC 7519 §4.1.4-5)",
+        arguments: [
+            ("crit", ["crit": ["x-unknown"]], [:]),
+            ("expired", [:], ["exp": 1_700_000_000 - 3600]),
+            ("not valid yet", [:], ["nbf": 1_700_000_000 + 3600]),
+            ("exp not a number", [:], ["exp": "soon"]),
+            ("credentials", [:], ["htu": "https://user:pw@as.example/oauth/token"]),
+        ] as [(String, [String: any Sendable], [String: any Sendable])]
+    )
+    func refusedClaims(_ name: String, header: [String: any Sendable], claims: [String: any Sendable]) throws {
+        #expect(throws: DPoPProofVerifier.Failure.self, "\(name)") {
+            try verify(signed(header: header, claims: claims))
+        }
+    }
 }
