@@ -2,6 +2,7 @@ import ATClient
 import ATOAuthTesting
 import ATProtoSyntax
 import AccountManager
+import DPoPRequestExecutor
 import Foundation
 import HTTPTransport
 import Keystore
@@ -108,7 +109,7 @@ struct LifecycleTests {
             let request = try await accounts.authorize("alice.test", client: try world.oauthClient(scope: scope))
             let alice = try await accounts.callback(try await world.approve(request)).account
             let session = try #require(try await accounts.sessions.storedSession(for: alice.did))
-            try await revokeAtServer(world, token: try #require(session.refreshToken))
+            try await revokeAtServer(world, session: session)
 
             let error = await #expect(throws: AccountError.self) { try await accounts.client().getSession() }
             #expect(error?.code == .signedOutByServer)
@@ -134,7 +135,7 @@ struct LifecycleTests {
             }
             let alice = try await accounts.account("alice.test")
             let session = try #require(try await accounts.sessions.storedSession(for: alice.did))
-            try await revokeAtServer(world, token: try #require(session.refreshToken))
+            try await revokeAtServer(world, session: session)
 
             let error = await #expect(throws: AccountError.self) { try await accounts.client().getSession() }
             guard case .switched(let successor)? = error?.activeChange else {
@@ -170,14 +171,21 @@ struct LifecycleTests {
         return try await accounts.callback(try await world.approve(request))
     }
 
-    private func revokeAtServer(_ world: SandboxWorld, token: String) async throws {
-        let encoded = token.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-        let response = try await world.transport.send(
+    /// Revokes the refresh token of `session` at the authorization server, as its client would, with a DPoP proof.
+    private func revokeAtServer(_ world: SandboxWorld, session: Session) async throws {
+        guard case .oauth(let grant) = session.credential else {
+            Issue.record("not an OAuth session")
+            return
+        }
+        let form = [("token", try #require(session.refreshToken)), ("client_id", grant.clientID)]
+            .map { "\($0)=\($1.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" }
+            .joined(separator: "&")
+        let response = try await DPoPRequestExecutor(transport: world.transport, key: DPoPKey()).send(
             HTTPRequest(
                 method: .post,
                 url: world.endpoints.authorizationServer.appendingPathComponent("oauth/revoke"),
                 headers: ["Content-Type": "application/x-www-form-urlencoded"],
-                body: Data("token=\(encoded)&token_type_hint=refresh_token".utf8)
+                body: Data(form.utf8)
             )
         )
         #expect(response.status == 200)

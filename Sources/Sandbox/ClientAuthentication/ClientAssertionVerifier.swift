@@ -27,8 +27,10 @@ struct ClientAssertionVerifier: Sendable {
         var expiresAt: Date
     }
 
-    /// How far in the future `iat` (and `nbf`) may be: clock skew.
-    var maximumSkew: TimeInterval = 60
+    /// How far in the future `iat` (and `nbf`) may be: none, as the reference server allows none.
+    var maximumSkew: TimeInterval = 0
+    /// How long ago `iat` may be: a minute, as the reference server allows (`maxTokenAge`).
+    var maximumAge: TimeInterval = 60
     /// How long after `iat` `exp` may be: an assertion is for one request (the reference client makes them valid
     /// for a minute).
     var maximumLifetime: TimeInterval = 300
@@ -52,6 +54,8 @@ struct ClientAssertionVerifier: Sendable {
     ) throws(Failure) -> Verified {
         guard let jws = CompactJWS(assertion) else { throw Failure(reason: "is not a compact JWS with three segments") }
         guard let header = jws.header else { throw Failure(reason: "header is not a base64url JSON object") }
+        // No extension is understood here, so a header that marks any as critical is refused (RFC 7515 §4.1.11).
+        guard header["crit"] == nil else { throw Failure(reason: "names critical header extensions (crit)") }
         guard header["alg"] as? String == "ES256" else {
             throw Failure(reason: "alg must be ES256, not \(String(describing: header["alg"] ?? "missing"))")
         }
@@ -93,6 +97,9 @@ struct ClientAssertionVerifier: Sendable {
         let expiresAt = try Self.numericDate(claims["exp"], name: "exp")
         let issuedAt = try Self.numericDate(claims["iat"], name: "iat")
         guard issuedAt <= now.addingTimeInterval(maximumSkew) else { throw Failure(reason: "iat is in the future") }
+        guard issuedAt >= now.addingTimeInterval(-maximumAge) else {
+            throw Failure(reason: "iat is more than \(WholeSeconds.of(maximumAge)) seconds ago")
+        }
         if claims["nbf"] != nil {
             let notBefore = try Self.numericDate(claims["nbf"], name: "nbf")
             guard notBefore <= now.addingTimeInterval(maximumSkew) else {
@@ -106,12 +113,6 @@ struct ClientAssertionVerifier: Sendable {
             )
         }
         return (jti, expiresAt)
-    }
-
-    /// The `sub` of an assertion, unverified: the client it claims to be from, when the request names no `client_id`
-    /// (RFC 7521 §4.2 makes it optional); the assertion is then verified for that client.
-    static func claimedClientID(_ assertion: String) -> String? {
-        CompactJWS(assertion)?.payload?["sub"] as? String
     }
 
     /// A NumericDate (RFC 7519 §2): a finite JSON number of seconds since the epoch.

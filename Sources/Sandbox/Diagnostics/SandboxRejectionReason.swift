@@ -70,6 +70,8 @@ public struct SandboxRejectionReason: RawRepresentable, Sendable, Hashable, Cust
     public static let csrfMismatch = Self(rawValue: "csrf_mismatch")
     /// The PKCE verifier does not hash to the challenge (RFC 7636 §4.6).
     public static let pkceMismatch = Self(rawValue: "pkce_mismatch")
+    /// The PKCE challenge was spent by an earlier code exchange.
+    public static let codeChallengeReuse = Self(rawValue: "code_challenge_reuse")
     /// The authorization code is unknown or expired.
     public static let invalidCode = Self(rawValue: "invalid_code")
     /// The authorization code was used before; what it issued is revoked.

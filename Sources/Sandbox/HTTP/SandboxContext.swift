@@ -13,7 +13,7 @@ struct SandboxContext: RequestContext {
     var coreContext: CoreRequestContextStorage
     /// The request, with its whole body and the URL it was sent to.
     let request: SandboxRequest
-    /// The request's DPoP proof, once ``AuthorizationServerHandler/dpopProofCheck(optional:)`` verified it.
+    /// The request's DPoP proof, once ``AuthorizationServerHandler/dpopProofCheck()`` verified it.
     var dpopProof: VerifiedDPoPProof?
     /// The caller, once ``PDSHandler/authentication(optional:)`` authenticated the request.
     var caller: AuthenticatedCaller?

@@ -63,6 +63,9 @@ struct PushedAuthorization: Sendable {
     var prompt: String?
     /// The thumbprint of the PAR's DPoP key; every token is bound to it.
     var dpopKeyThumbprint: String
+    /// The key a confidential client's PAR assertion was signed with, which its code exchange must use too; `nil`
+    /// for a public client.
+    var clientKey: ClientKeyBinding?
     /// When the `request_uri` expires.
     var expiresAt: Date
     /// What the pages show of the client, from its document as it was at the PAR.

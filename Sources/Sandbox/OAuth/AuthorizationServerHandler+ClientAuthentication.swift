@@ -38,13 +38,6 @@ extension AuthorizationServerHandler {
         }
     }
 
-    /// The client a token or revocation request is from: its `client_id`, or else the `sub` its client assertion
-    /// claims (RFC 7521 §4.2 makes `client_id` optional beside an assertion), which the assertion check then holds
-    /// it to.
-    func requestClientID(_ form: [String: String]) -> String? {
-        form["client_id"] ?? form["client_assertion"].flatMap(ClientAssertionVerifier.claimedClientID)
-    }
-
     /// Authenticates the request's client (RFC 6749 §2.3; RFC 7521 §4.2; RFC 7523 §3; atproto.com/specs/oauth,
     /// Client Authentication): ``presentedAssertion(form:client:)``, then ``verifyAssertion(_:client:)``.
     ///

@@ -2,10 +2,9 @@ extension AuthorizationServerHandler {
     /// Verifies the DPoP proof (RFC 9449 §4.3) of each request of the routes it wraps.
     ///
     /// The handler reads the proof as ``SandboxContext/dpopProof``. A missing or bad one is refused with
-    /// `use_dpop_nonce` or `invalid_dpop_proof` (RFC 9449 §5, §8); when `optional`, a request without a `DPoP`
-    /// header goes on unchecked.
-    func dpopProofCheck(optional: Bool = false) -> CheckMiddleware {
-        CheckMiddleware(onlyWith: optional ? "dpop" : nil) { context in
+    /// `use_dpop_nonce` or `invalid_dpop_proof` (RFC 9449 §5, §8).
+    func dpopProofCheck() -> CheckMiddleware {
+        CheckMiddleware { context in
             do throws(DPoPGate.Rejection) {
                 context.dpopProof = try gate.check(
                     context.request,

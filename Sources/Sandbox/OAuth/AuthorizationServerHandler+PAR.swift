@@ -34,7 +34,7 @@ extension AuthorizationServerHandler {
             throw reject(.invalidRequest, "the \(unsupported) parameter is not supported in a PAR")
         }
         let client = try await resolveClient(form["client_id"])
-        _ = try await authenticateClient(form: form, client: client)
+        let clientProof = try await authenticateClient(form: form, client: client)
         guard form["response_type"] == "code" else {
             throw reject(
                 .invalidRequest,
@@ -94,6 +94,7 @@ extension AuthorizationServerHandler {
             loginHintDID: loginHintDID,
             prompt: form["prompt"],
             dpopKeyThumbprint: proof.thumbprint,
+            clientKey: clientProof?.key,
             expiresAt: core.now().addingTimeInterval(core.configuration.requestURILifetime),
             clientPresentation: client.presentation
         )

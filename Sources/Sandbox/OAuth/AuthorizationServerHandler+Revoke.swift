@@ -1,9 +1,10 @@
 extension AuthorizationServerHandler {
     /// `POST /oauth/revoke` (RFC 7009 §2): deletes the session of a refresh or access token.
     ///
-    /// Answers `200` also for an unknown token. A DPoP proof is optional (``AuthorizationServerHandler/dpopProofCheck(optional:)`` checks one sent). A
-    /// request that names its client (`client_id`, or a client assertion's `sub`) is authenticated as that client: a
-    /// confidential client's tokens are revoked only with its client assertion (RFC 7009 §2.1; RFC 7523 §3).
+    /// Answers `200` also for an unknown token. Like the reference server, it takes the client's credentials and a DPoP
+    /// proof, as every AT Protocol client's are DPoP-bound: where that server answers `200` and revokes nothing, this
+    /// one refuses, so a client that signs out without them learns it. A confidential client's tokens are revoked
+    /// only with its client assertion (RFC 7009 §2.1; RFC 7523 §3).
     func revoke(_ request: SandboxRequest) async throws(SandboxRejection) -> SandboxResponse {
         let form = try formParameters(request)
         guard let token = form["token"], !token.isEmpty else {
@@ -16,12 +17,9 @@ extension AuthorizationServerHandler {
                 error: "unsupported_token_type"
             )
         }
-        let clientID = requestClientID(form)
-        var isAuthenticated = false
-        if clientID != nil {
-            let client = try await resolveClient(clientID)
-            isAuthenticated = try await authenticateClient(form: form, client: client) != nil
-        }
+        let client = try await resolveClient(form["client_id"])
+        let clientID = client.clientID
+        let isAuthenticated = try await authenticateClient(form: form, client: client) != nil
         let sessionID: String?
         do {
             sessionID = try await core.authorizations.revoke(

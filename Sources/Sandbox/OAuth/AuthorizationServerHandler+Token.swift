@@ -25,7 +25,7 @@ extension AuthorizationServerHandler {
         form: [String: String],
         proof: VerifiedDPoPProof
     ) async throws(SandboxRejection) -> SandboxResponse {
-        let client = try await resolveClient(requestClientID(form))
+        let client = try await resolveClient(form["client_id"])
         let clientProof = try await authenticateClient(form: form, client: client)
         let clientID = client.clientID
         let code = try required(form, "code")
@@ -57,8 +57,20 @@ extension AuthorizationServerHandler {
         guard PKCEVerification.s256Challenge(for: verifier) == pushed.codeChallenge else {
             throw invalidGrant(.pkceMismatch, "code_verifier does not hash (S256) to the code_challenge")
         }
+        guard await core.authorizations.spendCodeChallenge(pushed.codeChallenge, now: core.now()) else {
+            throw invalidGrant(
+                .codeChallengeReuse,
+                "the code_challenge was spent by an earlier code exchange; every authorization needs a new PKCE pair"
+            )
+        }
         guard proof.thumbprint == pushed.dpopKeyThumbprint else {
             throw invalidGrant(.dpopKeyMismatch, "the DPoP proof's key is not the one used for the PAR")
+        }
+        guard clientProof?.key == pushed.clientKey else {
+            throw invalidGrant(
+                .clientKeyMismatch,
+                "the client assertion is signed with another key than the PAR's (\(pushed.clientKey?.keyID ?? "none"))"
+            )
         }
         let settings = core.configuration
         let now = core.now()
@@ -119,7 +131,7 @@ extension AuthorizationServerHandler {
                 status: 500
             )
         }
-        let client = try await resolveClient(requestClientID(form))
+        let client = try await resolveClient(form["client_id"])
         let presented = try await presentedAssertion(form: form, client: client)
         let refreshToken = try required(form, "refresh_token")
         var clientProof: ClientProof?

@@ -37,9 +37,7 @@ struct AuthorizationServerHandler: OriginHandler {
         dpop.group().add(middleware: dpopProofCheck())
             .post("/oauth/par") { try await pushedAuthorization($1.request, proof: $1.required(\.dpopProof)) }
             .post("/oauth/token") { try await token($1.request, proof: $1.required(\.dpopProof)) }
-        // Revocation (RFC 7009) takes a DPoP proof optionally.
-        dpop.group().add(middleware: dpopProofCheck(optional: true))
-            .post("/oauth/revoke") { request in try await revoke(request) }
+            .post("/oauth/revoke") { try await revoke($1.request) }
         router.answerUnrouted { request, otherMethodRouted in
             if otherMethodRouted {
                 core.monitor.rejected(request, .notFound, "method \(request.method.rawValue) is not allowed here")

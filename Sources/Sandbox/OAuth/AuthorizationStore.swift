@@ -59,6 +59,19 @@ actor AuthorizationStore {
     private var accessTokens: [String: AccessTokenRecord] = [:]
     private var refreshTokens: [String: String] = [:]
     private var usedRefreshTokens: [String: String] = [:]
+    /// The PKCE challenges code exchanges spent, and when each may be forgotten.
+    private var spentCodeChallenges: [String: Date] = [:]
+
+    /// Marks `challenge` spent by a code exchange, or returns `false` when one spent it already.
+    ///
+    /// Like the reference server, a challenge is remembered for a day and a tenth, so every authorization must make a
+    /// new PKCE pair (RFC 7636 §4.1).
+    func spendCodeChallenge(_ challenge: String, now: Date) -> Bool {
+        spentCodeChallenges = spentCodeChallenges.filter { $0.value > now }
+        guard spentCodeChallenges[challenge] == nil else { return false }
+        spentCodeChallenges[challenge] = now.addingTimeInterval(1.1 * 86_400)
+        return true
+    }
 
     /// Remembers a pushed request until its `request_uri` is used or expires.
     func push(_ request: PushedAuthorization) {
@@ -173,14 +186,14 @@ actor AuthorizationStore {
     /// Rotates a refresh token: the old one becomes used, a new refresh and access token are issued.
     ///
     /// A token that was already used deletes the whole session, whoever presents it, and throws
-    /// ``RefreshFailure/replayed`` (RFC 9700 §4.14.2: the server cannot tell which party is legitimate); a wrong
-    /// client, key or scope changes nothing. The session's scope becomes `grant` of the scope requested at the PAR,
+    /// ``RefreshFailure/replayed`` (RFC 9700 §4.14.2: the server cannot tell which party is legitimate). A wrong
+    /// client, DPoP key or client key deletes it too, as the reference server does, so a client that retries with
+    /// another key is signed out as it would be there; a widened scope changes nothing. The session's scope becomes `grant` of the scope requested at the PAR,
     /// so it never widens beyond that request. A `requestedScope` may only name tokens of the original request or of
     /// the new grant; it does not narrow the grant.
     ///
     /// A confidential client's session (bound to a client key) needs `clientProof` signed with that key; when the
     /// key is no longer in the client's current keys, the session is deleted (``RefreshFailure/clientKeyRemoved(_:)``).
-    /// The DPoP key is checked before the client key: a request without the session's DPoP key does not end it then.
     /// Its new refresh token expires `confidentialRefreshTokenLifetime` from `now`, at most when the session ends.
     func refresh(
         _ refreshToken: String,
@@ -210,14 +223,21 @@ actor AuthorizationStore {
             deleteSession(sessionID)
             throw .refreshTokenExpired
         }
-        guard session.clientID == clientID else { throw .clientMismatch }
-        guard session.dpopKeyThumbprint == dpopKeyThumbprint else { throw .keyMismatch }
-        if let bound = session.clientKey {
-            if let clientProof, !clientProof.keys.contains(bound) {
-                deleteSession(sessionID)
-                throw .clientKeyRemoved(bound.keyID)
+        let failure: RefreshFailure? =
+            if session.clientID != clientID {
+                .clientMismatch
+            } else if session.dpopKeyThumbprint != dpopKeyThumbprint {
+                .keyMismatch
+            } else if let bound = session.clientKey, clientProof.map({ !$0.keys.contains(bound) }) ?? false {
+                .clientKeyRemoved(bound.keyID)
+            } else if let bound = session.clientKey, clientProof?.key != bound {
+                .clientKeyMismatch(bound.keyID)
+            } else {
+                nil
             }
-            guard clientProof?.key == bound else { throw .clientKeyMismatch(bound.keyID) }
+        if let failure {
+            deleteSession(sessionID)
+            throw failure
         }
         let granted = grant(session.requestedScope)
         if let requestedScope {
@@ -277,11 +297,11 @@ actor AuthorizationStore {
     /// A `clientID` that differs from the session's throws ``Failure/clientMismatch`` and revokes nothing; so does a
     /// confidential client's session when the request did not authenticate as that client
     /// (``Failure/unauthenticated``, RFC 7009 §2.1).
-    func revoke(token: String, clientID: String?, isAuthenticated: Bool) throws(Failure) -> String? {
+    func revoke(token: String, clientID: String, isAuthenticated: Bool) throws(Failure) -> String? {
         let sessionID = refreshTokens[token] ?? usedRefreshTokens[token] ?? accessTokens[token]?.sessionID
         guard let sessionID, let session = sessions[sessionID] else { return nil }
-        if let clientID, clientID != session.clientID { throw .clientMismatch }
-        if session.clientKey != nil, clientID == nil || !isAuthenticated { throw .unauthenticated }
+        guard clientID == session.clientID else { throw .clientMismatch }
+        if session.clientKey != nil, !isAuthenticated { throw .unauthenticated }
         deleteSession(sessionID)
         return sessionID
     }

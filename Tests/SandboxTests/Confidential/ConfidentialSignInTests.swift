@@ -56,25 +56,27 @@ struct ConfidentialSignInTests {
         }
     }
 
-    @Test("beside an assertion, client_id may be left out of a refresh and a revocation: the assertion's sub is taken")
-    func clientIDFromAssertion() async throws {
+    @Test("client_id is required beside an assertion, at a refresh and a revocation, as at the reference server")
+    func clientIDRequired() async throws {
         let key = TestSigningKey(kid: "key-1")
         try await withSandbox(try ConfidentialDocuments.configuration(keys: [key])) { sandbox in
             let client = ConfidentialTestClient(sandbox)
             let tokens = try await client.signIn(key: key)
-            let refreshed = try await client.refresh(
+            let refresh = try await client.refresh(
                 tokens.refreshToken,
                 authentication: try client.authentication(key),
                 sendsClientID: false
             )
-            #expect(refreshed.status == 200, "refresh failed: \(refreshed.text)")
-            let revoked = try await client.revoke(
-                try Tokens(refreshed).refreshToken,
+            let revocation = try await client.revoke(
+                tokens.refreshToken,
                 authentication: try client.authentication(key),
                 sendsClientID: false
             )
-            #expect(revoked.status == 200)
-            #expect(sandbox.server.counters.revocations == 1)
+            #expect([refresh.errorCode, revocation.errorCode] == ["invalid_request", "invalid_request"])
+            #expect(sandbox.server.counters.rejections(.invalidRequest) == 2)
+            #expect(sandbox.server.counters.revocations == 0)
+            let refreshed = try await client.refresh(tokens.refreshToken, key: key)
+            #expect(refreshed.status == 200, "the session should be intact: \(refreshed.text)")
         }
     }
 

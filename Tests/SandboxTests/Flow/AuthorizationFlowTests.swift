@@ -95,9 +95,16 @@ struct AuthorizationFlowTests {
             #expect(refused.status == 401)
             #expect(refused.dpopChallenge?["error"] == "invalid_token")
             let unknown = try await client.executor.send(
-                client.formRequest(revokeURL, [("token", "no-such-token")])
+                client.formRequest(revokeURL, [("token", "no-such-token"), ("client_id", client.clientID)])
             )
             #expect(unknown.status == 200)
+            // Without client_id, or without a DPoP proof, the reference server revokes nothing; the sandbox says so.
+            let anonymous = try await client.executor.send(client.formRequest(revokeURL, [("token", "t")]))
+            #expect(anonymous.errorCode == "invalid_request")
+            let withoutProof = try await sandbox.transport.send(
+                client.formRequest(revokeURL, [("token", "t"), ("client_id", client.clientID)])
+            )
+            #expect(withoutProof.errorCode == "invalid_dpop_proof")
         }
     }
 

@@ -58,6 +58,28 @@ struct OAuthRejectionTests {
         }
     }
 
+    @Test("a PKCE challenge an exchange spent is refused in a later authorization, as the reference server does")
+    func codeChallengeReuse() async throws {
+        try await withSandbox { sandbox in
+            let client = sandbox.client()
+            let flow = FlowSecrets()
+            let first = try await client.tokenRequest(
+                client.codeGrantParameters(try await client.authorizationCode(flow), flow)
+            )
+            #expect(first.status == 200)
+            let second = try await client.tokenRequest(
+                client.codeGrantParameters(try await client.authorizationCode(flow), flow)
+            )
+            #expect(second.errorCode == "invalid_grant")
+            #expect(sandbox.server.counters.rejections(.codeChallengeReuse) == 1)
+            sandbox.clock.advance(by: 1.1 * 86_400 + 1)
+            let later = try await client.tokenRequest(
+                client.codeGrantParameters(try await client.authorizationCode(flow), flow)
+            )
+            #expect(later.status == 200, "a challenge is forgotten after a day and a tenth: \(later.text)")
+        }
+    }
+
     /// One part of an authorization-code exchange made wrong (RFC 6749 section 4.1.3, RFC 7636 section 4.6,
     /// RFC 9449 section 10).
     enum ExchangeFault: CaseIterable, CustomTestStringConvertible, Sendable {
