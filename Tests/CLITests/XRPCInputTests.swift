@@ -132,6 +132,9 @@ struct XRPCInputTests {
             ("{\"é\": \"ü\" \"b\": 2}", "line 1, column 11: expected `,` or `}`, found `\"`"),
             ("{\"password\": \"hunter2\tsecret\"}", "line 1, column 22: expected the rest of the string"),
             ("{\"a\": 1} x", "line 1, column 10: expected the end of the text after the JSON value, found `x`"),
+            // Trailing commas, which Foundation's parser takes on Linux.
+            ("{\"a\": 1,}", "line 1, column 9: expected a key in double quotes, found `}`"),
+            ("[1, 2,]", "line 1, column 7: expected a value, found `]`"),
         ]
     )
     func invalidJSONLocation(text: String, location: String) async throws {

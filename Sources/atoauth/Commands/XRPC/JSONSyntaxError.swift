@@ -2,7 +2,7 @@
 /// it, and what the grammar expected there, so `xrpc --input` can say where the body is wrong.
 ///
 /// Only syntax is checked, without recursion (nesting is kept on a stack), so a deep or huge body costs no more than
-/// one pass. Whether a body is JSON is decided elsewhere (`JSONSerialization`); this only finds the place.
+/// one pass. It decides whether `xrpc --input` is JSON, as `JSONSerialization` accepts trailing commas on Linux.
 struct JSONSyntaxError: Equatable, CustomStringConvertible {
     /// The line, from 1.
     var line: Int

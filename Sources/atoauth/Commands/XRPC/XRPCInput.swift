@@ -33,10 +33,12 @@ struct XRPCInput {
             body = Data(argument.utf8)
             implied = contentType == nil ? MediaType.json : nil
         }
-        let isJSON = (try? JSONSerialization.jsonObject(with: body, options: .fragmentsAllowed)) != nil
+        // RFC 8259's grammar decides, not JSONSerialization, which takes trailing commas on Linux.
+        let syntaxError = JSONSyntaxError.find(in: body)
+        let isJSON = syntaxError == nil
         let type = contentType ?? (isJSON ? MediaType.json : implied ?? MediaType.octetStream)
         guard isJSON || !MediaType.isJSON(type) else {
-            let place = JSONSyntaxError.find(in: body).map { ": \($0)" } ?? ""
+            let place = syntaxError.map { ": \($0)" } ?? ""
             throw usage(
                 "--input is not valid JSON, but would be sent as \(type)\(place). Fix the JSON, or give "
                     + "--content-type for a body that is not JSON."
