@@ -67,6 +67,10 @@ struct JSONForScriptsTests {
             #expect(records.contains { $0["error"] as? String == "AuthRequired" }, "\(gateway.errors)")
             #expect(records.contains { $0["level"] as? String == "debug" }, "-v's records are JSON too")
             #expect(!gateway.errors.contains(token), "no record holds the token")
+            // Numbers stay numbers, so `jq 'select(.status >= 500)'` compares numbers, as docs/cli.md shows.
+            let requests = records.filter { $0["message"] as? String == "request" }
+            #expect(Set(requests.compactMap { $0["status"] as? Int }) == [200, 401], "\(requests)")
+            #expect(requests.allSatisfy { $0["duration_ms"] as? Double != nil }, "\(requests)")
         }
     }
 

@@ -204,7 +204,7 @@ struct GatewayHandler: Sendable {
         var metadata: Logger.Metadata = [
             "method": .string(record.method),
             "status": .stringConvertible(status),
-            "duration_ms": .string(String(format: "%.3f", milliseconds)),
+            "duration_ms": .stringConvertible((milliseconds * 1000).rounded() / 1000),
         ]
         if let nsid = record.nsid { metadata["nsid"] = .string(nsid) } else { metadata["path"] = .string(record.path) }
         if let refusal = record.refusal {

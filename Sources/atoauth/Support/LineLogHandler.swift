@@ -25,19 +25,26 @@ struct LineLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
-        var fields = metadata.mapValues { "\($0)" }
-        for (key, value) in event.metadata ?? [:] { fields[key] = "\(value)" }
+        let fields = metadata.merging(event.metadata ?? [:]) { $1 }
         Output.message(Self.line(level: event.level, message: "\(event.message)", fields: fields, json: json))
     }
 
     /// One record as a line, stamped with the current time.
-    static func line(level: Logger.Level, message: String, fields: [String: String] = [:], json: Bool) -> String {
+    ///
+    /// In JSON, a whole or fractional number (such as `status`) stays a number, so `jq 'select(.status >= 500)'`
+    /// compares numbers; every other value is its text.
+    static func line(
+        level: Logger.Level,
+        message: String,
+        fields: Logger.Metadata = [:],
+        json: Bool
+    ) -> String {
         let time = Date().formatted(.iso8601)
         guard json else {
-            let pairs = fields.sorted { $0.key < $1.key }.map { "\($0.key)=\(quoted($0.value))" }
+            let pairs = fields.sorted { $0.key < $1.key }.map { "\($0.key)=\(quoted("\($0.value)"))" }
             return ([time, level.rawValue, message] + pairs).joined(separator: " ")
         }
-        var object = fields
+        var object: [String: Any] = fields.mapValues(Self.jsonValue)
         object["time"] = time
         object["level"] = level.rawValue
         object["message"] = message
@@ -46,6 +53,15 @@ struct LineLogHandler: LogHandler {
             return #"{"level":"error","message":"a log record could not be encoded"}"#
         }
         return String(decoding: data, as: UTF8.self)
+    }
+
+    /// A metadata value in a JSON line: an integer or a finite floating-point number as a number, else its text.
+    private static func jsonValue(_ value: Logger.MetadataValue) -> Any {
+        switch value {
+        case .stringConvertible(let number as Int): number
+        case .stringConvertible(let number as Double) where number.isFinite: number
+        default: "\(value)"
+        }
     }
 
     /// A value as it reads in a `key=value` line: in double quotes (inner ones escaped) when it has a space.
