@@ -18,14 +18,7 @@ struct ForwardingTests {
             let accounts = flow.accounts()
             let session = try await flow.signIn(with: accounts)
             let blob = Data((0..<(2 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 13) })
-            let forwarded = try await accounts.client().forward(
-                XRPCForwardedRequest(
-                    nsid: try NSID(validating: "com.atproto.repo.uploadBlob"),
-                    method: .post,
-                    body: .bytes(blob),
-                    contentType: "application/octet-stream"
-                )
-            )
+            let forwarded = try await accounts.client().forward(try Self.upload(blob))
             #expect(forwarded.account == session.did)
             #expect(forwarded.response.status == 200)
             let answer = try await forwarded.response.body.collect(upTo: 1 << 16)
@@ -95,14 +88,7 @@ struct ForwardingTests {
                 session.pds = pds.url("/")
                 try flow.keystore.save(try storedForm(session), as: Session.entryName(did: session.did))
                 let blob = Data(repeating: 7, count: 1000)
-                let forwarded = try await accounts.client().forward(
-                    XRPCForwardedRequest(
-                        nsid: try NSID(validating: "com.atproto.repo.uploadBlob"),
-                        method: .post,
-                        body: .bytes(blob),
-                        contentType: "application/octet-stream"
-                    )
-                )
+                let forwarded = try await accounts.client().forward(try Self.upload(blob))
                 #expect(forwarded.response.status == 200)
                 #expect(flow.server.counters.refreshGrantsSucceeded == 1)
                 // The refresh finds the account's PDS again from its DID document: the retry went to the sandbox's.
@@ -152,5 +138,15 @@ struct ForwardingTests {
             await #expect(throws: XRPCRequestError.self) { try await accounts.client().preflight(reserved) }
             #expect(flow.server.counters.xrpcRequestHeadsReceived == sentBefore)
         }
+    }
+
+    /// An `uploadBlob` of `blob`, streamed.
+    static func upload(_ blob: Data) throws -> XRPCForwardedRequest {
+        XRPCForwardedRequest(
+            nsid: try NSID(validating: "com.atproto.repo.uploadBlob"),
+            method: .post,
+            body: .bytes(blob),
+            contentType: "application/octet-stream"
+        )
     }
 }
