@@ -70,7 +70,7 @@ struct AccountLifecycleTests {
             let added = try await world.atoauth("accounts", "add", "alice.test", "--scope", scope)
             #expect(added.status == 0, "\(added.stderr)")
             let did = try #require(world.did("alice.test"))
-            try await world.revokeAtServer(try #require(try world.storedSession(did)["refreshToken"] as? String))
+            try await world.revokeAtServer(sessionOf: did)
 
             let whoami = try await world.atoauth("whoami")
             #expect(whoami.status == 3, "\(whoami.stderr)")

@@ -13,8 +13,7 @@ struct DoctorSessionTests {
         try await CLIWorld.with { world in
             try await world.signIn("bob.test")
             let did = try #require(world.did("bob.test"))
-            let refreshToken = try #require(try world.storedSession(did)["refreshToken"] as? String)
-            try await world.revokeAtServer(refreshToken)
+            try await world.revokeAtServer(sessionOf: did)
 
             let (status, checks, result) = try await DoctorTests.diagnose(world, ["bob.test"])
             #expect(status == 1, "\(result.stdout) \(result.stderr)")

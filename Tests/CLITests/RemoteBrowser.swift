@@ -1,4 +1,5 @@
 import ATOAuthTesting
+import DPoPRequestExecutor
 import Foundation
 import HTTPTransport
 import Testing
@@ -60,15 +61,21 @@ extension CLIWorld {
 }
 
 extension CLIWorld {
-    /// Revokes a token at the sandbox's revocation endpoint (RFC 7009), as the server ending the session would.
-    func revokeAtServer(_ token: String) async throws {
+    /// Revokes the refresh token of the session of `did` at the sandbox's revocation endpoint (RFC 7009), as its
+    /// client would (its `client_id`, a DPoP proof), so the server has ended the session.
+    func revokeAtServer(sessionOf did: String) async throws {
+        let session = try storedSession(did)
+        let token = try #require(session["refreshToken"] as? String)
+        let clientID = try #require(session["clientID"] as? String)
+        let form =
+            "token=\(Self.formEncoded(token))&token_type_hint=refresh_token&client_id=\(Self.formEncoded(clientID))"
         let response = try await AsyncHTTPClientTransport.withTransport { transport in
-            try await transport.send(
+            try await DPoPRequestExecutor(transport: transport, key: DPoPKey()).send(
                 HTTPRequest(
                     method: .post,
                     url: sandbox.authorizationServer.appendingPathComponent("oauth/revoke"),
                     headers: ["Content-Type": "application/x-www-form-urlencoded"],
-                    body: Data("token=\(Self.formEncoded(token))&token_type_hint=refresh_token".utf8)
+                    body: Data(form.utf8)
                 )
             )
         }

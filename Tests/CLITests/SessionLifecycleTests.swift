@@ -88,8 +88,7 @@ struct SessionLifecycleTests {
         try await CLIWorld.with { world in
             try await world.signIn("alice.test")
             let did = try #require(world.did("alice.test"))
-            let refreshToken = try #require(try world.storedSession(did)["refreshToken"] as? String)
-            try await world.revokeAtServer(refreshToken)
+            try await world.revokeAtServer(sessionOf: did)
             let whoami = try await world.atoauth("whoami")
             #expect(whoami.status == 3, "\(whoami.stderr)")
             #expect(whoami.stderr.contains("alice.test was signed out by the server"), "\(whoami.stderr)")
@@ -104,8 +103,7 @@ struct SessionLifecycleTests {
             try await world.signIn("bob.test")
             try await world.signIn("alice.test")
             let alice = try #require(world.did("alice.test"))
-            let refreshToken = try #require(try world.storedSession(alice)["refreshToken"] as? String)
-            try await world.revokeAtServer(refreshToken)
+            try await world.revokeAtServer(sessionOf: alice)
 
             let whoami = try await world.atoauth("whoami")
             #expect(whoami.status == 3, "\(whoami.stderr)")
@@ -132,8 +130,7 @@ struct SessionLifecycleTests {
             #expect(valid.stdout.components(separatedBy: "checked      valid: the PDS accepts").count == 3)
 
             let bob = try #require(world.did("bob.test"))
-            let refreshToken = try #require(try world.storedSession(bob)["refreshToken"] as? String)
-            try await world.revokeAtServer(refreshToken)
+            try await world.revokeAtServer(sessionOf: bob)
             let checked = try await world.atoauth("accounts", "status", "--all", "--check", "--json")
             #expect(checked.status == 3, "\(checked.stderr)")
             let objects = try #require(
