@@ -8,6 +8,9 @@ struct ClientExamination: Sendable {
     var finding: Finding
     /// The client to probe with; `nil` when its document is unusable.
     var client: OAuthClient?
+    /// Whether the document is a confidential client's, whose assertions a clock difference refuses sooner than
+    /// proofs.
+    var isConfidential = false
 }
 
 extension SignInDoctor {
@@ -81,7 +84,8 @@ extension SignInDoctor {
                             + "probe runs as the loopback client, since it does not hold the client's key",
                         rule: Rule.clientMetadata
                     ),
-                    client: client
+                    client: client,
+                    isConfidential: true
                 )
             }
             let redirect =

@@ -1,6 +1,7 @@
 import ATProtoIdentity
 import ATProtoPermissions
 import ATProtoSyntax
+import Failures
 import HTTPTransport
 import OAuthMetadata
 import OAuthSessionManager
@@ -17,5 +18,13 @@ extension SignInDoctor {
         case let error as PermissionError: error.description
         default: String(describing: error)
         }
+    }
+
+    /// The fix for a server on this machine that was refused because loopback is not allowed; `nil` for any other
+    /// error.
+    static func loopbackFix(_ error: any Error) -> String? {
+        guard (error as? any CategorizedError)?.remedy == .allowLoopbackServer else { return nil }
+        return "The server is on this machine: for a development server (such as atoauth sandbox), give "
+            + "--allow-http-loopback."
     }
 }

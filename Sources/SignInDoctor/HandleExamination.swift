@@ -154,7 +154,8 @@ extension SignInDoctor {
                     "handle-resolution",
                     Self.reason(of: error),
                     rule: Rule.handleResolution,
-                    fix: "Check the handle's spelling, and that the resolution service knows it.",
+                    fix: Self.loopbackFix(error)
+                        ?? "Check the handle's spelling, and that the resolution service knows it.",
                     who: .user
                 )
             )

@@ -127,7 +127,9 @@ extension SignInDoctor {
             let notThisDID = (error as? IdentityError)?.field == "id"
             let directory = configuration.identity.plcDirectory.absoluteString
             let fix =
-                if did.rawValue.hasPrefix("did:web:") {
+                if let loopback = Self.loopbackFix(error) {
+                    loopback
+                } else if did.rawValue.hasPrefix("did:web:") {
                     "Serve the account's DID document, with “id” \(did), at https://<host>/.well-known/did.json."
                 } else if notThisDID {
                     "\(directory) did not answer with a DID document for \(did): check that it is a PLC directory "

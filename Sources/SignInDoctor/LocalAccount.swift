@@ -70,6 +70,22 @@ public struct LocalAccount: Sendable {
         checks.map { Finding.skip($0.name, why, rule: $0.rule) }
     }
 
+    /// The local checks when the store, or the account's session in it, cannot be read: `store-files` fails, for
+    /// the user, and the others are skipped.
+    static func unreadable(_ reason: String) -> [Finding] {
+        let failure = Finding.fail(
+            "store-files",
+            "this machine's store could not be read: \(reason)",
+            rule: Rule.storeFiles,
+            fix: "Give the key the store was made with (its key file, ATOAUTH_KEY_FILE, or ATOAUTH_PASSPHRASE) and "
+                + "check that its files or database (--store) are reachable and intact; `atoauth accounts list` names "
+                + "each session that cannot be read, and signing in again replaces one.",
+            who: .user
+        )
+        let others = checks.dropFirst().map { Finding.skip($0.name, "the store could not be read", rule: $0.rule) }
+        return [failure] + others
+    }
+
     /// The findings of the local side; `identity` and `server` are what the diagnosis resolved just now.
     func findings(now: Date, identity: IdentityExamination, server: ServerExamination?) -> [Finding] {
         [

@@ -47,8 +47,15 @@ extension SignInDoctor {
     /// Sends the pushed authorization request a sign-in would send — the engine's own request and nonce retry
     /// (``PushedAuthorizationRequest``), with a new DPoP key, PKCE verifier and nonce cache that are then
     /// forgotten — and reports whether the server accepts it and the scope, how it handles DPoP nonces, and whether
-    /// its clock agrees with this one (RFC 9126 §2, RFC 9449 §8).
-    func probe(_ endpoint: URL, issuer: String, client: OAuthClient, loginHint: String?) async -> [Finding] {
+    /// its clock agrees with this one (RFC 9126 §2, RFC 9449 §8), within what a `confidential` client's assertions
+    /// allow when it is one.
+    func probe(
+        _ endpoint: URL,
+        issuer: String,
+        client: OAuthClient,
+        loginHint: String?,
+        confidential: Bool = false
+    ) async -> [Finding] {
         var request = PushedAuthorizationRequest(
             client: client,
             codeChallenge: PKCE.generate().challenge,
@@ -84,7 +91,7 @@ extension SignInDoctor {
                     : .skip(check.name, "the pushed authorization request got no answer", rule: check.rule)
             }
         }
-        let clock = Self.clockFinding(first)
+        let clock = Self.clockFinding(first, confidential: confidential)
         let skewed = clock.status == .fail
         return [
             Self.requestFinding(answers, endpoint: endpoint, skewedClock: skewed),

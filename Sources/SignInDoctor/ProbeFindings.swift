@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTransport
+import OAuthMetadata
 import OAuthSessionManager
 import WireFormat
 
@@ -135,8 +136,9 @@ extension SignInDoctor {
         )
     }
 
-    /// Whether the server's `Date` agrees with the local clock, within the window DPoP proofs are accepted in.
-    static func clockFinding(_ answer: ProbeAnswer) -> Finding {
+    /// Whether the server's `Date` agrees with the local clock, within the window DPoP proofs are accepted in, or
+    /// the narrower one of a `confidential` client's assertions (``ClientAssertion/backdating`` either side).
+    static func clockFinding(_ answer: ProbeAnswer, confidential: Bool = false) -> Finding {
         guard let header = answer.response.headers["Date"], let serverTime = HTTPDate.parse(header) else {
             return .warn(
                 "server-clock",
@@ -154,6 +156,18 @@ extension SignInDoctor {
         let skew = time < earliest ? time - earliest : max(0, time - latest)
         let amount = skew == 0 ? "agrees with this machine's" : Self.describe(skew)
         let seen = "the server's clock \(amount) (Date: \(header))"
+        if confidential, abs(skew) >= ClientAssertion.backdating {
+            return .fail(
+                "server-clock",
+                seen,
+                rule: Rule.clock,
+                fix: "The client's assertions carry this machine's time and are refused more than "
+                    + "\(Int(ClientAssertion.backdating)) seconds off (the server takes them at most a minute old, "
+                    + "never from its future). Set this machine's clock (timedatectl set-ntp true); if it is right, "
+                    + "the server's operator must fix theirs.",
+                who: .user
+            )
+        }
         if abs(skew) >= Probe.refusedSkew {
             return .fail(
                 "server-clock",

@@ -122,7 +122,15 @@ public struct SignInDoctor: Sendable {
             guard
                 let probed = await DeadlineRace.value(
                     before: deadline,
-                    { await probe(endpoint, issuer: issuer, client: probeClient, loginHint: loginHint) }
+                    {
+                        await probe(
+                            endpoint,
+                            issuer: issuer,
+                            client: probeClient,
+                            loginHint: loginHint,
+                            confidential: client.isConfidential
+                        )
+                    }
                 )
             else { return try cutOff() }
             findings += probed
@@ -152,9 +160,7 @@ public struct SignInDoctor: Sendable {
         case .success(nil)?:
             findings += LocalAccount.skippedChecks(because: "\(account) is not signed in here")
         case .failure(let error)?:
-            findings += LocalAccount.skippedChecks(
-                because: "this machine's store could not be read: \(Self.reason(of: error))"
-            )
+            findings += LocalAccount.unreadable(Self.reason(of: error))
         }
         return Diagnosis(target: target, checks: findings)
     }

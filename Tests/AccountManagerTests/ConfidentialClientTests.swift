@@ -35,6 +35,7 @@ struct ConfidentialClientTests {
     /// Serves the document from a loopback server (the sandbox fetches it, as it does a development client's), starts
     /// the sandbox, and runs `body`.
     static func withService<T>(
+        faults: SandboxFaults = .none,
         _ body: (SandboxWorld, URL, ClientDocument) async throws -> T
     ) async throws -> T {
         let document = ClientDocument()
@@ -46,7 +47,7 @@ struct ConfidentialClientTests {
         return try await LoopbackHTTPServer.withServer(handler: handler) { server in
             let url = server.url("/client-metadata.json")
             clientID.withLock { $0 = url.absoluteString }
-            return try await SandboxWorld.with(SandboxConfiguration(autoApprove: true)) { world in
+            return try await SandboxWorld.with(SandboxConfiguration(autoApprove: true, faults: faults)) { world in
                 try await body(world, url, document)
             }
         }
@@ -97,6 +98,22 @@ struct ConfidentialClientTests {
                 return
             }
             #expect(revocation == .revoked)
+            #expect(world.server.counters.clientAssertionsRefused == 0)
+        }
+    }
+
+    @Test(
+        "Assertions are dated 30 s back: a server 20 s behind or ahead takes them (none from its future, none over 60 s)",
+        arguments: [-20.0, 20]
+    )
+    func serverClockMargin(skew: TimeInterval) async throws {
+        try await Self.withService(faults: SandboxFaults(clockSkew: skew)) { world, clientID, document in
+            let accounts = world.accounts()
+            let key = ClientKey()
+            _ = try await accounts.addClientKey(key)
+            document.published.withLock { $0 = [key] }
+            let alice = try await Self.signIn("alice.test", world: world, accounts: accounts, clientID: clientID)
+            #expect(try await Self.boundKey(accounts, alice) == key.keyID)
             #expect(world.server.counters.clientAssertionsRefused == 0)
         }
     }

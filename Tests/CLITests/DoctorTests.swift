@@ -159,6 +159,27 @@ struct DoctorTests {
         }
     }
 
+    @Test(
+        "A refresh under way in another process (its note written, its entry locked) is waited for, never called cut off",
+        .timeLimit(.minutes(2))
+    )
+    func refreshUnderWay() async throws {
+        try await CLIWorld.with { world in
+            try await world.signIn("alice.test")
+            let did = try #require(world.did("alice.test"))
+            let refreshToken = try #require(try world.storedSession(did)["refreshToken"] as? String)
+            let store = try EncryptedFileKeystore(directory: world.home, keySource: .keyFile(world.keyFile))
+            // As a refresh holds them while its request is out: the session entry's lock, and the note it wrote.
+            try await store.withLock("session/\(did)") {
+                try store.save(Data(SHA256.hash(data: Data(refreshToken.utf8))), as: "refreshing/\(did)")
+                let (_, checks, result) = try await Self.diagnose(world, ["alice.test", "--deadline", "10"])
+                #expect(checks["last-refresh"]?["status"] as? String == "skip", "\(result.stdout)")
+                #expect((checks["last-refresh"]?["seen"] as? String)?.contains("deadline") == true)
+                try store.delete("refreshing/\(did)")
+            }
+        }
+    }
+
     @Test("A refresh that failed on a server error shows in last-refresh until one succeeds", .timeLimit(.minutes(2)))
     func failedRefresh() async throws {
         try await CLIWorld.with(["--access-token-lifetime", "1", "--fail-refreshes", "1"]) { world in

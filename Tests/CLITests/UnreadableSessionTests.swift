@@ -45,6 +45,22 @@ struct UnreadableSessionTests {
         }
     }
 
+    @Test("the doctor fails store-files for an account whose session cannot be read, by handle and by DID")
+    func doctorNamesDamagedSession() async throws {
+        try await CLIWorld.with { world in
+            try await world.signIn("alice.test")
+            let alice = try #require(world.did("alice.test"))
+            try corruptEntry(in: world, named: "session/\(alice)")
+            for target in ["alice.test", alice] {
+                let (status, checks, result) = try await DoctorTests.diagnose(world, [target])
+                #expect(status == 1, "\(result.stdout)")
+                #expect(checks["store-files"]?["status"] as? String == "fail", "\(checks["store-files"] ?? [:])")
+                #expect((checks["store-files"]?["seen"] as? String)?.contains("cannot be read") == true)
+                #expect(checks["session-live"]?["status"] as? String == "skip")
+            }
+        }
+    }
+
     /// Flips bytes at the end of the encrypted file of the entry `name`, inside the ciphertext and its tag.
     private func corruptEntry(in world: CLIWorld, named name: String) throws {
         let stem = name.replacingOccurrences(of: "/", with: "%2F").replacingOccurrences(of: ":", with: "%3A")

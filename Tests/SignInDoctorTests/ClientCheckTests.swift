@@ -42,20 +42,42 @@ struct ClientCheckTests {
         #expect(diagnosis.status("par-request") == .skip)
     }
 
-    @Test("A confidential document is checked, and the probe runs as the loopback client, saying so")
-    func confidential() async throws {
-        var world = ScriptedWorld()
-        world.clientDocument = [
+    static var confidentialDocument: [String: Any] {
+        [
             "client_id": ScriptedWorld.clientID, "application_type": "web", "client_name": "Service",
             "redirect_uris": ["https://app.example.com/callback"], "scope": "atproto transition:generic",
             "grant_types": ["authorization_code", "refresh_token"], "response_types": ["code"],
             "token_endpoint_auth_method": "private_key_jwt", "token_endpoint_auth_signing_alg": "ES256",
             "dpop_bound_access_tokens": true, "jwks_uri": "https://app.example.com/jwks.json",
         ]
+    }
+
+    @Test("A confidential document is checked, and the probe runs as the loopback client, saying so")
+    func confidential() async throws {
+        var world = ScriptedWorld()
+        world.clientDocument = Self.confidentialDocument
         let diagnosis = try await world.diagnose()
         let finding = try #require(diagnosis.finding("client-metadata"))
         #expect(finding.status == .pass, "\(finding.seen)")
         #expect(finding.seen.contains("loopback client"))
         #expect(diagnosis.status("par-request") == .pass)
+    }
+
+    @Test(
+        "A confidential client fails server-clock at 30 seconds off, where its assertions are refused; proofs alone pass",
+        arguments: [(45.0, true), (-45, true), (45, false), (10, true)]
+    )
+    func confidentialClock(offset: TimeInterval, confidential: Bool) async throws {
+        var world = ScriptedWorld()
+        if confidential { world.clientDocument = Self.confidentialDocument }
+        let serverTime = Date().addingTimeInterval(offset)
+        world.pushedRequestAnswers = [
+            ScriptedWorld.parAnswer(["error": "use_dpop_nonce"], status: 400, nonce: "a", date: serverTime),
+            ScriptedWorld.parAnswer(["request_uri": "urn:x"], status: 201, nonce: "a", date: serverTime),
+        ]
+        let finding = try #require(try await world.diagnose().finding("server-clock"))
+        let refused = confidential && abs(offset) >= 30
+        #expect(finding.status == (refused ? .fail : abs(offset) >= 30 ? .warn : .pass), "\(finding.seen)")
+        if refused { #expect(finding.fix?.contains("assertions") == true) }
     }
 }

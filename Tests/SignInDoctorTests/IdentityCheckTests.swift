@@ -48,6 +48,27 @@ struct IdentityCheckTests {
         #expect(diagnosis.status("did-document") == .skip)
     }
 
+    @Test("A resolution service on this machine, with loopback not allowed, fails with the option that allows it")
+    func loopbackResolverRefused() async throws {
+        var world = ScriptedWorld()
+        world.handleResolver = URL(string: "http://127.0.0.1:2583")
+        let diagnosis = try await world.diagnose()
+        let finding = try #require(diagnosis.finding("handle-resolution"))
+        #expect(finding.status == .fail)
+        #expect(finding.seen.contains("does not use https"), "\(finding.seen)")
+        #expect(finding.fix?.contains("--allow-http-loopback") == true, "\(String(describing: finding.fix))")
+    }
+
+    @Test("A PLC directory on this machine, with loopback not allowed, fails did-document naming the option")
+    func loopbackDirectoryRefused() async throws {
+        var world = ScriptedWorld()
+        world.plcDirectory = URL(string: "http://127.0.0.1:2582")
+        let diagnosis = try await world.diagnose(ScriptedWorld.did)
+        let finding = try #require(diagnosis.finding("did-document"))
+        #expect(finding.status == .fail)
+        #expect(finding.fix?.contains("--allow-http-loopback") == true, "\(String(describing: finding.fix))")
+    }
+
     @Test("A handle served by HTTPS only passes: DNS is not needed then")
     func httpsOnly() async throws {
         var world = ScriptedWorld()

@@ -172,7 +172,7 @@ struct LocalSideTests {
         #expect(try await ScriptedWorld().diagnose(local: old).status("last-refresh") == .pass)
     }
 
-    @Test("A store that cannot be read skips the local checks, saying why, and the rest still runs")
+    @Test("A store that cannot be read fails store-files for the user, skips the other local checks; the rest runs")
     func unreadableStore() async throws {
         struct Locked: Error, CustomStringConvertible { var description: String { "a passphrase is needed" } }
         let world = ScriptedWorld()
@@ -184,8 +184,10 @@ struct LocalSideTests {
             )
         ).diagnose(ScriptedWorld.handle) { _ in throw Locked() }
         let finding = try #require(diagnosis.finding("store-files"))
-        #expect(finding.status == .skip)
+        #expect(finding.status == .fail)
+        #expect(finding.who == .user)
         #expect(finding.seen.contains("a passphrase is needed"))
+        #expect(diagnosis.status("session-live") == .skip)
         #expect(diagnosis.status("par-request") == .pass)
     }
 }

@@ -56,6 +56,8 @@ struct ScriptedWorld {
     var clientDocument: [String: Any]?
     static let clientID = "https://app.example.com/client-metadata.json"
     var handleResolver: URL?
+    /// The PLC directory, when not the default one.
+    var plcDirectory: URL?
     var now: Date = Date()
 
     /// An answer of the PAR endpoint, dated now.
@@ -93,7 +95,10 @@ struct ScriptedWorld {
         local: LocalAccount? = nil
     ) async throws -> Diagnosis {
         let configuration = SignInDoctor.Configuration(
-            identity: IdentityResolver.Configuration(handleResolverService: handleResolver),
+            identity: IdentityResolver.Configuration(
+                plcDirectory: plcDirectory ?? DIDResolver.defaultPLCDirectory,
+                handleResolverService: handleResolver
+            ),
             scope: scope,
             clientID: clientDocument == nil ? nil : URL(string: Self.clientID),
             addressResolver: FakeAddressResolver(table: addresses),

@@ -12,6 +12,12 @@ package enum ClientAssertion {
     package static let type = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
     /// How long an assertion is valid, in seconds: `exp` is this long after `iat`.
     package static let lifetime: TimeInterval = 60
+    /// How long before the moment of signing `iat` is set, in seconds.
+    ///
+    /// The reference authorization server takes an assertion at most 60 seconds old by its own clock, with no
+    /// tolerance, so an `iat` even a second ahead of its clock is refused. Half that window back, a client clock up to
+    /// 30 seconds either side of the server's is accepted, and `exp` is still 30 seconds ahead.
+    package static let backdating: TimeInterval = 30
 
     /// Signs an assertion: header `{alg: ES256, kid, typ: JWT}`, claims `iss` = `sub` = the client ID, `aud` = the
     /// authorization server's issuer, a random `jti`, `iat` and `exp`.

@@ -18,7 +18,7 @@ struct ClientAuthenticator: Sendable {
             key: key,
             clientID: clientID,
             audience: audience,
-            issuedAt: now(),
+            issuedAt: now().addingTimeInterval(-ClientAssertion.backdating),
             random: random
         )
         return [("client_assertion_type", ClientAssertion.type), ("client_assertion", assertion)]

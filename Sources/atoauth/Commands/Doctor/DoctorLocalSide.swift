@@ -107,24 +107,29 @@ struct DoctorLocalSide: Sendable {
         let account: Account
         do {
             account = try await accounts.account(identifier)
-        } catch let error as AccountError
-            where error.code == .noSuchAccount
-            || error.code == .sessionEnded
-        {
+        } catch let error as AccountError where error.code == .noSuchAccount {
+            // The account list leaves out a session that cannot be read; the doctor says so instead.
+            if case .did(let did) = identifier,
+                let damaged = try await accounts.sessions.storedSessionsSkippingUnreadable().unreadable
+                    .first(where: { $0.did == did })
+            {
+                throw DamagedSession(session: damaged)
+            }
+            return nil
+        } catch let error as AccountError where error.code == .sessionEnded {
             // An account whose session ended (a forced key removal) is no longer signed in here.
             return nil
         }
+        let interruption = try await accounts.sessions.unsettledRefresh(of: account.did)
         let connection = try await accounts.restore(.did(account.did))
         let session = connection.session
         let keystore = accounts.keystore
-        var unsettled: LocalAccount.UnsettledRefresh?
-        if let refreshToken = session.refreshToken {
-            switch await RefreshJournal(keystore: keystore).interruption(session.did, refreshToken: refreshToken) {
-            case .cutOff: unsettled = .cutOff
-            case .unanswered: unsettled = .unanswered
-            case nil: unsettled = nil
+        let unsettled: LocalAccount.UnsettledRefresh? =
+            switch interruption {
+            case .cutOff: .cutOff
+            case .unanswered: .unanswered
+            case nil: nil
             }
-        }
         let failure = await RefreshFailureRecord.load(session.did, from: keystore)
         var local = LocalAccount(session: session, unsettledRefresh: unsettled, store: store)
         local.lastRefreshFailure = failure.map { ($0.at, $0.reason) }
@@ -149,4 +154,11 @@ struct DoctorLocalSide: Sendable {
         let database = components?.path.split(separator: "/").first.map(String.init) ?? ""
         return .database(description: TerminalText.sanitized("\(host)/\(database)", limit: 200), home: home)
     }
+}
+
+/// The account's session is stored here but cannot be read.
+private struct DamagedSession: Error, CustomStringConvertible {
+    let session: UnreadableSession
+
+    var description: String { "the stored session of \(session.did) cannot be read (\(session.reason))" }
 }
