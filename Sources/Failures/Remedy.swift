@@ -39,4 +39,7 @@ public enum Remedy: Sendable, Hashable {
     case confirmReplacingOAuth
     /// A request ran out of time: a slow server may need a longer limit.
     case allowMoreTime
+    /// A URL was refused for being on this machine (`http` or a loopback address): a development server there, such
+    /// as a sandbox, needs the development option that allows loopback.
+    case allowLoopbackServer
 }

@@ -55,12 +55,13 @@ extension SessionManager {
             throw exchange.refused(code, description)
         case .transient(let status, let code, let description):
             await journal.end(current.did)
-            let failure = SessionError.requestFailed(
+            var failure = SessionError.requestFailed(
                 "the \(exchange.name) of \(current.displayName)",
                 status: status,
                 serverError: code,
                 description: description
             )
+            failure.sessionKept = true
             await RefreshFailureRecord(at: now(), reason: failure.description).save(current.did, to: store.keystore)
             throw failure
         case .refreshed:

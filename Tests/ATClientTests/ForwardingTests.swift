@@ -39,8 +39,7 @@ struct ForwardingTests {
                 ("repo", session.did.rawValue), ("collection", "app.bsky.feed.post"), ("rkey", "none"),
             ]
             let forwarded = try await accounts.client().forward(request)
-            // The reference PDS answers 400 RecordNotFound; the sandbox, 404.
-            #expect([400, 404].contains(forwarded.response.status))
+            #expect(forwarded.response.status == 400)
             let body = String(decoding: try await forwarded.response.body.collect(upTo: 4096), as: UTF8.self)
             #expect(body.contains("RecordNotFound"))
         }

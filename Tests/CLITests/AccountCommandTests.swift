@@ -135,6 +135,10 @@ struct AccountCommandTests {
             for (arguments, suggestion) in [
                 (["whomai"], "atoauth whoami"), (["acounts", "list"], "atoauth accounts"),
                 (["accounts", "swtich", "bob.test"], "atoauth accounts switch"),
+                (["client", "keygn", "--json"], "atoauth client keygen"),
+                (["client", "keygn", "-v"], "atoauth client keygen"),
+                (["gateway", "token", "creat", "x"], "atoauth gateway token create"),
+                (["gateway", "tokens"], "atoauth gateway token"),
             ] {
                 let result = try await CLIProcess.run(arguments, environment: world.environment)
                 #expect(result.status == 2)

@@ -78,6 +78,23 @@ struct ErrorMessageTests {
         }
     }
 
+    @Test("a development server on this machine without --allow-http-loopback: exit 4, naming the option to give")
+    func loopbackNotAllowed() async throws {
+        try await CLIWorld.with { world in
+            var environment = world.environment
+            environment["ATOAUTH_ALLOW_HTTP_LOOPBACK"] = nil
+            let result = try await CLIProcess.run(
+                ["accounts", "add", "alice.test", "--no-browser"],
+                environment: environment
+            )
+            expectTeaching(
+                result,
+                exit: 4,
+                saying: ["Refused to connect: http://127.0.0.1:", "does not use https", "give --allow-http-loopback"]
+            )
+        }
+    }
+
     @Test("the PDS goes down after sign-in: whoami exits 1 and says nothing is listening")
     func pdsDown() async throws {
         try await CLIWorld.with { world in
@@ -182,7 +199,7 @@ struct ErrorMessageTests {
                 "collection=app.bsky.feed.post",
                 "rkey=nope"
             )
-            expectTeaching(result, exit: 1, saying: ["com.atproto.repo.getRecord failed (HTTP 404 RecordNotFound)"])
+            expectTeaching(result, exit: 1, saying: ["com.atproto.repo.getRecord failed (HTTP 400 RecordNotFound)"])
         }
     }
 
@@ -192,7 +209,7 @@ struct ErrorMessageTests {
             try await world.signIn("alice.test")
             try await world.sandbox.expireAccessTokens(issuedFor: 1, then: "{}")
             let result = try await world.atoauth("whoami")
-            expectTeaching(result, exit: 1, saying: ["try again later"])
+            expectTeaching(result, exit: 1, saying: ["try again later", "The session is kept."])
             #expect(try world.storedNames().contains { $0.hasPrefix("session/") })
         }
     }

@@ -75,6 +75,7 @@ struct GlobalOptionTests {
             ]
         )
         refuse(["client", "keys"], [(account, Self.account), (loopback, Self.loopback), (client, onlyAdd)])
+        refuse(["gateway", "token", "list"], [(account, Self.account)])
         refuse(["client", "keygen"], [(plc, identity), (["--request-timeout", "5"], Self.requestTimeout)])
         refuse(
             ["client", "check", "client-metadata.json"],
@@ -94,6 +95,7 @@ struct GlobalOptionTests {
                 result.stderr.contains("\(flag) does not apply to `\(name)`; it is taken by \(refusal.takers)."),
                 "\(result.stderr)"
             )
+            #expect(result.stderr.contains("See '\(name) --help' for more information."), "\(result.stderr)")
             #expect(result.stdout.isEmpty)
             #expect(!FileManager.default.fileExists(atPath: scratch.home.path), "nothing is opened or created")
 

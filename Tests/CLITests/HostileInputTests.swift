@@ -36,7 +36,8 @@ struct HostileInputTests {
             ["--nonce-period=-1e300"], ["--fail-refreshes", "101"], ["--fail-refreshes=-1"],
             ["--fail-refreshes", "99999999999999999999"], ["--slow-milliseconds", "60001"],
             ["--slow-milliseconds", "9223372036854775807"], ["--clock-skew", "86401"], ["--clock-skew", "-86401"],
-            ["--clock-skew=0.5"], ["--clock-skew", "-1e300"],
+            ["--clock-skew=0.5"], ["--clock-skew", "-1e300"], ["--plc-port", "70000"], ["--pds-port=-1"],
+            ["--auth-port", "99999999999999999999"],
         ]
     )
     func sandboxNumbers(_ options: [String]) async throws {

@@ -35,6 +35,9 @@ struct DestinationPolicyTests {
     func productionRefuses(_ text: String) throws {
         let error = #expect(throws: FetchError.self) { try production.checkBeforeResolving(try url(text)) }
         #expect(error?.category == .securityCheckFailed)
+        // Only a refusal the development option would lift says to give it.
+        let developmentAllows = (try? development.checkBeforeResolving(try url(text))) != nil
+        #expect(error?.remedy == (developmentAllows ? .allowLoopbackServer : Remedy.none), "\(text)")
     }
 
     @Test(
@@ -56,7 +59,8 @@ struct DestinationPolicyTests {
         ]
     )
     func developmentRefuses(_ text: String) throws {
-        #expect(throws: FetchError.self) { try development.checkBeforeResolving(try url(text)) }
+        let error = #expect(throws: FetchError.self) { try development.checkBeforeResolving(try url(text)) }
+        #expect(error?.remedy == Remedy.none)
     }
 
     @Test(

@@ -31,11 +31,13 @@ public struct DestinationPolicy: Sendable, Hashable {
         let host = Self.host(of: url)
         let kind = HostKind.classify(host)
         if scheme == "http" && !(allowHTTPLoopback && kind.isLoopback) {
-            throw FetchError.unsafeDestination(
-                allowHTTPLoopback
-                    ? "\(url) uses http, which is allowed only for loopback hosts (localhost, 127.0.0.1, ::1)"
-                    : "\(url) does not use https"
-            )
+            if allowHTTPLoopback {
+                throw FetchError.unsafeDestination(
+                    "\(url) uses http, which is allowed only for loopback hosts (localhost, 127.0.0.1, ::1)"
+                )
+            }
+            let reason = "\(url) does not use https"
+            throw kind.isLoopback ? FetchError.loopbackRefused(reason) : FetchError.unsafeDestination(reason)
         }
         guard url.hasUsablePort else {
             throw FetchError.unsafeDestination("\(url) names a port outside 1–65535 (RFC 9293 §3.1)")
@@ -87,7 +89,7 @@ public struct DestinationPolicy: Sendable, Hashable {
     }
 
     private func loopbackRefused(_ host: String) -> FetchError {
-        FetchError.unsafeDestination(
+        FetchError.loopbackRefused(
             "\(host) is a loopback address, allowed only by the development option that allows loopback"
         )
     }

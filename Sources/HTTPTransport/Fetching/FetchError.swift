@@ -38,15 +38,20 @@ public struct FetchError: CategorizedError, Hashable {
     public let serverError: String?
     /// The server's `error_description` or `message`, when its answer had one; safe to print.
     public let serverErrorDescription: String?
+    /// What the user can do: allow loopback for a refused development server on this machine; else nothing
+    /// particular.
+    public let remedy: Remedy
 
     init(
         _ code: Code,
         _ reason: String,
         status: Int? = nil,
         serverError: String? = nil,
-        serverErrorDescription: String? = nil
+        serverErrorDescription: String? = nil,
+        remedy: Remedy = .none
     ) {
         self.code = code
+        self.remedy = remedy
         self.reason = TerminalText.sanitized(reason)
         self.status = status
         self.serverError = serverError.map { TerminalText.sanitized($0, limit: 80) }
@@ -87,6 +92,11 @@ extension FetchError {
     /// A URL was refused before any request: its scheme, or a host that is or resolves to a non-public address.
     public static func unsafeDestination(_ reason: String) -> FetchError {
         FetchError(.unsafeDestination, reason)
+    }
+
+    /// A URL on this machine (`http`, or a loopback address) was refused because loopback is not allowed.
+    static func loopbackRefused(_ reason: String) -> FetchError {
+        FetchError(.unsafeDestination, reason, remedy: .allowLoopbackServer)
     }
 
     /// The server answered with a redirect, which identity and metadata fetches never follow.

@@ -193,6 +193,7 @@ extension SessionError {
             " Check the handle and the app password (or sign-in code), and try again."
         case (.requestFailed, .some(.invalidClient)), (.requestFailed, .some(.unauthorizedClient)):
             " Check the client metadata document or --client-id."
+        case (.requestFailed, _) where sessionKept: " The session is kept."
         default: ""
         }
     }

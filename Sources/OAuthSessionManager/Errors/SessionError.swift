@@ -126,6 +126,8 @@ public struct SessionError: CategorizedError, Hashable {
     let outcomeUnknown: Bool
     /// The metadata or client key failure this error carries on, which says it in its own words.
     let metadata: MetadataError?
+    /// Whether a failed refresh left the session as it was, to be refreshed again later; the message says so.
+    var sessionKept = false
 
     init(
         _ code: Code,

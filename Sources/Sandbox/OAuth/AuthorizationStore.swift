@@ -188,9 +188,9 @@ actor AuthorizationStore {
     /// A token that was already used deletes the whole session, whoever presents it, and throws
     /// ``RefreshFailure/replayed`` (RFC 9700 §4.14.2: the server cannot tell which party is legitimate). A wrong
     /// client, DPoP key or client key deletes it too, as the reference server does, so a client that retries with
-    /// another key is signed out as it would be there; a widened scope changes nothing. The session's scope becomes `grant` of the scope requested at the PAR,
-    /// so it never widens beyond that request. A `requestedScope` may only name tokens of the original request or of
-    /// the new grant; it does not narrow the grant.
+    /// another key is signed out as it would be there; a widened scope changes nothing. The session's scope becomes
+    /// `grant` of the scope requested at the PAR, so it never widens beyond that request. A `requestedScope` may only
+    /// name tokens of the original request or of the new grant; it does not narrow the grant.
     ///
     /// A confidential client's session (bound to a client key) needs `clientProof` signed with that key; when the
     /// key is no longer in the client's current keys, the session is deleted (``RefreshFailure/clientKeyRemoved(_:)``).

@@ -62,7 +62,8 @@ extension PDSHandler {
         return .json(200, ["uri": uri, "cid": cid, "validationStatus": "unknown"])
     }
 
-    /// `com.atproto.repo.getRecord`: one record of any hosted repository.
+    /// `com.atproto.repo.getRecord`: one record of any hosted repository; a missing one is `400 RecordNotFound`, as
+    /// the reference PDS answers it.
     func getRecord(_ request: SandboxRequest, _ caller: AuthenticatedCaller) async throws -> SandboxResponse {
         let parameters = (try? request.queryParameters()) ?? [:]
         let account = try hostedRepo(parameters)
@@ -75,7 +76,7 @@ extension PDSHandler {
         guard let record = await core.repositories.record(did: account.did, collection: collection, rkey: rkey),
             parameters["cid"] == nil || parameters["cid"] == record.cid
         else {
-            throw reject(.notFound, 404, "RecordNotFound", "Could not locate record: \(uri)")
+            throw reject(.notFound, 400, "RecordNotFound", "Could not locate record: \(uri)")
         }
         return .json(200, ["uri": uri, "cid": record.cid, "value": Self.jsonValue(record.value)])
     }
@@ -111,12 +112,26 @@ extension PDSHandler {
     }
 
     /// `com.atproto.repo.deleteRecord`: deletes a record of the caller's repository (absent records are fine).
+    ///
+    /// A `swapRecord` must be the CID of the record as it is, or the delete is `400 InvalidSwap` and changes nothing,
+    /// as at the reference PDS (a compare-and-swap, so two writers cannot undo each other unseen).
     func deleteRecord(_ request: SandboxRequest, _ caller: AuthenticatedCaller) async throws -> SandboxResponse {
         let input = try writeInput(request, caller)
         guard let collection = input["collection"] as? String, XRPCSyntax.isNSID(collection),
             let rkey = input["rkey"] as? String, XRPCSyntax.isRecordKey(rkey)
         else {
             throw invalid("collection and rkey are required")
+        }
+        if let swap = input["swapRecord"] {
+            let current = await core.repositories.record(did: caller.account.did, collection: collection, rkey: rkey)
+            guard let expected = swap as? String, expected == current?.cid else {
+                throw reject(
+                    .invalidXRPCInput,
+                    400,
+                    "InvalidSwap",
+                    "Record was at \(current?.cid ?? "null"), not \(swap as? String ?? "a CID"): nothing was deleted"
+                )
+            }
         }
         let deleted = await core.repositories.delete(did: caller.account.did, collection: collection, rkey: rkey)
         if deleted { core.monitor.note(request, "deleted at://\(caller.account.did)/\(collection)/\(rkey)") }
@@ -136,8 +151,10 @@ extension PDSHandler {
         guard request.mediaType == "application/json", let input = JSONBody.decodeObject(request.body) else {
             throw invalid("the body must be a JSON object")
         }
-        guard let repo = input["repo"] as? String, isCaller(repo, caller) else {
-            throw invalid("repo must be the caller's DID or handle")
+        guard let repo = input["repo"] as? String else { throw invalid("repo is required") }
+        guard isCaller(repo, caller) else {
+            // The reference PDS answers a write to another repository as one it is not authorized for.
+            throw reject(.invalidXRPCInput, 401, "AuthRequired", "repo must be the caller's DID or handle")
         }
         return input
     }

@@ -32,17 +32,24 @@ struct SandboxCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("plc-port"),
         parsing: .unconditional,
-        help: "Port of the PLC directory (default: a free port)."
+        help: "Port of the PLC directory (default: a free port).",
+        transform: WholeNumber.anyPort("--plc-port")
     )
     var plcPort = 0
 
-    @Option(name: .customLong("pds-port"), parsing: .unconditional, help: "Port of the PDS (default: a free port).")
+    @Option(
+        name: .customLong("pds-port"),
+        parsing: .unconditional,
+        help: "Port of the PDS (default: a free port).",
+        transform: WholeNumber.anyPort("--pds-port")
+    )
     var pdsPort = 0
 
     @Option(
         name: .customLong("auth-port"),
         parsing: .unconditional,
-        help: "Port of the authorization server (default: a free port)."
+        help: "Port of the authorization server (default: a free port).",
+        transform: WholeNumber.anyPort("--auth-port")
     )
     var authorizationPort = 0
 
@@ -108,9 +115,6 @@ struct SandboxCommand: AsyncParsableCommand {
 
     /// The configuration the options ask for.
     private func sandboxConfiguration() throws -> SandboxConfiguration {
-        guard [plcPort, pdsPort, authorizationPort].allSatisfy({ (0...65_535).contains($0) }) else {
-            throw ValidationError("Ports are 0 (any free port) to 65535.")
-        }
         do throws(SandboxSettingsChange.Refusal) {
             let ports = SandboxConfiguration.Ports(
                 plcDirectory: plcPort,

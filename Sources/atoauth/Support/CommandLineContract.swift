@@ -93,7 +93,7 @@ struct CommandLineContract: Sendable {
             report(CLIFailure(status: .usage, message: suggestion))
         }
         let width = HelpLayout.width()
-        let message = HelpLayout.fitted(ATOAuthCommand.fullMessage(for: error, columns: width), width: width)
+        let message = HelpLayout.fitted(fullMessage(for: error, columns: width), width: width)
         if ATOAuthCommand.exitCode(for: error) == .success {
             Output.line(message)
             exit(0)
@@ -102,6 +102,24 @@ struct CommandLineContract: Sendable {
         // The parser repeats a refused value as given: no control character of it reaches the terminal.
         Output.message(TerminalText.printable(message))
         exit(ExitCode.usage.rawValue)
+    }
+
+    /// The parser's message for `error`, with the usage of the command the arguments name.
+    ///
+    /// argument-parser names a command below one with options of its own (`gateway token list`) by its bare name in
+    /// the usage of a validation error (`Usage: list …`, `See 'list --help'`); that usage is made again here from the
+    /// command's place in the tree, as for an unknown option
+    /// (``CommandSuggestion/unknownOption(in:parseError:json:)``).
+    private func fullMessage(for error: any Error, columns: Int) -> String {
+        let message = ATOAuthCommand.fullMessage(for: error, columns: columns)
+        guard ATOAuthCommand.exitCode(for: error) == .validationFailure, !message.contains("Usage: atoauth") else {
+            return message
+        }
+        let words = GlobalOptionPlacement.normalize(given).filter { !$0.hasPrefix("-") }
+        let (command, path) = CommandSuggestion.command(named: words)
+        return "Error: \(ATOAuthCommand.message(for: error))\nUsage: "
+            + ATOAuthCommand.usageString(for: command)
+            + "\n  See '\(path) --help' for more information."
     }
 
     /// The first Ctrl-C cancels the running command (which cleans up) and says so, as a JSON log line with `--json`;

@@ -2,30 +2,26 @@ import ArgumentParser
 
 /// "Did you mean …?" for a mistyped subcommand or another tool's habit.
 enum CommandSuggestion {
-    /// The subcommand names at each level, for suggestions.
-    static let levels: [[String]] = [
-        ATOAuthCommand.configuration.subcommands.map { $0.name },
-        AccountsCommand.configuration.subcommands.map { $0.name },
-    ]
-
-    /// The other names the subcommands of `accounts` answer to (`ls`, `rm`, `logout`): known words, never suggested.
-    static let accountsAliases = Set(AccountsCommand.configuration.subcommands.flatMap { $0.configuration.aliases })
-
     /// What to say about a command line the parser refused: another tool's word for a command
-    /// (``OtherToolHabits``), or the closest known subcommand to a mistyped word, within two edits; `nil` when
-    /// neither applies.
+    /// (``OtherToolHabits``), or the closest subcommand to a mistyped word, within two edits, at whatever level of
+    /// the command tree it stands (`client keygn` is `client keygen`); `nil` when neither applies, or when the word
+    /// is an argument of a command that has no subcommands.
     static func suggestion(for arguments: [String]) -> String? {
         let words = arguments.filter { !$0.hasPrefix("-") }
-        guard let first = words.first else { return nil }
-        let root = levels[0]
-        guard root.contains(first) else {
-            return OtherToolHabits.command(for: words) ?? closest(first, in: root).map { didYouMean("atoauth \($0)") }
+        var command: any ParsableCommand.Type = ATOAuthCommand.self
+        for word in words {
+            let subcommands = command.configuration.subcommands
+            guard !subcommands.isEmpty else { return nil }
+            if let next = subcommands.first(where: { $0.name == word || $0.configuration.aliases.contains(word) }) {
+                command = next
+                continue
+            }
+            if let habit = OtherToolHabits.command(for: words) { return habit }
+            let path = CommandTree.path(of: command) ?? command.name
+            let names = subcommands.map { $0.name }
+            return closest(word, in: names).map { didYouMean("\(path) \($0)") }
         }
-        guard first == AccountsCommand.name, words.count > 1 else { return nil }
-        let second = words[1]
-        guard !levels[1].contains(second), !accountsAliases.contains(second) else { return nil }
-        return OtherToolHabits.command(for: words)
-            ?? closest(second, in: levels[1]).map { didYouMean("atoauth accounts \($0)") }
+        return nil
     }
 
     /// The message that suggests `command` in place of a mistyped or borrowed word.
@@ -62,7 +58,7 @@ enum CommandSuggestion {
 
     /// The command the leading `words` name, by name or alias (`accounts rm` is `atoauth accounts remove`), and its
     /// full name; the root when the first word names none.
-    private static func command(named words: [String]) -> (any ParsableCommand.Type, String) {
+    static func command(named words: [String]) -> (any ParsableCommand.Type, String) {
         var command: any ParsableCommand.Type = ATOAuthCommand.self
         for word in words {
             guard

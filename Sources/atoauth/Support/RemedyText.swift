@@ -56,6 +56,9 @@ enum RemedyText {
             "Point \(StoreEnvironment.keyFileVariable) at the key file that was used to create the keystore."
         case .chooseAnotherPort:
             "Choose another port, or leave the option out to use a free one."
+        case .allowLoopbackServer:
+            "For a development server on this machine (such as atoauth sandbox), give --allow-http-loopback (or set "
+                + "ATOAUTH_ALLOW_HTTP_LOOPBACK=1)."
         case .allowMoreTime:
             "A slow server may need more time: --request-timeout SECONDS (or ATOAUTH_REQUEST_TIMEOUT; default 30)."
         case .confirmReplacingOAuth:

@@ -173,7 +173,7 @@ struct AuthorizationFlowTests {
             query: [("repo", did), ("collection", collection), ("rkey", rkey)],
             accessToken: tokens.accessToken
         )
-        #expect(gone.status == 404)
+        #expect(gone.status == 400)  // As the reference PDS answers it.
         #expect(gone.errorCode == "RecordNotFound")
 
         let blobBytes = Data("a picture".utf8)

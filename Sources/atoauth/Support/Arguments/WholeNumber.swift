@@ -29,4 +29,9 @@ enum WholeNumber {
     static func port(_ option: String) -> @Sendable (String) throws -> Int {
         parser(option, within: 1...65_535, requirement: "must be between 1 and 65535")
     }
+
+    /// The parser of a port option where 0 asks for any free port: 0–65535.
+    static func anyPort(_ option: String) -> @Sendable (String) throws -> Int {
+        parser(option, within: 0...65_535, requirement: "must be between 0 (any free port) and 65535")
+    }
 }

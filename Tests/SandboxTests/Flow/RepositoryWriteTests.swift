@@ -1,0 +1,63 @@
+import Foundation
+import HTTPTransport
+import Sandbox
+import Testing
+
+@Suite("Repository writes are refused as the reference PDS refuses them")
+struct RepositoryWriteTests {
+    @Test("a delete whose swapRecord is not the record's CID is 400 InvalidSwap and deletes nothing")
+    func staleSwapRecord() async throws {
+        try await withSandbox { sandbox in
+            let signedIn = try await SignedInClient(sandbox)
+            let client = signedIn.client
+            let token = signedIn.tokens.accessToken
+            let record: [String: Any] = ["repo": "alice.test", "collection": "com.example.note", "rkey": "keep"]
+            let created = try await client.xrpc(
+                .post,
+                "com.atproto.repo.createRecord",
+                json: record.merging(["record": ["text": "keep me"]]) { $1 },
+                accessToken: token
+            )
+            let cid = try #require(try created.json()["cid"] as? String)
+            for swap in ["bafyreiaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "not a cid"] {
+                let stale = try await client.xrpc(
+                    .post,
+                    "com.atproto.repo.deleteRecord",
+                    json: record.merging(["swapRecord": swap]) { $1 },
+                    accessToken: token
+                )
+                #expect(stale.status == 400)
+                #expect(stale.errorCode == "InvalidSwap")
+            }
+            let kept = try await client.xrpc(
+                .get,
+                "com.atproto.repo.getRecord",
+                query: [("repo", "alice.test"), ("collection", "com.example.note"), ("rkey", "keep")],
+                accessToken: token
+            )
+            #expect(kept.status == 200, "the record is still there: \(kept.text)")
+            let deleted = try await client.xrpc(
+                .post,
+                "com.atproto.repo.deleteRecord",
+                json: record.merging(["swapRecord": cid]) { $1 },
+                accessToken: token
+            )
+            #expect(deleted.status == 200, "\(deleted.text)")
+        }
+    }
+
+    @Test("a write to another account's repository is 401 AuthRequired")
+    func anotherRepository() async throws {
+        try await withSandbox { sandbox in
+            let signedIn = try await SignedInClient(sandbox)
+            let refused = try await signedIn.client.xrpc(
+                .post,
+                "com.atproto.repo.createRecord",
+                json: ["repo": "bob.test", "collection": "com.example.note", "record": ["text": "not mine"]],
+                accessToken: signedIn.tokens.accessToken
+            )
+            #expect(refused.status == 401)
+            #expect(refused.errorCode == "AuthRequired")
+        }
+    }
+}
