@@ -156,26 +156,22 @@ extension SignInDoctor {
         let skew = time < earliest ? time - earliest : max(0, time - latest)
         let amount = skew == 0 ? "agrees with this machine's" : Self.describe(skew)
         let seen = "the server's clock \(amount) (Date: \(header))"
-        if confidential, abs(skew) >= ClientAssertion.backdating {
-            return .fail(
-                "server-clock",
-                seen,
-                rule: Rule.clock,
-                fix: "The client's assertions carry this machine's time and are refused more than "
+        let (limit, refusal) =
+            confidential
+            ? (
+                ClientAssertion.backdating,
+                "The client's assertions carry this machine's time and are refused more than "
                     + "\(Int(ClientAssertion.backdating)) seconds off (the server takes them at most a minute old, "
-                    + "never from its future). Set this machine's clock (timedatectl set-ntp true); if it is right, "
-                    + "the server's operator must fix theirs.",
-                who: .user
+                    + "never from its future)"
             )
-        }
-        if abs(skew) >= Probe.refusedSkew {
+            : (Probe.refusedSkew, "DPoP proofs carry this machine's time and are refused more than about 3 minutes off")
+        if abs(skew) >= limit {
             return .fail(
                 "server-clock",
                 seen,
                 rule: Rule.clock,
-                fix: "DPoP proofs carry this machine's time and are refused more than about 3 minutes off. Set this "
-                    + "machine's clock (timedatectl set-ntp true); if it is right, the server's operator must fix "
-                    + "theirs.",
+                fix: refusal + ". Set this machine's clock (timedatectl set-ntp true); if it is right, the server's "
+                    + "operator must fix theirs.",
                 who: .user
             )
         }

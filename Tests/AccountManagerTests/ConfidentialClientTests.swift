@@ -64,6 +64,19 @@ struct ConfidentialClientTests {
         return try await accounts.callback(try await world.approve(request)).account
     }
 
+    /// Adds a new client key, publishes it alone, and signs alice.test in with it.
+    static func signInWithNewKey(
+        _ world: SandboxWorld,
+        _ clientID: URL,
+        _ document: ClientDocument
+    ) async throws -> (AccountManager, Account, ClientKey) {
+        let accounts = world.accounts()
+        let key = ClientKey()
+        _ = try await accounts.addClientKey(key)
+        document.published.withLock { $0 = [key] }
+        return (accounts, try await signIn("alice.test", world: world, accounts: accounts, clientID: clientID), key)
+    }
+
     static func boundKey(_ accounts: AccountManager, _ account: Account) async throws -> String? {
         guard case .oauth(let grant) = try await accounts.restore(.did(account.did)).session.credential else {
             return nil
@@ -74,11 +87,7 @@ struct ConfidentialClientTests {
     @Test("Sign-in, refresh and sign-out each carry a new assertion the sandbox accepts, nonce retries included")
     func lifecycle() async throws {
         try await Self.withService { world, clientID, document in
-            let accounts = world.accounts()
-            let key = ClientKey()
-            _ = try await accounts.addClientKey(key)
-            document.published.withLock { $0 = [key] }
-            let alice = try await Self.signIn("alice.test", world: world, accounts: accounts, clientID: clientID)
+            let (accounts, alice, key) = try await Self.signInWithNewKey(world, clientID, document)
             #expect(try await Self.boundKey(accounts, alice) == key.keyID)
             let afterSignIn = world.server.counters
             #expect(afterSignIn.clientAssertionsAccepted >= 2, "the PAR and the code exchange")
@@ -108,11 +117,7 @@ struct ConfidentialClientTests {
     )
     func serverClockMargin(skew: TimeInterval) async throws {
         try await Self.withService(faults: SandboxFaults(clockSkew: skew)) { world, clientID, document in
-            let accounts = world.accounts()
-            let key = ClientKey()
-            _ = try await accounts.addClientKey(key)
-            document.published.withLock { $0 = [key] }
-            let alice = try await Self.signIn("alice.test", world: world, accounts: accounts, clientID: clientID)
+            let (accounts, alice, key) = try await Self.signInWithNewKey(world, clientID, document)
             #expect(try await Self.boundKey(accounts, alice) == key.keyID)
             #expect(world.server.counters.clientAssertionsRefused == 0)
         }

@@ -144,14 +144,20 @@ struct DoctorTests {
         }
     }
 
+    /// Signs alice.test in and writes the note a refresh writes before it sends her refresh token.
+    static func aliceWithRefreshNote(_ world: CLIWorld) async throws -> (store: EncryptedFileKeystore, did: String) {
+        try await world.signIn("alice.test")
+        let did = try #require(world.did("alice.test"))
+        let refreshToken = try #require(try world.storedSession(did)["refreshToken"] as? String)
+        let store = try EncryptedFileKeystore(directory: world.home, keySource: .keyFile(world.keyFile))
+        try store.save(Data(SHA256.hash(data: Data(refreshToken.utf8))), as: "refreshing/\(did)")
+        return (store, did)
+    }
+
     @Test("A refresh cut off after sending is reported from the refresh journal's note", .timeLimit(.minutes(2)))
     func cutOffRefresh() async throws {
         try await CLIWorld.with { world in
-            try await world.signIn("alice.test")
-            let did = try #require(world.did("alice.test"))
-            let refreshToken = try #require(try world.storedSession(did)["refreshToken"] as? String)
-            let store = try EncryptedFileKeystore(directory: world.home, keySource: .keyFile(world.keyFile))
-            try store.save(Data(SHA256.hash(data: Data(refreshToken.utf8))), as: "refreshing/\(did)")
+            _ = try await Self.aliceWithRefreshNote(world)
             let (status, checks, _) = try await Self.diagnose(world, ["alice.test"])
             #expect(status == 1)
             #expect(checks["last-refresh"]?["status"] as? String == "fail")
@@ -165,13 +171,9 @@ struct DoctorTests {
     )
     func refreshUnderWay() async throws {
         try await CLIWorld.with { world in
-            try await world.signIn("alice.test")
-            let did = try #require(world.did("alice.test"))
-            let refreshToken = try #require(try world.storedSession(did)["refreshToken"] as? String)
-            let store = try EncryptedFileKeystore(directory: world.home, keySource: .keyFile(world.keyFile))
-            // As a refresh holds them while its request is out: the session entry's lock, and the note it wrote.
+            let (store, did) = try await Self.aliceWithRefreshNote(world)
+            // As a refresh holds it while its request is out, beside the note it wrote: the session entry's lock.
             try await store.withLock("session/\(did)") {
-                try store.save(Data(SHA256.hash(data: Data(refreshToken.utf8))), as: "refreshing/\(did)")
                 let (_, checks, result) = try await Self.diagnose(world, ["alice.test", "--deadline", "10"])
                 #expect(checks["last-refresh"]?["status"] as? String == "skip", "\(result.stdout)")
                 #expect((checks["last-refresh"]?["seen"] as? String)?.contains("deadline") == true)

@@ -29,29 +29,9 @@ struct SandboxCommand: AsyncParsableCommand {
     )
     var twoFactorAccounts: [String] = []
 
-    @Option(
-        name: .customLong("plc-port"),
-        parsing: .unconditional,
-        help: "Port of the PLC directory (default: a free port).",
-        transform: WholeNumber.anyPort("--plc-port")
-    )
-    var plcPort = 0
-
-    @Option(
-        name: .customLong("pds-port"),
-        parsing: .unconditional,
-        help: "Port of the PDS (default: a free port).",
-        transform: WholeNumber.anyPort("--pds-port")
-    )
-    var pdsPort = 0
-
-    @Option(
-        name: .customLong("auth-port"),
-        parsing: .unconditional,
-        help: "Port of the authorization server (default: a free port).",
-        transform: WholeNumber.anyPort("--auth-port")
-    )
-    var authorizationPort = 0
+    @Option(help: .port("the PLC directory"), transform: WholeNumber.anyPort("--plc-port")) var plcPort = 0
+    @Option(help: .port("the PDS"), transform: WholeNumber.anyPort("--pds-port")) var pdsPort = 0
+    @Option(help: .port("the authorization server"), transform: WholeNumber.anyPort("--auth-port")) var authPort = 0
 
     @Flag(name: .setting(.autoApprove), help: .setting(.autoApprove)) var autoApprove = false
     @Option(name: .setting(.accessTokenLifetime), parsing: .unconditional, help: .setting(.accessTokenLifetime))
@@ -119,7 +99,7 @@ struct SandboxCommand: AsyncParsableCommand {
             let ports = SandboxConfiguration.Ports(
                 plcDirectory: plcPort,
                 pds: pdsPort,
-                authorizationServer: authorizationPort
+                authorizationServer: authPort
             )
             let change = try SandboxSettingsChange(settings)
             return try SandboxConfiguration(
@@ -151,4 +131,9 @@ struct SandboxCommand: AsyncParsableCommand {
             Output.line(json ? configuration.summaryJSON(endpoints) : configuration.banner(endpoints))
         }
     }
+}
+
+extension ArgumentHelp {
+    /// The help of a sandbox port option, which names the origin.
+    fileprivate static func port(_ origin: String) -> ArgumentHelp { "Port of \(origin) (default: a free port)." }
 }

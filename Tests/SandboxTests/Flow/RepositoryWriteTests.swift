@@ -9,38 +9,30 @@ struct RepositoryWriteTests {
     func staleSwapRecord() async throws {
         try await withSandbox { sandbox in
             let signedIn = try await SignedInClient(sandbox)
-            let client = signedIn.client
-            let token = signedIn.tokens.accessToken
             let record: [String: Any] = ["repo": "alice.test", "collection": "com.example.note", "rkey": "keep"]
-            let created = try await client.xrpc(
-                .post,
+            let created = try await signedIn.post(
                 "com.atproto.repo.createRecord",
-                json: record.merging(["record": ["text": "keep me"]]) { $1 },
-                accessToken: token
+                record.merging(["record": ["text": "keep me"]]) { $1 }
             )
             let cid = try #require(try created.json()["cid"] as? String)
             for swap in ["bafyreiaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "not a cid"] {
-                let stale = try await client.xrpc(
-                    .post,
+                let stale = try await signedIn.post(
                     "com.atproto.repo.deleteRecord",
-                    json: record.merging(["swapRecord": swap]) { $1 },
-                    accessToken: token
+                    record.merging(["swapRecord": swap]) { $1 }
                 )
                 #expect(stale.status == 400)
                 #expect(stale.errorCode == "InvalidSwap")
             }
-            let kept = try await client.xrpc(
+            let kept = try await signedIn.client.xrpc(
                 .get,
                 "com.atproto.repo.getRecord",
                 query: [("repo", "alice.test"), ("collection", "com.example.note"), ("rkey", "keep")],
-                accessToken: token
+                accessToken: signedIn.tokens.accessToken
             )
             #expect(kept.status == 200, "the record is still there: \(kept.text)")
-            let deleted = try await client.xrpc(
-                .post,
+            let deleted = try await signedIn.post(
                 "com.atproto.repo.deleteRecord",
-                json: record.merging(["swapRecord": cid]) { $1 },
-                accessToken: token
+                record.merging(["swapRecord": cid]) { $1 }
             )
             #expect(deleted.status == 200, "\(deleted.text)")
         }
@@ -49,12 +41,9 @@ struct RepositoryWriteTests {
     @Test("a write to another account's repository is 401 AuthRequired")
     func anotherRepository() async throws {
         try await withSandbox { sandbox in
-            let signedIn = try await SignedInClient(sandbox)
-            let refused = try await signedIn.client.xrpc(
-                .post,
+            let refused = try await SignedInClient(sandbox).post(
                 "com.atproto.repo.createRecord",
-                json: ["repo": "bob.test", "collection": "com.example.note", "record": ["text": "not mine"]],
-                accessToken: signedIn.tokens.accessToken
+                ["repo": "bob.test", "collection": "com.example.note", "record": ["text": "not mine"]]
             )
             #expect(refused.status == 401)
             #expect(refused.errorCode == "AuthRequired")

@@ -16,6 +16,11 @@ struct SignedInClient: Sendable {
         #expect(first.status == 200)
     }
 
+    /// A `POST` of `json` to the PDS's method `name`, with the access token.
+    func post(_ name: String, _ json: [String: Any]) async throws -> HTTPResponse {
+        try await client.xrpc(.post, name, json: json, accessToken: tokens.accessToken)
+    }
+
     var pdsNonce: String? { client.nonces.nonce(for: client.endpoints.pds.absoluteString) }
     var getSessionURL: URL { client.url(client.endpoints.pds, "xrpc/com.atproto.server.getSession") }
 
