@@ -91,8 +91,9 @@ extension SignInDoctor {
                 break
             }
             if let handle = document.handle {
-                result.handle = handle
                 let (findings, resolved) = await examineHandle(handle)
+                // As a sign-in, the probe names the handle (its `login_hint`) only once it points back to the DID.
+                if resolved == did { result.handle = handle }
                 result.findings += findings
                 result.findings.append(Self.handlePointsBack(handle, resolved: resolved, did: did))
             } else {
@@ -129,6 +130,13 @@ extension SignInDoctor {
             let fix =
                 if let loopback = Self.loopbackFix(error) {
                     loopback
+                } else if error is SyntaxError {
+                    "atoauth resolves did:plc and did:web, the DID methods AT Protocol supports "
+                        + "(atproto.com/specs/did): check the DID, or give the account's handle."
+                } else if (error as? IdentityError)?.isNetworkFailure == true {
+                    "Nothing answered for the DID document: check the network"
+                        + (did.rawValue.hasPrefix("did:plc:") ? " and the PLC directory (--plc-directory)" : "")
+                        + ", then try again."
                 } else if did.rawValue.hasPrefix("did:web:") {
                     "Serve the account's DID document, with “id” \(did), at https://<host>/.well-known/did.json."
                 } else if notThisDID {
@@ -185,8 +193,8 @@ extension SignInDoctor {
             "\(handle) resolves to \(did), but that DID's document \(named)",
             rule: Rule.handleBothWays,
             fix: "The account's DID document must list at://\(handle) in alsoKnownAs. If the handle was just "
-                + "changed, set it again from the account's PDS (com.atproto.identity.updateHandle); until then sign "
-                + "in with the DID or the handle the document names.",
+                + "changed, set it again from the account's PDS (com.atproto.identity.updateHandle); until then, if "
+                + "the handle the document names resolves back to \(did), sign in with it (or with the DID).",
             who: .user
         )
     }

@@ -184,10 +184,23 @@ public struct LocalAccount: Sendable {
                 who: .user
             )
         }
-        if session.kind == .oauth, let issuer = server?.issuer, issuer != session.issuer {
+        if session.kind == .oauth, let server, let issuer = server.issuer, issuer != session.issuer {
+            let seen =
+                "the PDS now names the authorization server \(issuer); the session was issued by \(session.issuer)"
+            // Signing in again goes to the server the PDS names now: no use while its checks above fail.
+            guard !server.findings.contains(where: { $0.status == .fail }) else {
+                return .fail(
+                    "account-moved",
+                    seen,
+                    rule: Rule.identityMoved,
+                    fix: "A sign-in would go to \(issuer), which fails the checks above: its operator, or the PDS's, "
+                        + "must fix that first; signing in again before then fails too.",
+                    who: .server
+                )
+            }
             return .fail(
                 "account-moved",
-                "the PDS now names the authorization server \(issuer); the session was issued by \(session.issuer)",
+                seen,
                 rule: Rule.identityMoved,
                 fix: "The account's authorization server changed: its tokens belong to the old one. Sign in again: "
                     + "\(signInAgain).",

@@ -37,6 +37,22 @@ struct GatewayTokenTests {
         }
     }
 
+    @Test("an audit log that is a symbolic link is refused at start, saying so, not with the system's loop text")
+    func auditLogLink() async throws {
+        try await CLIWorld.with { world in
+            try await world.signIn("alice.test")
+            let target = world.directory.appendingPathComponent("elsewhere.jsonl")
+            try Data().write(to: target)
+            let link = world.directory.appendingPathComponent("audit.jsonl")
+            try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+            let socket = world.directory.appendingPathComponent("gateway.sock")
+            let result = try await world.atoauth("gateway", "--audit-log", link.path, "--socket", socket.path)
+            #expect(result.status != 0)
+            #expect(result.stderr.contains("a symbolic link, which the audit log never follows"), "\(result.stderr)")
+            #expect(!result.stderr.contains("Too many levels"))
+        }
+    }
+
     @Test("the audit log counts each body's bytes: in memory, chunked and spooled, and streamed as it arrives")
     func bodyBytes() async throws {
         try await CLIWorld.with { world in

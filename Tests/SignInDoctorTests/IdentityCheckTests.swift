@@ -69,6 +69,23 @@ struct IdentityCheckTests {
         #expect(finding.fix?.contains("--allow-http-loopback") == true, "\(String(describing: finding.fix))")
     }
 
+    @Test("A PLC directory that does not answer fails did-document, pointing at the network and the directory")
+    func directoryUnreachable() async throws {
+        let world = ScriptedWorld()
+        let transport = world.transport()
+        transport.failing("https://plc.directory/\(ScriptedWorld.did)")
+        let finding = try #require(try await world.diagnose(transport: transport).finding("did-document"))
+        #expect(finding.status == .fail)
+        #expect(finding.fix?.contains("check the network and the PLC directory") == true, "\(finding.fix ?? "")")
+    }
+
+    @Test("A DID of a method AT Protocol does not use fails did-document, naming the methods it does")
+    func unsupportedMethod() async throws {
+        let finding = try #require(try await ScriptedWorld().diagnose("did:foo:bar").finding("did-document"))
+        #expect(finding.status == .fail)
+        #expect(finding.fix?.contains("did:plc and did:web") == true, "\(finding.fix ?? "")")
+    }
+
     @Test("A handle served by HTTPS only passes: DNS is not needed then")
     func httpsOnly() async throws {
         var world = ScriptedWorld()
@@ -116,16 +133,21 @@ struct IdentityCheckTests {
         #expect(finding.who == .user)
     }
 
-    @Test("From a DID, the handle its document names must resolve back to it")
+    @Test("From a DID, the handle its document names must resolve back to it; until it does, the probe names the DID")
     func handleMustPointBack() async throws {
         var world = ScriptedWorld()
         world.dns = ["_atproto.alice.example.com": .success(["did=did:plc:bbbbbbbbbbbbbbbbbbbbbbbb"])]
         world.wellKnownDID = nil
-        let diagnosis = try await world.diagnose(ScriptedWorld.did)
+        let transport = world.transport()
+        let diagnosis = try await world.diagnose(ScriptedWorld.did, transport: transport)
         #expect(diagnosis.status("did-document") == .pass)
         let finding = try #require(diagnosis.finding("did-handle"))
         #expect(finding.status == .fail)
         #expect(finding.seen.contains("resolves to did:plc:bbbbbbbbbbbbbbbbbbbbbbbb"))
+        // As a sign-in, which sends a handle as login_hint only once it points back.
+        let sent = transport.requests.filter { $0.url.absoluteString == ScriptedWorld.parEndpoint }
+        let forms = sent.map { String(decoding: $0.body ?? Data(), as: UTF8.self) }
+        #expect(!forms.isEmpty && forms.allSatisfy { !$0.contains("login_hint=alice.example.com") }, "\(forms)")
     }
 
     @Test(

@@ -155,6 +155,25 @@ struct LocalSideTests {
         let finding = try #require(try await ScriptedWorld().diagnose(local: local).finding("account-moved"))
         #expect(finding.status == .fail)
         #expect(finding.seen.contains("old-"))
+        #expect(finding.who == .user)
+    }
+
+    @Test("A changed authorization server that fails its checks is for its operator: signing in again fails too")
+    func movedToBrokenServer() async throws {
+        let home = try Self.store()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let local = LocalAccount(
+            session: try Self.session(issuer: "https://old-auth.example.com"),
+            store: .files(home: home, keyFile: nil)
+        )
+        var world = ScriptedWorld()
+        world.metadata["require_pushed_authorization_requests"] = false
+        let diagnosis = try await world.diagnose(local: local)
+        #expect(diagnosis.status("as-metadata-par") == .fail)
+        let finding = try #require(diagnosis.finding("account-moved"))
+        #expect(finding.status == .fail)
+        #expect(finding.who == .server)
+        #expect(finding.fix?.contains("Sign in again") == false, "\(finding.fix ?? "")")
     }
 
     @Test("A refresh that failed after the last tokens were issued warns, saying when and why; an older one does not")

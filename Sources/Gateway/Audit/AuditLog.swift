@@ -23,7 +23,13 @@ final class AuditLog: Sendable {
     init(_ url: URL) throws {
         path = url.path
         let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, mode_t(0o600))
-        guard descriptor >= 0 else { throw GatewayError.auditLog(path, String(cString: strerror(errno))) }
+        guard descriptor >= 0 else {
+            // O_NOFOLLOW refuses a link with ELOOP, whose system text ("Too many levels of symbolic links") misleads.
+            let reason =
+                errno == ELOOP
+                ? "it is a symbolic link, which the audit log never follows" : String(cString: strerror(errno))
+            throw GatewayError.auditLog(path, reason)
+        }
         self.descriptor = descriptor
     }
 

@@ -20,6 +20,17 @@ extension PDSHandler {
                 "app-password sessions are Bearer only: \(name) takes no DPoP proof"
             )
         }
+        // The encoding the method's lexicon gives: a JSON input for createSession, none for the other two, as the
+        // reference PDS holds each request to it.
+        if name == "com.atproto.server.createSession" {
+            guard request.mediaType == "application/json" else {
+                throw invalid(
+                    "Wrong request encoding (Content-Type): \(request.mediaType ?? "none"); createSession takes JSON"
+                )
+            }
+        } else if !request.body.isEmpty {
+            throw invalid("A request body was provided when none was expected: \(name) takes no input")
+        }
         switch name {
         case "com.atproto.server.createSession": return try await createLegacySession(request)
         case "com.atproto.server.refreshSession": return try await refreshLegacySession(request)

@@ -21,7 +21,7 @@ extension PDSHandler {
 
     /// `com.atproto.repo.createRecord`: stores a record in the caller's own repository.
     func createRecord(_ request: SandboxRequest, _ caller: AuthenticatedCaller) async throws -> SandboxResponse {
-        let input = try writeInput(request, caller)
+        let input = try writeInput(request, caller, limit: 1_000_000)
         guard let collection = input["collection"] as? String, XRPCSyntax.isNSID(collection) else {
             throw invalid("collection must be an NSID")
         }
@@ -116,7 +116,7 @@ extension PDSHandler {
     /// A `swapRecord` must be the CID of the record as it is, or the delete is `400 InvalidSwap` and changes nothing,
     /// as at the reference PDS (a compare-and-swap, so two writers cannot undo each other unseen).
     func deleteRecord(_ request: SandboxRequest, _ caller: AuthenticatedCaller) async throws -> SandboxResponse {
-        let input = try writeInput(request, caller)
+        let input = try writeInput(request, caller, limit: 150 * 1024)
         guard let collection = input["collection"] as? String, XRPCSyntax.isNSID(collection),
             let rkey = input["rkey"] as? String, XRPCSyntax.isRecordKey(rkey)
         else {
@@ -147,7 +147,17 @@ extension PDSHandler {
     }
 
     /// The JSON object a write to a repository takes, whose `repo` must be the caller's own.
-    private func writeInput(_ request: SandboxRequest, _ caller: AuthenticatedCaller) throws -> [String: Any] {
+    ///
+    /// An input over `limit` bytes is `413 PayloadTooLarge`, as at the reference PDS (1,000,000 bytes for
+    /// `createRecord`, 150 KiB for a method that sets no limit of its own).
+    private func writeInput(
+        _ request: SandboxRequest,
+        _ caller: AuthenticatedCaller,
+        limit: Int
+    ) throws -> [String: Any] {
+        guard request.body.count <= limit else {
+            throw reject(.invalidXRPCInput, 413, "PayloadTooLarge", "the input is over \(limit) bytes")
+        }
         guard request.mediaType == "application/json", let input = JSONBody.decodeObject(request.body) else {
             throw invalid("the body must be a JSON object")
         }

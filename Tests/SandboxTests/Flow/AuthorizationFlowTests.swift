@@ -87,6 +87,7 @@ struct AuthorizationFlowTests {
                 )
             )
             #expect(revoked.status == 200)
+            #expect(revoked.text == "{}")
             let refused = try await client.xrpc(
                 .get,
                 "com.atproto.server.getSession",

@@ -49,4 +49,28 @@ struct RepositoryWriteTests {
             #expect(refused.errorCode == "AuthRequired")
         }
     }
+
+    @Test(
+        "an input over the reference PDS's limit is 413: createRecord over 1,000,000 bytes, deleteRecord over 150 KiB"
+    )
+    func inputLimits() async throws {
+        try await withSandbox { sandbox in
+            let signedIn = try await SignedInClient(sandbox)
+            let padding = String(repeating: "x", count: 1_000_000)
+            let record = try await signedIn.post(
+                "com.atproto.repo.createRecord",
+                ["repo": "alice.test", "collection": "com.example.note", "record": ["text": padding]]
+            )
+            #expect(record.status == 413)
+            #expect(record.errorCode == "PayloadTooLarge")
+            let delete = try await signedIn.post(
+                "com.atproto.repo.deleteRecord",
+                [
+                    "repo": "alice.test", "collection": "com.example.note", "rkey": "a",
+                    "pad": String(padding.prefix(160 * 1024)),
+                ]
+            )
+            #expect(delete.status == 413)
+        }
+    }
 }

@@ -98,6 +98,39 @@ struct LegacySessionTests {
         }
     }
 
+    @Test(
+        "createSession takes JSON only, and refreshSession no body, as the lexicons say; a refused one changes nothing"
+    )
+    func requestEncodings() async throws {
+        try await withSandbox { sandbox in
+            let alice = try Self.account(sandbox)
+            let form = try await sandbox.transport.send(
+                HTTPRequest(
+                    method: .post,
+                    url: Self.xrpcURL(sandbox, "com.atproto.server.createSession"),
+                    headers: ["Content-Type": "text/plain"],
+                    body: Data(#"{"identifier":"alice.test","password":"\#(alice.appPassword)"}"#.utf8)
+                )
+            )
+            #expect(form.status == 400)
+            #expect(Self.error(form) == "InvalidRequest")
+            let first = try await Self.signIn(sandbox, alice)
+            let withBody = try await Self.post(
+                sandbox,
+                "com.atproto.server.refreshSession",
+                bearer: first.refresh,
+                json: [:]
+            )
+            #expect(withBody.status == 400)
+            #expect(Self.error(withBody) == "InvalidRequest")
+            let refreshed = try await Self.post(sandbox, "com.atproto.server.refreshSession", bearer: first.refresh)
+            #expect(
+                refreshed.status == 200,
+                "the refresh JWT is still good: \(String(decoding: refreshed.body, as: UTF8.self))"
+            )
+        }
+    }
+
     @Test("a replayed refresh JWT ends the whole session, and the reason is logged")
     func replayEndsTheSession() async throws {
         try await withSandbox { sandbox in
