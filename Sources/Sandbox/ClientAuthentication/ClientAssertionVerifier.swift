@@ -115,11 +115,11 @@ struct ClientAssertionVerifier: Sendable {
         return (jti, expiresAt)
     }
 
-    /// A NumericDate (RFC 7519 §2): a finite JSON number of seconds since the epoch.
+    /// The NumericDate claim `name` (RFC 7519 §2), or the failure that names it.
     private static func numericDate(_ value: Any?, name: String) throws(Failure) -> Date {
-        guard let number = value as? NSNumber, number.doubleValue.isFinite else {
+        guard let time = Date(numericDate: value) else {
             throw Failure(reason: "\(name) must be a number of seconds (NumericDate)")
         }
-        return Date(timeIntervalSince1970: number.doubleValue)
+        return time
     }
 }

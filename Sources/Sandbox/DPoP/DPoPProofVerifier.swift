@@ -114,10 +114,9 @@ package struct DPoPProofVerifier: Sendable {
     }
 
     private func issuedAt(_ value: Any?, now: Date) throws(Failure) -> Date {
-        guard let number = value as? NSNumber, number.doubleValue.isFinite,
-            number.doubleValue.rounded() == number.doubleValue
+        guard let issuedAt = Date(numericDate: value),
+            issuedAt.timeIntervalSince1970.rounded() == issuedAt.timeIntervalSince1970
         else { throw .invalid("iat is not a whole number of seconds") }
-        let issuedAt = Date(timeIntervalSince1970: number.doubleValue)
         guard issuedAt >= now.addingTimeInterval(-maximumAge) else { throw .invalid("iat is too old") }
         guard issuedAt <= now.addingTimeInterval(maximumSkew) else { throw .invalid("iat is in the future") }
         return issuedAt
@@ -139,10 +138,8 @@ extension DPoPProofVerifier {
     /// The time of the NumericDate claim `name` (RFC 7519 §2), if the proof has it.
     private func time(_ claims: [String: Any], _ name: String) throws(Failure) -> Date? {
         guard let value = claims[name] else { return nil }
-        guard let seconds = (value as? NSNumber)?.doubleValue, seconds.isFinite else {
-            throw .invalid("\(name) is not a number of seconds")
-        }
-        return Date(timeIntervalSince1970: seconds)
+        guard let time = Date(numericDate: value) else { throw .invalid("\(name) is not a number of seconds") }
+        return time
     }
 }
 

@@ -8,20 +8,12 @@ enum CommandSuggestion {
     /// is an argument of a command that has no subcommands.
     static func suggestion(for arguments: [String]) -> String? {
         let words = arguments.filter { !$0.hasPrefix("-") }
-        var command: any ParsableCommand.Type = ATOAuthCommand.self
-        for word in words {
-            let subcommands = command.configuration.subcommands
-            guard !subcommands.isEmpty else { return nil }
-            if let next = subcommands.first(where: { $0.name == word || $0.configuration.aliases.contains(word) }) {
-                command = next
-                continue
-            }
-            if let habit = OtherToolHabits.command(for: words) { return habit }
-            let path = CommandTree.path(of: command) ?? command.name
-            let names = subcommands.map { $0.name }
-            return closest(word, in: names).map { didYouMean("\(path) \($0)") }
-        }
-        return nil
+        let (command, depth) = descent(words)
+        let subcommands = command.configuration.subcommands
+        guard depth < words.count, !subcommands.isEmpty else { return nil }
+        if let habit = OtherToolHabits.command(for: words) { return habit }
+        let names = subcommands.map { $0.name }
+        return closest(words[depth], in: names).map { didYouMean("\(path(of: command)) \($0)") }
     }
 
     /// The message that suggests `command` in place of a mistyped or borrowed word.
@@ -59,16 +51,26 @@ enum CommandSuggestion {
     /// The command the leading `words` name, by name or alias (`accounts rm` is `atoauth accounts remove`), and its
     /// full name; the root when the first word names none.
     static func command(named words: [String]) -> (any ParsableCommand.Type, String) {
+        let command = descent(words).command
+        return (command, path(of: command))
+    }
+
+    /// The command the leading `words` name, by name or alias, and how many of them name it.
+    private static func descent(_ words: [String]) -> (command: any ParsableCommand.Type, depth: Int) {
         var command: any ParsableCommand.Type = ATOAuthCommand.self
-        for word in words {
+        for (depth, word) in words.enumerated() {
             guard
                 let next = command.configuration.subcommands.first(where: {
                     $0.name == word || $0.configuration.aliases.contains(word)
                 })
-            else { break }
+            else { return (command, depth) }
             command = next
         }
-        return (command, CommandTree.path(of: command) ?? command.name)
+        return (command, words.count)
+    }
+
+    private static func path(of command: any ParsableCommand.Type) -> String {
+        CommandTree.path(of: command) ?? command.name
     }
 
     private static func closest(_ word: String, in names: [String]) -> String? {

@@ -108,12 +108,15 @@ struct DoctorLocalSide: Sendable {
         do {
             account = try await accounts.account(identifier)
         } catch let error as AccountError where error.code == .noSuchAccount {
-            // The account list leaves out a session that cannot be read; the doctor says so instead.
-            if case .did(let did) = identifier,
-                let damaged = try await accounts.sessions.storedSessionsSkippingUnreadable().unreadable
-                    .first(where: { $0.did == did })
-            {
-                throw DamagedSession(session: damaged)
+            // The account list leaves out a session that cannot be read: the DID's own entry is read to say so.
+            if case .did(let did) = identifier {
+                do {
+                    _ = try await accounts.sessions.storedSession(for: did)
+                } catch let error as KeystoreError {
+                    throw DamagedSession(did: did, reason: error.description)
+                } catch let error as SessionError {
+                    throw DamagedSession(did: did, reason: error.description)
+                }
             }
             return nil
         } catch let error as AccountError where error.code == .sessionEnded {
@@ -158,7 +161,9 @@ struct DoctorLocalSide: Sendable {
 
 /// The account's session is stored here but cannot be read.
 private struct DamagedSession: Error, CustomStringConvertible {
-    let session: UnreadableSession
+    let did: DID
+    /// Why, as the store says it; never a token or a key.
+    let reason: String
 
-    var description: String { "the stored session of \(session.did) cannot be read (\(session.reason))" }
+    var description: String { "the stored session of \(did) cannot be read (\(reason))" }
 }
