@@ -60,7 +60,14 @@ extension AccountManager {
     }
 
     /// Forgets what this process knew of the signed-in account, and makes it active when asked.
+    ///
+    /// The session is stored by then, so this runs to its end even when the caller is cancelled: a cancellation
+    /// (Ctrl-C) after the store cannot leave the account signed in but not made active.
     func adopt(_ completion: SignInCompletion, activate: Bool) async throws -> AccountSignIn {
+        try await Task { try await self.settle(completion, activate: activate) }.value
+    }
+
+    private func settle(_ completion: SignInCompletion, activate: Bool) async throws -> AccountSignIn {
         let session = completion.session
         connections[session.did] = nil
         directory.forget()

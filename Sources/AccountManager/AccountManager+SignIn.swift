@@ -30,6 +30,9 @@ extension AccountManager {
     /// When the account already had a session here, the new one replaces it, and the old grant's tokens are
     /// revoked at the server that issued them once the new session is stored (best effort, RFC 7009 §2); its DPoP
     /// key is replaced by the new one.
+    ///
+    /// Once the new session is stored, a cancellation no longer stops the sign-in: it finishes, and only the old
+    /// grant's revocation may be cut short (``Revocation/failed(reason:)``).
     /// - Returns: the signed-in account, and the old grant's revocation when there was one.
     public func callback(_ url: URL) async throws -> AccountSignIn {
         try await adopt(try await sessions.completeSignIn(callbackURL: url), activate: true)

@@ -83,12 +83,12 @@ struct LifecycleTests {
         try await SandboxWorld.with { world in
             let accounts = world.accounts()
             let first = try await signIn(world, accounts)
-            let name = "session/\(first.account.did.rawValue)"
-            let data = try #require(try world.keystore.load(name))
-            var stored = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
             let closed = try ClosedPort()
-            stored["revocationEndpoint"] = "http://127.0.0.1:\(closed.port)/oauth/revoke"
-            try world.keystore.save(try JSONSerialization.data(withJSONObject: stored), as: name)
+            try Self.setRevocationEndpoint(
+                "http://127.0.0.1:\(closed.port)/oauth/revoke",
+                of: first.account.did,
+                in: world.keystore
+            )
 
             let second = try await signIn(world, accounts)
             guard case .failed = second.previousGrant else {
@@ -99,6 +99,43 @@ struct LifecycleTests {
             #expect(try await accounts.client().getSession().did == first.account.did.rawValue)
             _ = closed
         }
+    }
+
+    @Test("a sign-in cancelled while it revokes the replaced grant finishes: the account is signed in and active")
+    func cancelledAfterStore() async throws {
+        let blackhole = try await BlackholeListener.start()
+        do {
+            try await SandboxWorld.with(Self.threeAccounts) { world in
+                let accounts = world.accounts()
+                let alice = try await world.signIn("alice.test", with: accounts)
+                _ = try await world.signIn("bob.test", with: accounts)
+                try Self.setRevocationEndpoint(
+                    "http://127.0.0.1:\(blackhole.port)/oauth/revoke",
+                    of: alice.did,
+                    in: world.keystore
+                )
+                let request = try await accounts.authorize("alice.test", client: try world.oauthClient())
+                let redirect = try await world.approve(request)
+
+                let signIn = Task { try await accounts.callback(redirect) }
+                try await Waiting.until("the revocation's handshake to hang") { blackhole.hangingHandshakes > 0 }
+                signIn.cancel()
+                let result = await signIn.result
+                // Closed, it refuses the handshake still in the world's connection pool, which would otherwise hold
+                // the world's shutdown until its connect timeout.
+                await blackhole.shutdown()
+                let completed = try result.get()
+                guard case .failed = completed.previousGrant else {
+                    Issue.record("expected a revocation cut short, got \(String(describing: completed.previousGrant))")
+                    return
+                }
+                #expect(try await accounts.activeAccount()?.did == alice.did)
+            }
+        } catch {
+            await blackhole.shutdown()
+            throw error
+        }
+        await blackhole.shutdown()
     }
 
     @Test("a refresh the server refuses names the account and the permissions to sign in with again")
@@ -164,6 +201,15 @@ struct LifecycleTests {
             #expect(error?.description.hasSuffix(" bob.test is the active account now.") == true)
             #expect(try await accounts.account(nil).handle?.description == "bob.test")
         }
+    }
+
+    /// Points the stored session of `did` at another revocation endpoint.
+    private static func setRevocationEndpoint(_ endpoint: String, of did: DID, in keystore: InMemoryKeystore) throws {
+        let name = Session.entryName(did: did)
+        let data = try #require(try keystore.load(name))
+        var stored = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        stored["revocationEndpoint"] = endpoint
+        try keystore.save(try JSONSerialization.data(withJSONObject: stored), as: name)
     }
 
     private func signIn(_ world: SandboxWorld, _ accounts: AccountManager) async throws -> AccountSignIn {
