@@ -112,6 +112,26 @@ struct HabitTests {
         }
     }
 
+    @Test(
+        "help for a command that does not exist is a usage error with the closest one, not the root's help",
+        arguments: [
+            (["help", "acounts"], "No such command. Did you mean `atoauth help accounts`?"),
+            (["help", "accounts", "lst"], "No such command. Did you mean `atoauth help accounts list`?"),
+            (["help", "frobnicate"], "No such command: frobnicate. See `atoauth help` for the commands."),
+            (["help", "whoami", "extra"], "No such command: whoami extra. See `atoauth help whoami`."),
+        ]
+    )
+    func helpForUnknownCommand(arguments: [String], message: String) async throws {
+        try await ScratchHome.with { scratch in
+            let result = try await scratch.atoauth(arguments)
+            #expect(result.status == 2)
+            #expect(result.stdout.isEmpty, "\(result.stdout)")
+            #expect(result.stderr == message + "\n", "\(result.stderr)")
+            let known = try await scratch.atoauth(["help", "accounts", "ls"])
+            #expect(known.status == 0 && known.stdout.hasPrefix("OVERVIEW: List"), "\(known.stdout)")
+        }
+    }
+
     @Test("a mistyped accounts subcommand with an argument gets the suggestion alone, not another command's usage")
     func mistypedWithArgument() async throws {
         try await ScratchHome.with { scratch in

@@ -60,6 +60,7 @@ struct CommandLineContract: Sendable {
 
     private func parseAndRun() async throws {
         let arguments = GlobalOptionPlacement.normalize(given)
+        if let unknown = CommandSuggestion.unknownHelpTopic(in: arguments) { throw unknown }
         var command: any ParsableCommand
         do {
             // The async form runs the async shell completions (account names) too.

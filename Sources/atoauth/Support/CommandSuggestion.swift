@@ -1,4 +1,5 @@
 import ArgumentParser
+import WireFormat
 
 /// "Did you mean …?" for a mistyped subcommand or another tool's habit.
 enum CommandSuggestion {
@@ -14,6 +15,28 @@ enum CommandSuggestion {
         if let habit = OtherToolHabits.command(for: words) { return habit }
         let names = subcommands.map { $0.name }
         return closest(words[depth], in: names).map { didYouMean("\(path(of: command)) \($0)") }
+    }
+
+    /// A usage error for `help` followed by words that name no command (`atoauth help acounts`), which the parser
+    /// would answer with the root's help and status 0: the closest command's help, within two edits, or where to
+    /// look; `nil` when the words name a command.
+    static func unknownHelpTopic(in arguments: [String]) -> CLIFailure? {
+        let words = arguments.filter { !$0.hasPrefix("-") }
+        guard words.first == "help" else { return nil }
+        let topic = Array(words.dropFirst())
+        let (command, depth) = descent(topic)
+        guard depth < topic.count else { return nil }
+        let known = ["atoauth", "help"] + topic[..<depth]
+        let names = command.configuration.subcommands.map { $0.name }
+        if let closest = closest(topic[depth], in: names) {
+            return CLIFailure(status: .usage, message: didYouMean((known + [closest]).joined(separator: " ")))
+        }
+        let given = TerminalText.printable(topic.joined(separator: " "))
+        return CLIFailure(
+            status: .usage,
+            message: "No such command: \(given). See `\(known.joined(separator: " "))`"
+                + (depth == 0 ? " for the commands." : ".")
+        )
     }
 
     /// The message that suggests `command` in place of a mistyped or borrowed word.
