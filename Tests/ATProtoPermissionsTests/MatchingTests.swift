@@ -24,7 +24,10 @@ struct MatchingTests {
     /// RPC permissions match by method and audience, with wildcards on either.
     static let rpc: [(String, Check, Bool)] = [
         ("rpc:app.bsky.feed.getFeed?aud=*", .rpc("app.bsky.feed.getFeed", appview), true),
-        ("rpc:app.bsky.feed.getFeed?aud=*", .rpc("app.bsky.feed.getFeed", "did:plc:abc#svc"), true),
+        (
+            "rpc:app.bsky.feed.getFeed?aud=*", .rpc("app.bsky.feed.getFeed", "did:plc:ewvi7nxzyoun6zhxrhs64oiz#svc"),
+            true
+        ),
         ("rpc:app.bsky.feed.getFeed?aud=*", .rpc("com.example.method", appview), false),
         ("rpc:*?aud=did:web:api.bsky.app%23bsky_appview", .rpc("com.example.method", appview), true),
         ("rpc:*?aud=did:web:api.bsky.app%23bsky_appview", .rpc("com.example.method", chat), false),
@@ -79,7 +82,7 @@ struct MatchingTests {
     /// Transitional scopes: generic covers all but chat.bsky methods, chat.bsky covers those, email reads the email.
     static let transitional: [(String, Check, Bool)] = [
         ("transition:generic", .rpc("app.bsky.feed.getTimeline", appview), true),
-        ("transition:generic", .rpc("com.example.foo", "did:plc:abc#svc"), true),
+        ("transition:generic", .rpc("com.example.foo", "did:plc:ewvi7nxzyoun6zhxrhs64oiz#svc"), true),
         ("transition:generic", .rpc("chat.bsky.convo.sendMessage", chat), false),
         ("transition:chat.bsky", .rpc("chat.bsky.convo.sendMessage", chat), true),
         ("transition:chat.bsky", .rpc("app.bsky.feed.getTimeline", appview), false),

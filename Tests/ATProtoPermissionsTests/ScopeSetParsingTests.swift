@@ -21,6 +21,21 @@ struct ScopeSetParsingTests {
             ("atproto repo:a.b.c%zz", "repo:a.b.c%zz", .malformed),
             ("atproto transition:generic?x=1", "transition:generic?x=1", .malformed),
             ("atproto\trepo:*", "atproto\trepo:*", .malformed),
+            // An audience AT Protocol cannot resolve, which the reference server drops (atproto.com/specs/did).
+            ("atproto rpc:a.b.c?aud=did:foo:bar%23svc", "rpc:a.b.c?aud=did:foo:bar%23svc", .invalidValue),
+            ("atproto rpc:a.b.c?aud=did:plc:111%23svc", "rpc:a.b.c?aud=did:plc:111%23svc", .invalidValue),
+            (
+                "atproto rpc:a.b.c?aud=did:web:example.com:u:alice%23svc",
+                "rpc:a.b.c?aud=did:web:example.com:u:alice%23svc", .invalidValue
+            ),
+            (
+                "atproto rpc:a.b.c?aud=did:web:example.com%253A8443%23svc",
+                "rpc:a.b.c?aud=did:web:example.com%253A8443%23svc", .invalidValue
+            ),
+            (
+                "atproto include:a.b.c?aud=did:web:localhost%253a3000%23svc",
+                "include:a.b.c?aud=did:web:localhost%253a3000%23svc", .invalidValue
+            ),
         ]
     )
     func strictError(_ scope: String, _ badToken: String, _ code: PermissionError.Code) throws {
@@ -29,6 +44,17 @@ struct ScopeSetParsingTests {
         #expect(error.description.hasPrefix("Invalid permission scope “"))
         #expect(error.description.hasSuffix("."))
         #expect(error.token == badToken.filter { $0 != "\t" })
+    }
+
+    @Test(
+        "an audience is a did:plc or a host-name did:web, with a port only for localhost",
+        arguments: [
+            "rpc:a.b.c?aud=did:plc:ewvi7nxzyoun6zhxrhs64oiz%23atproto_labeler",
+            "rpc:a.b.c?aud=did:web:localhost%253A3000%23svc", "include:a.b.c?aud=did:web:api.bsky.app%23bsky_appview",
+        ]
+    )
+    func resolvableAudience(_ token: String) throws {
+        #expect(try Permission(parsing: token).description == token)
     }
 
     @Test("an error quotes a token without its line or paragraph separators or bidi controls")

@@ -9,9 +9,15 @@ public struct ServiceReference: RawRepresentable, Sendable, Hashable, CustomStri
     public let serviceID: String
 
     /// Creates a reference from a DID and a service ID; `nil` when the ID is empty or has characters a URI fragment
-    /// cannot hold (RFC 3986 §3.5).
+    /// cannot hold (RFC 3986 §3.5), or when the DID is not one AT Protocol resolves.
+    ///
+    /// Only a `did:plc` and a host-name `did:web` (a port only as `did:web:localhost%3A…`) name a service
+    /// (atproto.com/specs/did, Blessed DID Methods): the reference authorization server drops a permission with any
+    /// other audience, and a PDS cannot proxy to one.
     public init?(did: DID, serviceID: String) {
-        guard Self.isValidServiceID(serviceID) else { return nil }
+        guard Self.isValidServiceID(serviceID), (try? did.resolutionTarget()) != nil else { return nil }
+        // The reference reads the port's escape in upper case only, as RFC 3986 §2.1 recommends writing it.
+        guard !did.rawValue.contains("%") || did.rawValue.hasPrefix("did:web:localhost%3A") else { return nil }
         self.did = did
         self.serviceID = serviceID
     }
@@ -30,7 +36,7 @@ public struct ServiceReference: RawRepresentable, Sendable, Hashable, CustomStri
     public var description: String { rawValue }
 
     /// What the parser expects, for error messages.
-    static let expected = "a DID with a “#service” fragment"
+    static let expected = "a did:plc or did:web with a “#service” fragment"
 
     private static let serviceIDBytes = Set(
         "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:@/?".utf8

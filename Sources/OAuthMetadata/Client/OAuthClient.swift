@@ -94,15 +94,7 @@ public struct OAuthClient: Sendable, Hashable {
                 reason: "\(redirectURI.absoluteString) is not one of the document's redirect URIs"
             )
         }
-        let requested = try normalizedScope(scope ?? metadata.scope)
-        // ClientMetadata.validate() parsed the document's scope strictly; permissions compare by canonical form.
-        let allowed = ScopeSet(granted: metadata.scope)
-        if let outside = ScopeSet(granted: requested).permissions.first(where: { !allowed.contains($0) }) {
-            throw MetadataError.invalidClientMetadata(
-                field: "scope",
-                reason: "\(outside) is not among the document's permissions “\(allowed)”"
-            )
-        }
+        let requested = try documentSpelling(of: normalizedScope(scope ?? metadata.scope), in: metadata)
         guard metadata.isConfidential else {
             return OAuthClient(clientID: metadata.clientID, redirectURI: redirectURI, scope: requested)
         }
@@ -134,6 +126,27 @@ public struct OAuthClient: Sendable, Hashable {
 
     /// Whether this is the loopback development client.
     public var isLoopback: Bool { clientID.hasPrefix("http://localhost") }
+
+    /// The requested permissions, each spelled as the document declares it.
+    ///
+    /// The reference authorization server compares each requested token with the document's tokens as strings, so
+    /// `repo:app.bsky.feed.post` is refused when the document says `repo?collection=app.bsky.feed.post`.
+    /// - Throws: ``MetadataError`` naming the first permission the document does not declare.
+    private static func documentSpelling(of requested: String, in metadata: ClientMetadata) throws -> String {
+        // ClientMetadata.validate() parsed the document's scope strictly; permissions compare by canonical form.
+        let declared = metadata.scope.split(separator: " ").map(String.init)
+        let spelled = try ScopeSet(granted: requested).permissions.map { permission in
+            guard let token = declared.first(where: { (try? Permission(parsing: $0)) == permission }) else {
+                let allowed = ScopeSet(granted: metadata.scope)
+                throw MetadataError.invalidClientMetadata(
+                    field: "scope",
+                    reason: "\(permission) is not among the document's permissions “\(allowed)”"
+                )
+            }
+            return token
+        }
+        return spelled.joined(separator: " ")
+    }
 
     /// The canonical form of a requested scope, `atproto` first when it was missing.
     static func normalizedScope(_ scope: String) throws(PermissionError) -> String {

@@ -18,7 +18,7 @@ struct ClientRegistration: Sendable, Hashable {
     var kind: Kind
     /// The registered redirect URIs.
     var redirectURIs: [String]
-    /// The scopes the client may ask for, each in canonical form (atproto.com/specs/permission).
+    /// The scope tokens the client may ask for, as it registered them: a request must spell each one the same way.
     var scopes: Set<String>
     /// How the client authenticates at the PAR, token and revocation endpoints.
     var authentication: ClientAuthenticationMethod = .publicClient

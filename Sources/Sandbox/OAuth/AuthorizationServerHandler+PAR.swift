@@ -100,8 +100,10 @@ extension AuthorizationServerHandler {
         )
     }
 
-    /// The scope must parse strictly (atproto.com/specs/permission), contain `atproto`, stay within what the client
-    /// registered (compared in canonical form), hold no token of the `refusedScopes` fault, and include only
+    /// The scope must parse strictly (atproto.com/specs/permission), contain `atproto`, hold only tokens the client
+    /// registered, spelled as it registered them (the reference server compares them as strings, so
+    /// `repo:app.bsky.feed.post` is not `repo?collection=app.bsky.feed.post`), hold no token of the `refusedScopes`
+    /// fault, and include only
     /// permission sets the sandbox publishes (an `include:` it cannot resolve is refused, as the reference server
     /// refuses one whose lexicon it cannot fetch); answers the canonical scope.
     private func validateScope(_ scope: String?, client: ClientRegistration) throws(SandboxRejection) -> String {
@@ -112,10 +114,10 @@ extension AuthorizationServerHandler {
         } catch {
             throw reject(.invalidScope, error.reason, error: "invalid_scope")
         }
-        if let unregistered = requested.tokens.first(where: { !client.scopes.contains($0.description) }) {
+        if let undeclared = scope.split(separator: " ").first(where: { !client.scopes.contains(String($0)) }) {
             throw reject(
                 .invalidScope,
-                "scope \(unregistered) is not in the client's scope \"\(client.scopes.sorted().joined(separator: " "))\"",
+                "Scope \"\(undeclared)\" is not declared in the client metadata",
                 error: "invalid_scope"
             )
         }

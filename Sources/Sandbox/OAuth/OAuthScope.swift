@@ -28,11 +28,12 @@ enum OAuthScope {
         return parsed
     }
 
-    /// The canonical tokens of a scope value a client registered (a loopback `client_id`'s `scope` parameter or a
-    /// hosted client metadata document's `scope`).
+    /// The tokens of a scope value a client registered (a loopback `client_id`'s `scope` parameter or a hosted client
+    /// metadata document's `scope`), as written: requested tokens are compared with them as strings.
     static func registered(_ scope: String) throws(ClientResolver.Refusal) -> Set<String> {
         do {
-            return Set(try parse(scope).tokens.map(\.description))
+            _ = try parse(scope)
+            return Set(scope.split(separator: " ").map(String.init))
         } catch {
             throw ClientResolver.Refusal(reason: "the client's scope is invalid: \(error.reason)")
         }
