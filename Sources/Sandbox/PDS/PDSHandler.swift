@@ -1,4 +1,5 @@
 import ATProtoPermissions
+import ATProtoSyntax
 import Foundation
 import HTTPTransport
 import Hummingbird
@@ -55,10 +56,18 @@ struct PDSHandler: OriginHandler {
                 use: authorized(.rpc("app.bsky.actor.getProfile")) { try getProfile($0, $1) }
             )
         let authenticatedPaths = Set(router.routes.map(\.path.description)).subtracting(unauthenticated)
+        let methods = Dictionary(router.routes.map { ($0.path.description, $0.method.rawValue) }) { first, _ in first }
         router.answerUnrouted { request, otherMethodRouted in
             if otherMethodRouted {
+                // As the reference XRPC server answers a query sent as a procedure, or the other way round.
                 let method = request.method.rawValue
-                var refusal = reject(.notFound, 405, "InvalidRequest", "method \(method) is not allowed here")
+                let expected = methods[request.path] ?? "another method"
+                var refusal = reject(
+                    .notFound,
+                    400,
+                    "InvalidRequest",
+                    "Incorrect HTTP method (\(method)) expected \(expected)"
+                )
                 if authenticatedPaths.contains(request.path), let nonce = gate.responseNonce(core) {
                     refusal.answer.setHeader("DPoP-Nonce", nonce)
                 }
@@ -107,8 +116,12 @@ struct PDSHandler: OriginHandler {
         guard let handle = (try? request.queryParameters())?["handle"], !handle.isEmpty else {
             throw invalid("handle is required")
         }
-        guard !handle.hasPrefix("did:"), let account = core.configuration.account(for: handle) else {
-            throw invalid("Unable to resolve handle: \(handle)")
+        guard (try? Handle(validating: handle)) != nil else {
+            throw reject(.invalidXRPCInput, 400, "InvalidHandle", "Invalid handle: \(handle)")
+        }
+        // The reference PDS answers HandleNotFound for a handle under its own domains; the sandbox serves them all.
+        guard let account = core.configuration.account(for: handle) else {
+            throw reject(.invalidXRPCInput, 400, "HandleNotFound", "Unable to resolve handle")
         }
         return .json(200, ["did": account.did])
     }

@@ -100,7 +100,14 @@ struct ServerFaultTests {
             }
             let alice = SandboxAccount(handle: "alice.test")
             #expect(try await Self.resolveHandle(sandbox, "alice.test").json()["did"] as? String == alice.did)
-            #expect(try await Self.resolveHandle(sandbox, "other-alice.test").status == 400)
+            let other = try await Self.resolveHandle(sandbox, "other-alice.test")
+            #expect(other.status == 400)
+            #expect(other.errorCode == "HandleNotFound")
+            #expect(try other.json()["message"] as? String == "Unable to resolve handle")
+            for notAHandle in [alice.did, "alice..test", "-alice.test"] {
+                let refused = try await Self.resolveHandle(sandbox, notAHandle)
+                #expect(refused.status == 400 && refused.errorCode == "InvalidHandle", "\(notAHandle)")
+            }
         }
     }
 

@@ -113,7 +113,7 @@ struct MetadataTests {
                 try client.xrpcRequest(.get, "com.atproto.identity.resolveHandle", query: [("handle", "carol.test")])
             )
             #expect(missing.status == 400)
-            #expect(missing.errorCode == "InvalidRequest")
+            #expect(missing.errorCode == "HandleNotFound")
         }
     }
 

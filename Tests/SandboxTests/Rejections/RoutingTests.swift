@@ -42,19 +42,23 @@ struct RoutingTests {
         }
     }
 
-    @Test("the PDS: 405 for a known method, with the nonce when it is DPoP-authenticated; 501 for an unknown one")
+    @Test(
+        "the PDS: 400 for a known method sent otherwise, with the nonce when it is DPoP-authenticated; 501 for an unknown one"
+    )
     func pds() async throws {
         try await withSandbox { sandbox in
             let origin = sandbox.endpoints.pds
             let getSession = try await Self.send(sandbox, .post, origin, "xrpc/com.atproto.server.getSession")
-            #expect(getSession.status == 405)
+            #expect(getSession.status == 400)
             #expect(getSession.errorCode == "InvalidRequest")
+            #expect(try getSession.json()["message"] as? String == "Incorrect HTTP method (POST) expected GET")
             #expect(getSession.headers["DPoP-Nonce"] != nil)
             let resolve = try await Self.send(sandbox, .post, origin, "xrpc/com.atproto.identity.resolveHandle")
-            #expect(resolve.status == 405)
+            #expect(resolve.status == 400)
             #expect(resolve.headers["DPoP-Nonce"] == nil)
             let createSession = try await Self.send(sandbox, .get, origin, "xrpc/com.atproto.server.createSession")
-            #expect(createSession.status == 405)
+            #expect(createSession.status == 400)
+            #expect(try createSession.json()["message"] as? String == "Incorrect HTTP method (GET) expected POST")
             let unknown = try await Self.send(sandbox, .get, origin, "xrpc/com.example.nothing")
             #expect(unknown.status == 501)
             #expect(unknown.errorCode == "MethodNotImplemented")
