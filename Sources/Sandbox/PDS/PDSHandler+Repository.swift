@@ -25,16 +25,7 @@ extension PDSHandler {
         guard let collection = input["collection"] as? String, XRPCSyntax.isNSID(collection) else {
             throw invalid("collection must be an NSID")
         }
-        guard var record = input["record"] as? [String: Any] else {
-            throw invalid("record must be a JSON object")
-        }
-        if let type = record["$type"] {
-            guard type as? String == collection else {
-                throw invalid("record $type must be the collection")
-            }
-        } else {
-            record["$type"] = collection
-        }
+        let record = try typedRecord(input, collection: collection)
         let rkey: String
         if let given = input["rkey"] {
             guard let given = given as? String, XRPCSyntax.isRecordKey(given) else {
@@ -44,22 +35,80 @@ extension PDSHandler {
         } else {
             rkey = await core.repositories.nextRecordKey(now: core.now())
         }
-        guard let value = JSONBody.canonical(record) else {
-            throw invalid("record is not valid JSON")
-        }
-        let cid = ContentID.record(value)
         let created = await core.repositories.create(
             did: caller.account.did,
             collection: collection,
             rkey: rkey,
-            record: RepositoryStore.Record(cid: cid, value: value)
+            record: record
         )
         guard created else {
             throw invalid("a record with rkey \(rkey) already exists")
         }
         let uri = "at://\(caller.account.did)/\(collection)/\(rkey)"
         core.monitor.note(request, "created \(uri)")
-        return .json(200, ["uri": uri, "cid": cid, "validationStatus": "unknown"])
+        return .json(200, ["uri": uri, "cid": record.cid, "validationStatus": "unknown"])
+    }
+
+    /// `com.atproto.repo.putRecord`: creates or replaces a record of the caller's repository, `200` either way, as
+    /// at the reference PDS.
+    ///
+    /// A `swapRecord` of `null` asks that there be no record yet, a CID that the record be that one; otherwise the
+    /// write is `400 InvalidSwap` and changes nothing. A record equal to the stored one writes nothing and is not
+    /// swap-checked, and the answer then has no `commit`. `swapCommit` is not checked: the sandbox keeps no commits.
+    func putRecord(_ request: SandboxRequest, _ caller: AuthenticatedCaller) async throws -> SandboxResponse {
+        let input = try writeInput(request, caller, limit: 1_000_000)
+        guard let collection = input["collection"] as? String, XRPCSyntax.isNSID(collection),
+            let rkey = input["rkey"] as? String, XRPCSyntax.isRecordKey(rkey)
+        else {
+            throw invalid("collection and rkey are required")
+        }
+        let record = try typedRecord(input, collection: collection)
+        let uri = "at://\(caller.account.did)/\(collection)/\(rkey)"
+        let outcome = await core.repositories.put(
+            did: caller.account.did,
+            collection: collection,
+            rkey: rkey,
+            record: record,
+            expecting: try expectation(input)
+        )
+        switch outcome {
+        case .swapFailed(let current):
+            throw reject(.invalidXRPCInput, 400, "InvalidSwap", "Record was at \(current ?? "null")")
+        case .unchanged:
+            return .json(200, ["uri": uri, "cid": record.cid])
+        case .done:
+            core.monitor.note(request, "put \(uri)")
+            return .json(200, ["uri": uri, "cid": record.cid, "validationStatus": "unknown"])
+        }
+    }
+
+    /// The `record` of a write as stored: its `$type` must be the collection, and is set to it when missing, as the
+    /// reference PDS does.
+    private func typedRecord(_ input: [String: Any], collection: String) throws -> RepositoryStore.Record {
+        guard var record = input["record"] as? [String: Any] else {
+            throw invalid("record must be a JSON object")
+        }
+        if let type = record["$type"] {
+            guard type as? String == collection else {
+                throw invalid("Invalid $type: expected \(collection), got \(type as? String ?? "a non-string")")
+            }
+        } else {
+            record["$type"] = collection
+        }
+        guard let value = JSONBody.canonical(record) else {
+            throw invalid("record is not valid JSON")
+        }
+        return RepositoryStore.Record(cid: ContentID.record(value), value: value)
+    }
+
+    /// What a write's `swapRecord` expects of the record it changes.
+    private func expectation(_ input: [String: Any]) throws -> RepositoryStore.Expectation {
+        switch input["swapRecord"] {
+        case nil: return .anything
+        case is NSNull: return .absent
+        case let cid as String: return .cid(cid)
+        default: throw invalid("swapRecord must be a CID or null")
+        }
     }
 
     /// `com.atproto.repo.getRecord`: one record of any hosted repository; a missing one is `400 RecordNotFound`, as
@@ -122,19 +171,25 @@ extension PDSHandler {
         else {
             throw invalid("collection and rkey are required")
         }
-        if let swap = input["swapRecord"] {
-            let current = await core.repositories.record(did: caller.account.did, collection: collection, rkey: rkey)
-            guard let expected = swap as? String, expected == current?.cid else {
-                throw reject(
-                    .invalidXRPCInput,
-                    400,
-                    "InvalidSwap",
-                    "Record was at \(current?.cid ?? "null"), not \(swap as? String ?? "a CID"): nothing was deleted"
-                )
-            }
+        let outcome = await core.repositories.delete(
+            did: caller.account.did,
+            collection: collection,
+            rkey: rkey,
+            expecting: try expectation(input)
+        )
+        switch outcome {
+        case .swapFailed(let current):
+            throw reject(
+                .invalidXRPCInput,
+                400,
+                "InvalidSwap",
+                "Record was at \(current ?? "null"): nothing was deleted"
+            )
+        case .done:
+            core.monitor.note(request, "deleted at://\(caller.account.did)/\(collection)/\(rkey)")
+        case .unchanged:
+            break
         }
-        let deleted = await core.repositories.delete(did: caller.account.did, collection: collection, rkey: rkey)
-        if deleted { core.monitor.note(request, "deleted at://\(caller.account.did)/\(collection)/\(rkey)") }
         return .json(200, [:])
     }
 

@@ -50,6 +50,14 @@ struct PDSHandler: OriginHandler {
             .get("com.atproto.repo.getRecord", use: authorized(.validToken) { try await getRecord($0, $1) })
             .get("com.atproto.repo.listRecords", use: authorized(.validToken) { try await listRecords($0, $1) })
             .post("com.atproto.repo.deleteRecord", use: authorized(.repo(.delete)) { try await deleteRecord($0, $1) })
+            // Like the reference PDS, putRecord needs both actions, whether the record exists or not.
+            .post(
+                "com.atproto.repo.putRecord",
+                use: authorized(.repo(.create)) { request, caller in
+                    try checkScope(.repo(.update), request, caller)
+                    return try await putRecord(request, caller)
+                }
+            )
             .post("com.atproto.repo.uploadBlob", use: authorized(.blob) { try await uploadBlob($0, $1) })
             .get(
                 "app.bsky.actor.getProfile",

@@ -13,6 +13,36 @@ actor RepositoryStore {
         var value: Data
     }
 
+    /// What a write expects of the record it changes: its `swapRecord`, a compare-and-swap, so that two writers
+    /// cannot undo each other unseen.
+    enum Expectation: Sendable, Equatable {
+        /// No `swapRecord`: whatever is there.
+        case anything
+        /// `swapRecord: null`: no record is there.
+        case absent
+        /// `swapRecord: <cid>`: the record is this one.
+        case cid(String)
+
+        /// Whether `current` is what the write expects.
+        func allows(_ current: Record?) -> Bool {
+            switch self {
+            case .anything: true
+            case .absent: current == nil
+            case .cid(let cid): current?.cid == cid
+            }
+        }
+    }
+
+    /// What became of a write that expects something of the record it changes.
+    enum SwapOutcome: Sendable, Equatable {
+        /// Written (or deleted).
+        case done
+        /// The record was already exactly this one: nothing was written.
+        case unchanged
+        /// The record was not what the write expected; `current` is its CID, `nil` when there was none.
+        case swapFailed(current: String?)
+    }
+
     /// One uploaded blob.
     struct Blob: Sendable {
         /// The blob's CID.
@@ -65,6 +95,22 @@ actor RepositoryStore {
         return true
     }
 
+    /// Stores a record in place of any, unless it is not what `expected` says (``SwapOutcome/swapFailed(current:)``);
+    /// a record equal to the one there writes nothing, whatever was expected, as at the reference PDS.
+    func put(
+        did: String,
+        collection: String,
+        rkey: String,
+        record: Record,
+        expecting expected: Expectation
+    ) -> SwapOutcome {
+        let current = records[did]?[collection]?[rkey]
+        if current?.cid == record.cid { return .unchanged }
+        guard expected.allows(current) else { return .swapFailed(current: current?.cid) }
+        records[did, default: [:]][collection, default: [:]][rkey] = record
+        return .done
+    }
+
     /// One record, or `nil`.
     func record(did: String, collection: String, rkey: String) -> Record? {
         records[did]?[collection]?[rkey]
@@ -89,10 +135,11 @@ actor RepositoryStore {
         return (page.compactMap { key in all[key].map { (key, $0) } }, next)
     }
 
-    /// Deletes a record; `false` when there was none.
-    @discardableResult
-    func delete(did: String, collection: String, rkey: String) -> Bool {
-        records[did]?[collection]?.removeValue(forKey: rkey) != nil
+    /// Deletes a record, unless it is not what `expected` says; ``SwapOutcome/unchanged`` when there was none.
+    func delete(did: String, collection: String, rkey: String, expecting expected: Expectation) -> SwapOutcome {
+        let current = records[did]?[collection]?[rkey]
+        guard expected.allows(current) else { return .swapFailed(current: current?.cid) }
+        return records[did]?[collection]?.removeValue(forKey: rkey) != nil ? .done : .unchanged
     }
 
     /// Stores a blob under `did`, then drops the oldest blobs until the store is within its budget again.
