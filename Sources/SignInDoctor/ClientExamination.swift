@@ -1,3 +1,4 @@
+import ATProtoPermissions
 import Foundation
 import HTTPTransport
 import OAuthMetadata
@@ -76,12 +77,14 @@ extension SignInDoctor {
             guard !metadata.isConfidential else {
                 // Its requests need its private key, which the doctor does not hold: the probe runs as the loopback
                 // client, so the server's side is still examined.
+                let scope = try OAuthClient.requestedScope(configuration.scope, in: metadata)
                 let client = try? OAuthClient.loopback(redirectURI: Self.probeRedirectURI, scope: configuration.scope)
                 return ClientExamination(
                     finding: .pass(
                         "client-metadata",
-                        "\(clientID.absoluteString) is a valid confidential client document (private_key_jwt); the "
-                            + "probe runs as the loopback client, since it does not hold the client's key",
+                        "\(clientID.absoluteString) is a valid confidential client document (private_key_jwt) whose "
+                            + "scope covers \(scope); the probe runs as the loopback client, since it does not hold "
+                            + "the client's key",
                         rule: Rule.clientMetadata
                     ),
                     client: client,
@@ -110,7 +113,10 @@ extension SignInDoctor {
                     "client-metadata",
                     "\(clientID.absoluteString): \(Self.reason(of: error))",
                     rule: Rule.clientMetadata,
-                    fix: "Ask for a scope within the document's, or have the app's developer widen its scope.",
+                    fix: (error as? MetadataError)?.field == "scope" || error is PermissionError
+                        ? "Ask for a scope within the document's, or have the app's developer widen its scope."
+                        : "atoauth signs in as a native app (public) or a confidential client (private_key_jwt); the "
+                            + "app's developer must change the document to be one.",
                     who: .app
                 ),
                 client: nil

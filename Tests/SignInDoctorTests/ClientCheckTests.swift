@@ -63,6 +63,29 @@ struct ClientCheckTests {
         #expect(diagnosis.status("par-request") == .pass)
     }
 
+    @Test("A confidential document whose scope does not cover --scope fails, as its sign-in is refused")
+    func confidentialScope() async throws {
+        var world = ScriptedWorld()
+        world.clientDocument = Self.confidentialDocument
+        let diagnosis = try await world.diagnose(scope: "atproto repo:app.bsky.feed.post")
+        let finding = try #require(diagnosis.finding("client-metadata"))
+        #expect(finding.status == .fail, "\(finding.seen)")
+        #expect(finding.seen.contains("repo:app.bsky.feed.post"), "\(finding.seen)")
+        #expect(finding.fix?.contains("scope") == true, "\(finding.fix ?? "")")
+    }
+
+    @Test("A valid document atoauth cannot sign in as (a public web client) is told so, not to widen its scope")
+    func publicWebClient() async throws {
+        var world = ScriptedWorld()
+        var document = Self.native()
+        document["application_type"] = "web"
+        document["redirect_uris"] = ["https://app.example.com/callback"]
+        world.clientDocument = document
+        let finding = try #require(try await world.diagnose().finding("client-metadata"))
+        #expect(finding.status == .fail, "\(finding.seen)")
+        #expect(finding.fix?.contains("native app") == true && finding.fix?.contains("widen") == false)
+    }
+
     @Test(
         "A confidential client fails server-clock at 30 seconds off, where its assertions are refused; proofs alone pass",
         arguments: [(45.0, true), (-45, true), (45, false), (10, true)]

@@ -94,7 +94,7 @@ public struct OAuthClient: Sendable, Hashable {
                 reason: "\(redirectURI.absoluteString) is not one of the document's redirect URIs"
             )
         }
-        let requested = try documentSpelling(of: normalizedScope(scope ?? metadata.scope), in: metadata)
+        let requested = try requestedScope(scope, in: metadata)
         guard metadata.isConfidential else {
             return OAuthClient(clientID: metadata.clientID, redirectURI: redirectURI, scope: requested)
         }
@@ -126,6 +126,15 @@ public struct OAuthClient: Sendable, Hashable {
 
     /// Whether this is the loopback development client.
     public var isLoopback: Bool { clientID.hasPrefix("http://localhost") }
+
+    /// The scope a client of `metadata` requests for `scope` (the document's own when `nil`): `atproto` added when
+    /// missing, each permission spelled as the document declares it.
+    ///
+    /// - Throws: ``MetadataError`` naming the first permission the document does not declare; `PermissionError`
+    ///   naming the first token of `scope` that is not a permission scope.
+    package static func requestedScope(_ scope: String?, in metadata: ClientMetadata) throws -> String {
+        try documentSpelling(of: normalizedScope(scope ?? metadata.scope), in: metadata)
+    }
 
     /// The requested permissions, each spelled as the document declares it.
     ///

@@ -30,6 +30,7 @@ enum HostedClientMetadata {
         else {
             throw Refusal(reason: "grant_types must include authorization_code and response_types code")
         }
+        try refuseUnsupportedMembers(metadata)
         guard let scope = metadata["scope"] as? String else {
             throw Refusal(reason: "scope must be present and contain atproto")
         }
@@ -51,6 +52,35 @@ enum HostedClientMetadata {
             authentication: authentication,
             presentation: ClientPresentation(metadata: metadata)
         )
+    }
+
+    /// Refuses, in the reference server's words, the members it does not support: OpenID Connect members, a
+    /// `subject_type` other than `public`, encrypted authorization responses, mTLS-bound tokens and authorization
+    /// details types; and a `client_name` that is not a string, which its schema refuses.
+    private static func refuseUnsupportedMembers(_ metadata: [String: Any]) throws(ClientResolver.Refusal) {
+        typealias Refusal = ClientResolver.Refusal
+        let openIDConnect = [
+            "default_max_age", "userinfo_signed_response_alg", "id_token_signed_response_alg",
+            "userinfo_encrypted_response_alg",
+        ]
+        if let name = openIDConnect.first(where: { metadata[$0] != nil && !(metadata[$0] is NSNull) }) {
+            throw Refusal(reason: "Unsupported \"\(name)\" parameter")
+        }
+        if let subjectType = metadata["subject_type"], !(subjectType is NSNull), subjectType as? String != "public" {
+            throw Refusal(reason: "Only \"public\" subject_type is supported")
+        }
+        if let encryption = metadata["authorization_encrypted_response_enc"], !(encryption is NSNull) {
+            throw Refusal(reason: "Encrypted authorization response is not supported")
+        }
+        if metadata["tls_client_certificate_bound_access_tokens"] as? Bool == true {
+            throw Refusal(reason: "Mutual-TLS bound access tokens are not supported")
+        }
+        if let types = metadata["authorization_details_types"] as? [Any], !types.isEmpty {
+            throw Refusal(reason: "authorization_details_types are not supported")
+        }
+        if let name = metadata["client_name"], !(name is String) {
+            throw Refusal(reason: "client_name must be a string")
+        }
     }
 
     /// Checks one registered redirect URI.

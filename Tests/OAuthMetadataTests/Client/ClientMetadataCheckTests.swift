@@ -166,6 +166,29 @@ struct ClientMetadataCheckTests {
         Breakage(name: "terms on another origin", native: true, field: "tos_uri") {
             $0["tos_uri"] = "https://legal.example.net/tos"
         },
+        Breakage(name: "a jwks_uri with a password", field: "jwks_uri") {
+            $0["jwks"] = nil
+            $0["jwks_uri"] = "https://user:secret@app.example.com/jwks.json"
+        },
+        Breakage(name: "a jwks_uri with a fragment", field: "jwks_uri") {
+            $0["jwks"] = nil
+            $0["jwks_uri"] = "https://app.example.com/jwks.json#key"
+        },
+        Breakage(name: "an OpenID Connect member", native: true, field: "id_token_signed_response_alg") {
+            $0["id_token_signed_response_alg"] = "ES256"
+        },
+        Breakage(name: "a default_max_age", field: "default_max_age") { $0["default_max_age"] = 3600 },
+        Breakage(name: "a pairwise subject", native: true, field: "subject_type") { $0["subject_type"] = "pairwise" },
+        Breakage(name: "mTLS-bound tokens", field: "tls_client_certificate_bound_access_tokens") {
+            $0["tls_client_certificate_bound_access_tokens"] = true
+        },
+        Breakage(name: "encrypted responses", native: true, field: "authorization_encrypted_response_enc") {
+            $0["authorization_encrypted_response_enc"] = "A128GCM"
+        },
+        Breakage(name: "authorization details", field: "authorization_details_types") {
+            $0["authorization_details_types"] = ["payment_initiation"]
+        },
+        Breakage(name: "a client_name that is a number", native: true, field: "client_name") { $0["client_name"] = 5 },
     ]
 
     @Test(
@@ -233,6 +256,31 @@ struct ClientMetadataCheckTests {
         var large = Self.confidential()
         large["client_name"] = String(repeating: "a", count: 70_000)
         #expect(try Self.problems(large).map(\.field) == ["document"])
+    }
+
+    @Test(
+        "a name given twice in one object is a problem, since servers read the last value and others the first",
+        arguments: [
+            (#""dpop_bound_access_tokens": false, "dpop_bound_access_tokens": true"#, "dpop_bound_access_tokens"),
+            (#""scope": "atproto", "sc\u006fpe": "atproto transition:generic""#, "scope"),
+        ]
+    )
+    func repeatedName(_ members: String, _ name: String) throws {
+        var document = Self.native()
+        document[name] = nil
+        let base = String(decoding: try JSONSerialization.data(withJSONObject: document), as: UTF8.self)
+        let json = Data((base.dropLast() + ", " + members + "}").utf8)
+        let problems = ClientMetadataCheck.problems(in: json, fetchedFrom: Self.clientID, allowHTTPLoopback: false)
+        let first = try #require(problems.first)
+        #expect(first.field == name && first.problem.contains("given twice"), "\(problems)")
+        #expect(throws: MetadataError.self) { try ClientMetadata(json: json, expectedClientID: Self.clientID) }
+    }
+
+    @Test("null stands for an absent member, as at the reference server")
+    func nullMembers() throws {
+        var document = Self.native()
+        for name in ["default_max_age", "authorization_encrypted_response_enc"] { document[name] = NSNull() }
+        #expect(try Self.problems(document).isEmpty)
     }
 
     @Test("a member of the wrong type is a problem, not a crash: true is not 1")

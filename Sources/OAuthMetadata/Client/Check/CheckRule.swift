@@ -34,5 +34,8 @@ enum CheckRule {
     static let privateKey = "RFC 7591 §2 (jwks holds public keys only); RFC 7518 §6.2.2"
     static let uniqueKeyIDs = "RFC 7517 §4.5 (distinct kid values within a set)"
     static let clientURI = "reference server (client_uri has the client_id's origin and is a parent of it)"
+    static let serverRefusal =
+        "reference server (no OpenID Connect members, encrypted responses, mTLS-bound tokens or authorization details)"
+    static let repeatedName = "RFC 8259 §4 (names in an object should be unique; parsers differ on which value counts)"
     static let displayURIs = "atproto.com/specs/oauth, Clients; RFC 7591 §2 (client_uri, logo_uri, tos_uri, policy_uri)"
 }

@@ -1,4 +1,5 @@
 package import Foundation
+import WireFormat
 
 /// Checks a client metadata document, public or confidential, against the AT Protocol profile (atproto.com/specs/oauth,
 /// Clients and Client Authentication) and the rules the reference authorization server adds, and returns every
@@ -50,6 +51,16 @@ package enum ClientMetadataCheck {
                     field: "document",
                     problem: "it is \(json.count) bytes; a client metadata document is at most 64 KiB",
                     rule: CheckRule.size
+                )
+            )
+        }
+        if let repeated = JSONRepeatedName.first(in: json) {
+            problems.append(
+                ClientMetadataProblem(
+                    field: TerminalText.sanitized(repeated, limit: 100),
+                    problem: "it is given twice in one object; servers read the last value, other readers the first, "
+                        + "so give it once",
+                    rule: CheckRule.repeatedName
                 )
             )
         }

@@ -50,6 +50,13 @@ extension DocumentCheck {
         }
         let development = isDevelopmentClient && scheme == "http" && ClientMetadata.isLoopbackIP(host)
         if scheme != "https", !development { report("jwks_uri", "it must be an https URL", CheckRule.keys) }
+        // The document is public: a password in it is published, and a fetch refuses the URL anyway.
+        if components.percentEncodedUser != nil || components.percentEncodedPassword != nil {
+            report("jwks_uri", "it has user info (user@); a public document carries no credentials", CheckRule.keys)
+        }
+        if components.percentEncodedFragment != nil {
+            report("jwks_uri", "it has a fragment; the key set is the whole document at the URL", CheckRule.keys)
+        }
     }
 
     private mutating func checkKeySet(_ value: DocumentValue, confidential: Bool) {

@@ -36,6 +36,7 @@ struct DocumentCheck {
         let confidential = checkAuthenticationMethod(kind: kind)
         checkKeys(confidential: confidential)
         checkDisplayURIs()
+        checkServerRefusals()
     }
 
     mutating func report(_ field: String, _ problem: String, _ rule: String) {

@@ -24,6 +24,11 @@ enum DocumentValue: Decodable, Sendable {
         }
     }
 
+    /// Whether the value is `null`, which the reference server takes for an absent member.
+    var isNull: Bool {
+        if case .null = self { true } else { false }
+    }
+
     /// The string, when the value is one.
     var string: String? {
         if case .string(let text) = self { text } else { nil }
