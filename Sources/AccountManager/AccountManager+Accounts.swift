@@ -35,7 +35,7 @@ extension AccountManager {
         try await sessions.discardSession(did: match.did)
         connections[match.did] = nil
         directory.forget()
-        return (match, try await handOverActive(from: match.did))
+        return (match, try await uncancelled { try await self.handOverActive(from: match.did) })
     }
 
     /// The active account, or `nil` when none is.
@@ -102,10 +102,16 @@ extension AccountManager {
     ) {
         let account = try await account(identifier)
         let result = try await sessions.signOut(did: account.did)
-        connections[account.did] = nil
+        return try await uncancelled {
+            await self.forgetSignedOut(account.did)
+            return (account, result, try await self.handOverActive(from: account.did))
+        }
+    }
+
+    private func forgetSignedOut(_ did: DID) async {
+        connections[did] = nil
         directory.forget()
-        await handleIndex.remove(account.did)
-        return (account, result, try await handOverActive(from: account.did))
+        await handleIndex.remove(did)
     }
 
     func setActive(_ did: DID) async throws {

@@ -64,7 +64,13 @@ extension AccountManager {
     /// The session is stored by then, so this runs to its end even when the caller is cancelled: a cancellation
     /// (Ctrl-C) after the store cannot leave the account signed in but not made active.
     func adopt(_ completion: SignInCompletion, activate: Bool) async throws -> AccountSignIn {
-        try await Task { try await self.settle(completion, activate: activate) }.value
+        try await uncancelled { try await self.settle(completion, activate: activate) }
+    }
+
+    /// Runs `body` to its end even when the caller is cancelled, for what must follow a change already made to the
+    /// store (a session stored or deleted), so that a Ctrl-C cannot leave the change half done.
+    func uncancelled<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await Task { try await body() }.value
     }
 
     private func settle(_ completion: SignInCompletion, activate: Bool) async throws -> AccountSignIn {

@@ -27,7 +27,7 @@ extension AccountManager {
             let removed = Account(ended: ended)
             return AccountRemoval(
                 removed: .account(removed, revocation: ended.revocation),
-                active: try await handOverActive(from: ended.did)
+                active: try await uncancelled { try await self.handOverActive(from: ended.did) }
             )
         }
         let (account, revocation, active) = try await signOut(identifier)

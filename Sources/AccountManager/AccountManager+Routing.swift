@@ -44,8 +44,10 @@ extension AccountManager {
     ///
     /// Decrypts that account's session only (to tell a readable one): a DID names its session's entry, a handle is
     /// looked up in the ``HandleIndex``. The store's entries are listed, and every session read, only when the index
-    /// does not know the handle or is wrong about it, or the session cannot be read, and the entries changed since the
-    /// last listing.
+    /// does not know the handle or is wrong about it, and the entries changed since the last listing.
+    ///
+    /// - Throws: the keystore's error when the session `identifier` names (by DID, or by the handle the index last
+    ///   knew it by) cannot be read: the account is signed in here, damaged, rather than absent.
     func signedInDID(_ identifier: ATIdentifier) async throws -> DID? {
         if let did = directory.lookUp(identifier) { return did }
         let candidate: DID? =
@@ -54,16 +56,12 @@ extension AccountManager {
             case .handle(let handle): await handleIndex.did(for: handle)
             }
         if let candidate {
-            do {
-                guard let session = try await sessions.storedSession(for: candidate) else {
-                    // No session under that DID: named by DID, it is not signed in here.
-                    if case .did = identifier { return nil }
-                    return try await listedDID(identifier)
-                }
-                if identifier.names(did: session.did, handle: session.handle) { return candidate }
-            } catch {
-                // Unreadable: the listing reports it.
+            guard let session = try await sessions.storedSession(for: candidate) else {
+                // No session under that DID: named by DID, it is not signed in here.
+                if case .did = identifier { return nil }
+                return try await listedDID(identifier)
             }
+            if identifier.names(did: session.did, handle: session.handle) { return candidate }
         }
         return try await listedDID(identifier)
     }

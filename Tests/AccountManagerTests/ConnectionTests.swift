@@ -127,6 +127,26 @@ struct ConnectionTests {
         }
     }
 
+    @Test("a nonce file that is a FIFO is not waited on, and the file written in its place is 0600 and alone")
+    func nonceFileIsAFIFO() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nonces-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let nonceFile = folder.appendingPathComponent("dpop-nonces.json")
+        #expect(mkfifo(nonceFile.path, 0o600) == 0)
+        try await SandboxWorld.with { world in
+            var configuration = world.configuration
+            configuration.nonceFile = nonceFile
+            let accounts = world.accounts(configuration: configuration)
+            _ = try await world.signIn("alice.test", with: accounts)
+            _ = try await accounts.client().getSession()
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["dpop-nonces.json"])
+        let attributes = try FileManager.default.attributesOfItem(atPath: nonceFile.path)
+        #expect(attributes[.type] as? FileAttributeType == .typeRegular)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+    }
+
     @Test("a call's time limit covers its refresh: a slow refresh times the call out, goes on, and is not repeated")
     func limitCoversRefresh() async throws {
         try await SandboxWorld.with(SandboxConfiguration(accessTokenLifetime: 600, autoApprove: true)) { world in

@@ -138,6 +138,52 @@ struct LifecycleTests {
         await blackhole.shutdown()
     }
 
+    @Test("a removal cancelled while it revokes finishes: the account is removed and the active one handed over")
+    func removalCancelled() async throws {
+        let blackhole = try await BlackholeListener.start()
+        do {
+            try await SandboxWorld.with(Self.threeAccounts) { world in
+                let accounts = world.accounts()
+                let alice = try await world.signIn("alice.test", with: accounts)
+                world.clock.advance(by: 10)
+                let bob = try await world.signIn("bob.test", with: accounts)
+                try Self.setRevocationEndpoint(
+                    "http://127.0.0.1:\(blackhole.port)/oauth/revoke",
+                    of: bob.did,
+                    in: world.keystore
+                )
+
+                let removal = Task { try await accounts.remove(.did(bob.did)) }
+                try await Waiting.until("the revocation's handshake to hang") { blackhole.hangingHandshakes > 0 }
+                removal.cancel()
+                let result = await removal.result
+                await blackhole.shutdown()
+                let removed = try result.get()
+                guard case .account(_, revocation: .failed) = removed.removed else {
+                    Issue.record("expected a revocation cut short, got \(removed.removed)")
+                    return
+                }
+                #expect(
+                    removed.active
+                        == .switched(
+                            to: Account(
+                                session: try #require(
+                                    try await accounts.sessions.storedSession(for: alice.did)
+                                ),
+                                active: true
+                            )
+                        )
+                )
+                #expect(try await accounts.activeAccount()?.did == alice.did)
+                #expect(try await accounts.sessions.storedSession(for: bob.did) == nil)
+            }
+        } catch {
+            await blackhole.shutdown()
+            throw error
+        }
+        await blackhole.shutdown()
+    }
+
     @Test("a refresh the server refuses names the account and the permissions to sign in with again")
     func signedOutByServer() async throws {
         try await SandboxWorld.with { world in

@@ -31,6 +31,14 @@ struct UnreadableSessionTests {
             #expect(whoami.status == 0, "\(whoami.stderr)")
             #expect(whoami.stdout.hasPrefix("alice.test \(alice)"))
 
+            // Named by its DID (its handle is in the session that cannot be read), the damaged account is said to
+            // be damaged (exit 1), not absent (exit 3).
+            for command in [["whoami", "--account", bob], ["accounts", "switch", bob]] {
+                let damaged = try await world.atoauth(command)
+                #expect(damaged.status == 1, "\(command): \(damaged.stderr)")
+                #expect(damaged.stderr.contains("session%2F\(bob)") || damaged.stderr.contains("session/\(bob)"))
+            }
+
             let removed = try await world.atoauth("accounts", "remove", bob)
             #expect(removed.status == 0, "\(removed.stderr)")
             #expect(removed.stdout.contains(bob))
@@ -62,6 +70,19 @@ struct UnreadableSessionTests {
     }
 
     /// Flips bytes at the end of the encrypted file of the entry `name`, inside the ciphertext and its tag.
+    @Test("a store that lost its keystore.json is refused by the commands that only read, not taken for no store")
+    func lostMetadata() async throws {
+        try await CLIWorld.with { world in
+            try await world.signIn("alice.test")
+            try FileManager.default.removeItem(at: world.home.appendingPathComponent("keystore.json"))
+            for command in [["accounts", "list"], ["whoami"], ["accounts", "status", "--all"]] {
+                let result = try await world.atoauth(command)
+                #expect(result.status == 1, "\(command): \(result.stderr)")
+                #expect(result.stderr.contains("keystore.json is missing"), "\(command): \(result.stderr)")
+            }
+        }
+    }
+
     private func corruptEntry(in world: CLIWorld, named name: String) throws {
         let stem = name.replacingOccurrences(of: "/", with: "%2F").replacingOccurrences(of: ":", with: "%3A")
         let file = world.home.appendingPathComponent(stem + ".entry")

@@ -1,5 +1,6 @@
 import DPoPRequestExecutor
 import Foundation
+import Keystore
 import Logging
 import OAuthMetadata
 
@@ -30,29 +31,32 @@ enum NonceFile {
         }
     }
 
+    /// The nonces in the file; none when it is missing, not a regular file (a FIFO is not waited on), too large or
+    /// malformed.
     static func read(_ url: URL) -> [String: DPoPNonceCache.Entry] {
-        guard let handle = try? FileHandle(forReadingFrom: url) else { return [:] }
-        defer { try? handle.close() }
-        guard let data = try? handle.read(upToCount: maximumSize + 1), data.count <= maximumSize,
-            let entries = try? decoder.decode([String: DPoPNonceCache.Entry].self, from: data)
+        guard let contents = try? RegularFile.read(url.path, limit: maximumSize, followingLinks: false),
+            !contents.exceedsLimit,
+            let entries = try? decoder.decode([String: DPoPNonceCache.Entry].self, from: contents.data)
         else { return [:] }
         return entries.filter { $0.key.count <= 300 && $0.value.nonce.utf8.count <= 1024 }
     }
 
+    /// Replaces the file: a new file created with mode 0600 (never wider, whatever the umask, so no other process
+    /// of the store finds it loose), then renamed over the old one.
     static func write(_ entries: [String: DPoPNonceCache.Entry], to url: URL) throws {
         let data = try encoder.encode(entries)
         let temporary = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
-        guard
-            FileManager.default.createFile(
-                atPath: temporary.path,
-                contents: data,
-                attributes: [.posixPermissions: 0o600]
-            )
-        else { throw CocoaError(.fileWriteUnknown) }
-        guard rename(temporary.path, url.path) == 0 else {
-            try? FileManager.default.removeItem(at: temporary)
-            throw CocoaError(.fileWriteUnknown)
+            .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp").path
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        let file = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        do {
+            try file.write(contentsOf: data)
+            try file.close()
+            guard rename(temporary, url.path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        } catch {
+            unlink(temporary)
+            throw error
         }
     }
 

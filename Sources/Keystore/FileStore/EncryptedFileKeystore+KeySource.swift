@@ -2,6 +2,15 @@
 public import Foundation
 
 extension EncryptedFileKeystore {
+    /// Whether `directory` holds a store: its `keystore.json`, or entries without it, which opening then refuses by
+    /// naming the missing file, rather than taking the store for one not created yet.
+    package static func holdsStore(_ directory: URL) -> Bool {
+        let layout = StoreLayout(directory: directory.path)
+        if FileManager.default.fileExists(atPath: layout.metadata) { return true }
+        guard let files = try? FileManager.default.contentsOfDirectory(atPath: layout.directory) else { return false }
+        return files.contains(where: StoreLayout.isEntryFile)
+    }
+
     /// Says where an ``EncryptedFileKeystore`` gets its key: a passphrase or a key file.
     ///
     /// Its description, debug description and mirror never show the passphrase. Swift strings cannot be wiped,

@@ -22,9 +22,9 @@ final class UncreatedFileStore: Keystore {
         self.logger = logger
     }
 
-    /// Whether `directory` holds a file store (its `keystore.json`, written when the store is created).
+    /// Whether `directory` holds a file store: its `keystore.json`, or entries that lost it (which opening refuses).
     static func exists(in directory: URL) -> Bool {
-        FileManager.default.fileExists(atPath: directory.appendingPathComponent("keystore.json").path)
+        EncryptedFileKeystore.holdsStore(directory)
     }
 
     func load(_ name: String) async throws -> Data? {

@@ -107,21 +107,13 @@ struct DoctorLocalSide: Sendable {
         let account: Account
         do {
             account = try await accounts.account(identifier)
-        } catch let error as AccountError where error.code == .noSuchAccount {
-            // The account list leaves out a session that cannot be read: the DID's own entry is read to say so.
-            if case .did(let did) = identifier {
-                do {
-                    _ = try await accounts.sessions.storedSession(for: did)
-                } catch let error as KeystoreError {
-                    throw DamagedSession(did: did, reason: error.description)
-                } catch let error as SessionError {
-                    throw DamagedSession(did: did, reason: error.description)
-                }
-            }
+        } catch let error as AccountError where [.noSuchAccount, .sessionEnded].contains(error.code) {
+            // Not signed in here, or its session ended (a forced key removal).
             return nil
-        } catch let error as AccountError where error.code == .sessionEnded {
-            // An account whose session ended (a forced key removal) is no longer signed in here.
-            return nil
+        } catch let error as KeystoreError {
+            throw DamagedSession(account: identifier.description, reason: error.description)
+        } catch let error as SessionError {
+            throw DamagedSession(account: identifier.description, reason: error.description)
         }
         let interruption = try await accounts.sessions.unsettledRefresh(of: account.did)
         let connection = try await accounts.restore(.did(account.did))
@@ -161,9 +153,10 @@ struct DoctorLocalSide: Sendable {
 
 /// The account's session is stored here but cannot be read.
 private struct DamagedSession: Error, CustomStringConvertible {
-    let did: DID
+    /// The account as named: its handle or DID.
+    let account: String
     /// Why, as the store says it; never a token or a key.
     let reason: String
 
-    var description: String { "the stored session of \(did) cannot be read (\(reason))" }
+    var description: String { "the stored session of \(account) cannot be read (\(reason))" }
 }
