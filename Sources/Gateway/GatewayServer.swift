@@ -228,7 +228,15 @@ public final class GatewayServer: Service, CustomStringConvertible {
         case .tcp(let host, let port):
             return (.hostname(LoopbackHost.canonical(host) ?? host, port: port), nil)
         case .unixSocket(let path):
-            // A socket a dead process left is replaced; a live server's is not taken over.
+            // A socket a dead process left is replaced; a live server's is not taken over, and anything else at the
+            // path (a file named by mistake) is left alone.
+            if UnixSocketProbe.holdsOtherThanSocket(path) {
+                throw GatewayError.cannotListen(
+                    "unix:\(path)",
+                    "something other than a socket is there, and the gateway only replaces a socket a stopped one "
+                        + "left; remove it or give another path"
+                )
+            }
             guard !UnixSocketProbe.isAccepting(path) else {
                 throw GatewayError.addressInUse("unix:\(path)", port: nil)
             }

@@ -13,12 +13,15 @@ struct RepoParameterTests {
         #expect(RepoParameter.find([("collection", "x"), ("repo", "alice.test")], body, json) == "alice.test")
         #expect(RepoParameter.find([], body, json) == "bob.test")
         #expect(RepoParameter.find([], body, "application/json; charset=utf-8") == "bob.test")
+        // Type and subtype are case-insensitive (RFC 9110 §8.3.1).
+        #expect(RepoParameter.find([], body, "Application/JSON") == "bob.test")
     }
 
     @Test(
         "a body is read only when it is a JSON object with a string repo, within the size cap",
         arguments: [
             (#"{"repo":"bob.test"}"#, "text/plain"),
+            (#"{"repo":"bob.test"}"#, "application/jsonx"),
             (#"{"repo":42}"#, "application/json"),
             (#"["repo","bob.test"]"#, "application/json"),
             (#"{"record":{"repo":"bob.test"}}"#, "application/json"),

@@ -26,6 +26,10 @@ struct RequiredPermissionsTests {
         #expect(
             needed("com.atproto.repo.deleteRecord", body: body, type: json) == ["repo:app.bsky.feed.post?action=delete"]
         )
+        #expect(
+            needed("com.atproto.repo.createRecord", body: body, type: "APPLICATION/JSON; charset=utf-8")
+                == ["repo:app.bsky.feed.post?action=create"]
+        )
         let batch = #"""
             {"repo":"did:plc:x","writes":[
               {"$type":"com.atproto.repo.applyWrites#create","collection":"app.bsky.feed.like","value":{}},

@@ -43,6 +43,29 @@ struct SocketPermissionTests {
         #expect(events.contains { $0.mask & UInt32(IN_MOVED_TO) != 0 }, "\(events)")
         #expect(!events.contains { $0.mask & UInt32(IN_CREATE) != 0 }, "the socket was made at its path: \(events)")
     }
+
+    @Test("a file at the socket path is left alone: the gateway refuses to start, and the file keeps its bytes")
+    func fileAtSocketPath() async throws {
+        let base = "/tmp/gw-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        let path = base + "/notes.txt"
+        try Data("my notes".utf8).write(to: URL(fileURLWithPath: path))
+        try await SandboxWorld.with { world in
+            let spool = RunningGateway.spoolDirectory()
+            defer { try? FileManager.default.removeItem(at: spool) }
+            var configuration = RunningGateway.configuration(spool: spool)
+            configuration.listen = .unixSocket(path: path)
+            let gateway = try GatewayServer(configuration: configuration, accounts: world.accounts())
+            let error = await #expect(throws: GatewayError.self) { try await gateway.run() }
+            #expect(error?.code == .cannotListen)
+            #expect(
+                error?.description.contains("something other than a socket") == true,
+                "\(String(describing: error))"
+            )
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data("my notes".utf8))
+    }
 }
 
 /// The `inotify(7)` events of one directory since it was watched: each name made or moved into it.

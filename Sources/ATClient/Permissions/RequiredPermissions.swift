@@ -1,6 +1,7 @@
 import ATProtoPermissions
 import ATProtoSyntax
 import Foundation
+import HTTPTransport
 
 /// The permissions an XRPC call needs, as a PDS checks them (atproto.com/specs/permission): a record write needs
 /// `repo:<collection>` with its action, a blob upload `blob:<content type>`, a call the PDS proxies
@@ -71,7 +72,7 @@ enum RequiredPermissions {
     }
 
     private static func json(_ body: Data?, _ contentType: String?) -> [String: Any]? {
-        guard let body, body.count <= maximumBodySize, contentType?.hasPrefix("application/json") == true else {
+        guard let body, body.count <= maximumBodySize, ContentTypeField.isJSON(contentType) else {
             return nil
         }
         return (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]

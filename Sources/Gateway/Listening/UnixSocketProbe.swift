@@ -9,6 +9,12 @@ import Darwin
 
 /// Tells a Unix socket a running server listens on from one a dead process left behind, which may be replaced.
 enum UnixSocketProbe {
+    /// Whether something other than a socket is at `path` (a file, a directory, a link), which is never replaced.
+    static func holdsOtherThanSocket(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0 && status.st_mode & S_IFMT != S_IFSOCK
+    }
+
     /// Whether `path` is a socket that accepts a connection now.
     static func isAccepting(_ path: String) -> Bool {
         var status = stat()

@@ -246,14 +246,7 @@ extension GatewayHandler {
     /// Whether a body of this type and length may be looked into for the `repo` that chooses the account and for
     /// the permissions the call needs: JSON up to ``inspectableBodyLimit``, or of a length not told (chunked).
     static func isRoutedByBody(contentType: String?, declaredLength: Int?) -> Bool {
-        isJSON(contentType) && (declaredLength ?? 0) <= inspectableBodyLimit
-    }
-
-    /// Whether `contentType` is JSON (`application/json`, any parameters).
-    static func isJSON(_ contentType: String?) -> Bool {
-        guard let contentType else { return false }
-        let type = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
-        return type.lowercased() == "application/json"
+        ContentTypeField.isJSON(contentType) && (declaredLength ?? 0) <= inspectableBodyLimit
     }
 
     /// The values of the fields named `name` (lowercase), in order.

@@ -131,17 +131,9 @@ public struct SafeFetcher: Sendable {
                 serverErrorDescription: answer.explanation
             )
         }
-        if expectation.requiresJSON && !Self.isJSON(response.headers["Content-Type"]) {
+        if expectation.requiresJSON && !ContentTypeField.isJSON(response.headers["Content-Type"]) {
             throw FetchError.unexpectedContentType(url: url, contentType: response.headers["Content-Type"])
         }
-    }
-
-    /// Whether a `Content-Type` names JSON: `application/json` or `application/<something>+json`.
-    static func isJSON(_ contentType: String?) -> Bool {
-        guard let contentType else { return false }
-        let mediaType = contentType.split(separator: ";", maxSplits: 1).first ?? ""
-        let type = mediaType.trimmingCharacters(in: .whitespaces).lowercased()
-        return type == "application/json" || (type.hasPrefix("application/") && type.hasSuffix("+json"))
     }
 
     private func resolve(_ host: String) async throws -> [IPAddress] {

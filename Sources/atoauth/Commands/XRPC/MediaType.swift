@@ -32,12 +32,6 @@ enum MediaType {
         return parts[1].unicodeScalars.allSatisfy { (0x20...0x7E).contains($0.value) }
     }
 
-    /// Whether a media type is JSON: `application/json` or a `+json` type such as `application/ld+json`.
-    static func isJSON(_ type: String) -> Bool {
-        let essence = type.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
-        return essence == json || (essence.hasPrefix("application/") && essence.hasSuffix("+json"))
-    }
-
     /// A token (RFC 9110 §5.6.2): one or more letters, digits and ``tokenSymbols``.
     static func isToken(_ text: some StringProtocol) -> Bool {
         !text.isEmpty

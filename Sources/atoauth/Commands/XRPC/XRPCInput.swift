@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTransport
 import Keystore
 import WireFormat
 
@@ -37,7 +38,7 @@ struct XRPCInput {
         let syntaxError = JSONSyntaxError.find(in: body)
         let isJSON = syntaxError == nil
         let type = contentType ?? (isJSON ? MediaType.json : implied ?? MediaType.octetStream)
-        guard isJSON || !MediaType.isJSON(type) else {
+        guard isJSON || !ContentTypeField.isJSON(type) else {
             let place = syntaxError.map { ": \($0)" } ?? ""
             throw usage(
                 "--input is not valid JSON, but would be sent as \(type)\(place). Fix the JSON, or give "
