@@ -26,7 +26,9 @@ extension AccountManager {
     /// - Throws: ``AccountError`` when an explicit account is not signed in, or no account is active.
     package func connection(for route: AccountRoute) async throws -> AccountConnection {
         if let explicit = route.explicit { return try await restore(explicit) }
-        if let repo = route.repo.flatMap({ try? ATIdentifier(validating: $0) }), let did = try await signedInDID(repo) {
+        if let repo = route.repo.flatMap({ try? ATIdentifier(validating: $0) }), let did = try await signedInDID(repo),
+            try await isStillStored(did)
+        {
             return try await connection(for: did)
         }
         if let fallback = route.fallback { return try await restore(fallback) }
@@ -38,6 +40,16 @@ extension AccountManager {
             return made
         }
         return try await connection(for: try await account(nil).did)
+    }
+
+    /// Whether the session of `did` is still stored, as far as its entry's revision tells without reading it (a store
+    /// that keeps no revisions is taken at its word); when another process removed it, what this one remembered of
+    /// the accounts is forgotten.
+    private func isStillStored(_ did: DID) async throws -> Bool {
+        guard try await keystore.revision(of: Session.entryName(did: did)) == .absent else { return true }
+        directory.forget()
+        connections[did] = nil
+        return false
     }
 
     /// The DID of the signed-in account that `identifier` names, or `nil`.

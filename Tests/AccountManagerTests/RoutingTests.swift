@@ -85,6 +85,24 @@ struct RoutingTests {
     }
 }
 
+extension RoutingTests {
+    @Test("an account another manager (another process) removed is no repo's account any more: the active one is")
+    func removedByAnotherProcess() async throws {
+        try await SandboxWorld.with { world in
+            let here = world.accounts()
+            let alice = try await world.signIn("alice.test", with: here)
+            let bob = try await world.signIn("bob.test", with: here)
+            #expect(try await here.accounts().count == 2)  // as a gateway lists them when it starts
+            let client = here.client()
+            let before = try await client.query(NSIDs.getSession, parameters: [("repo", "alice.test")])
+            #expect(try before.decode(GetSessionAnswer.self).did == alice.did.rawValue)
+            _ = try await world.accounts().remove("alice.test")
+            let after = try await client.query(NSIDs.getSession, parameters: [("repo", "alice.test")])
+            #expect(try after.decode(GetSessionAnswer.self).did == bob.did.rawValue)
+        }
+    }
+}
+
 struct GetSessionAnswer: Decodable {
     var did: String
 }
