@@ -41,6 +41,11 @@ struct AccessTests {
                 for host in ["127.0.0.1:\(gateway.port)", "localhost:\(gateway.port)", "LOCALHOST:\(gateway.port)"] {
                     #expect(try await raw(gateway, host: host).hasPrefix("HTTP/1.1 200"), "\(host)")
                 }
+                // An absolute-form target's host is the one that counts (RFC 9112 §3.2.2), whatever Host says.
+                let own = "127.0.0.1:\(gateway.port)"
+                let absolute = try await raw(gateway, host: own, target: "http://attacker.example:\(gateway.port)")
+                #expect(absolute.hasPrefix("HTTP/1.1 403"), "\(absolute)")
+                #expect(try await raw(gateway, host: own, target: "http://\(own)").hasPrefix("HTTP/1.1 200"))
             }
         }
     }
@@ -125,9 +130,9 @@ struct AccessTests {
     }
 
     /// `GET /_gateway/health` on a connection of its own, with this `Host` (none when `nil`); the whole answer.
-    private func raw(_ gateway: GatewayClient, host: String?) async throws -> String {
+    private func raw(_ gateway: GatewayClient, host: String?, target origin: String = "") async throws -> String {
         let connection = try RawHTTPConnection(port: gateway.port)
-        var head = "GET /_gateway/health HTTP/1.1\r\n"
+        var head = "GET \(origin)/_gateway/health HTTP/1.1\r\n"
         if let host { head += "Host: \(host)\r\n" }
         connection.sendRaw(head + "Connection: close\r\n\r\n")
         return await connection.readAll()

@@ -4,7 +4,8 @@ import NIOCore
 import NIOHTTP1
 
 /// Hummingbird's HTTP/1 child channel with the gateway's own handlers around the request decoder:
-/// ``HTTP10ConnectionHandler``, so that an HTTP/1.0 connection is not kept open unless it asked to be, and the two of
+/// ``HTTP10ConnectionHandler``, so that an HTTP/1.0 connection is not kept open unless it asked to be,
+/// ``AbsoluteTargetHost``, so that the host of an absolute-form target is the one checked, and the two of
 /// ``RequestDeadline``; and a connection over ``ConnectionCount/limit``, or accepted on the descriptor of
 /// ``DescriptorReserve``, closed as soon as it is accepted.
 struct GatewayHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
@@ -56,6 +57,7 @@ struct GatewayHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
                 try operations.addHandler(timing.headStart, position: .before(decoder))
                 try operations.addHandler(timing.partsWatch, position: .after(decoder))
                 try operations.addHandler(HTTP10ConnectionHandler(), position: .after(decoder))
+                try operations.addHandler(AbsoluteTargetHost(), position: .after(decoder))
             } catch {
                 channel.close(promise: nil)
             }
