@@ -9,18 +9,26 @@ extension SessionManager {
     /// Refreshes under the keystore's lock for the session entry, re-reading the stored session first.
     func refreshUnderLock(did: DID, replacing staleAccessToken: String?) async throws -> Session {
         try await store.keystore.withLock(Session.entryName(did: did)) {
-            guard let current = try await store.session(did) else {
-                throw SessionError.signInNeeded("no session for \(did)")
-            }
-            if let staleAccessToken, current.accessToken != staleAccessToken {
-                logger.debug("another caller already refreshed \(did)")
-                return current
-            }
-            return try await refreshRotating(current) {
-                switch current.credential {
-                case .oauth(let grant): try await oauthRefresh(current, grant)
-                case .appPassword(let grant): appPasswordRefresh(current, grant)
-                }
+            // Waiting for the lock ends with a cancellation; once it is held, the refresh runs to its end whatever
+            // becomes of its callers, so a rotated refresh token is never lost to a Ctrl-C.
+            try await Task { try await self.refreshLocked(did: did, replacing: staleAccessToken) }.value
+        }
+    }
+
+    /// The refresh itself, with the session entry's lock held: the stored session read again, and refreshed unless
+    /// another caller already replaced `staleAccessToken`.
+    private func refreshLocked(did: DID, replacing staleAccessToken: String?) async throws -> Session {
+        guard let current = try await store.session(did) else {
+            throw SessionError.signInNeeded("no session for \(did)")
+        }
+        if let staleAccessToken, current.accessToken != staleAccessToken {
+            logger.debug("another caller already refreshed \(did)")
+            return current
+        }
+        return try await refreshRotating(current) {
+            switch current.credential {
+            case .oauth(let grant): try await oauthRefresh(current, grant)
+            case .appPassword(let grant): appPasswordRefresh(current, grant)
             }
         }
     }

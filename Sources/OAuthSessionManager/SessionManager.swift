@@ -125,14 +125,33 @@ package actor SessionManager {
     /// - Returns: the refreshed (or already refreshed) session.
     /// - Throws: ``SessionError``: `signInNeeded` when the server refused the refresh token (the session is deleted),
     ///   `failed` for network and server errors (the session is kept).
+    ///
+    /// A cancelled caller stops the refresh it waits for while that refresh still waits for the session entry's lock
+    /// (a Ctrl-C is not held up by another process's refresh); a refresh under way runs to its end. A caller that
+    /// shared a refresh another caller stopped starts one of its own.
     package func refresh(did: DID, replacing accessToken: String?) async throws -> Session {
-        if let running = refreshesInFlight[did] {
-            return try await running.value
+        while true {
+            let task = refreshesInFlight[did] ?? startRefresh(did: did, replacing: accessToken)
+            do {
+                return try await withTaskCancellationHandler {
+                    try await task.value
+                } onCancel: {
+                    task.cancel()
+                }
+            } catch is CancellationError where !Task.isCancelled {
+                if refreshesInFlight[did] == task { refreshesInFlight[did] = nil }
+            }
         }
+    }
+
+    private func startRefresh(did: DID, replacing accessToken: String?) -> Task<Session, any Error> {
         let task = Task { try await self.refreshUnderLock(did: did, replacing: accessToken) }
         refreshesInFlight[did] = task
-        defer { if refreshesInFlight[did] == task { refreshesInFlight[did] = nil } }
-        return try await task.value
+        Task {
+            _ = await task.result
+            if refreshesInFlight[did] == task { refreshesInFlight[did] = nil }
+        }
+        return task
     }
 
     /// `base` pinned to the checked address of `url`'s host, after the destination checks fetches pass; for an

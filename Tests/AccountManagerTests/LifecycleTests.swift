@@ -8,6 +8,7 @@ import HTTPTransport
 import Keystore
 import OAuthSessionManager
 import Sandbox
+import Synchronization
 import Testing
 
 @Suite("Account lifecycle: who is active after a removal, sessions the server ended, signing in again")
@@ -184,6 +185,29 @@ struct LifecycleTests {
         await blackhole.shutdown()
     }
 
+    @Test("a cancelled call stops waiting for a refresh held up by the lock; a caller not cancelled still gets one")
+    func refreshWaitCancelled() async throws {
+        try await SandboxWorld.with { world in
+            let accounts = world.accounts()
+            let alice = try await world.signIn("alice.test", with: accounts)
+            let sessions = accounts.sessions
+            let finished = Happened()
+            let patient = Task { try await sessions.refresh(did: alice.did, replacing: nil) }
+            // Another process's refresh holds the session entry's lock.
+            try await world.keystore.withLock(Session.entryName(did: alice.did)) {
+                let cancelled = Task {
+                    defer { finished.mark() }
+                    return try await sessions.refresh(did: alice.did, replacing: nil)
+                }
+                cancelled.cancel()
+                try await Waiting.until("the cancelled caller to stop waiting") { finished.isMarked }
+                await #expect(throws: CancellationError.self) { try await cancelled.value }
+            }
+            let refreshed = try await patient.value
+            #expect(refreshed.did == alice.did)
+        }
+    }
+
     @Test("a refresh the server refuses names the account and the permissions to sign in with again")
     func signedOutByServer() async throws {
         try await SandboxWorld.with { world in
@@ -290,4 +314,13 @@ extension Account {
         copy.active = active
         return copy
     }
+}
+
+/// Whether something happened, marked by one task and looked at by another.
+private final class Happened: Sendable {
+    private let state = Mutex(false)
+
+    func mark() { state.withLock { $0 = true } }
+
+    var isMarked: Bool { state.withLock { $0 } }
 }

@@ -119,6 +119,20 @@ struct LockingTests {
         #expect(try await store.withLock("accounts") { "free" } == "free")
     }
 
+    @Test("opening a store while another process opens it ends with CancellationError when the task is cancelled")
+    func openingCancelled() async throws {
+        let fixture = try StoreFixture()
+        _ = try fixture.keyFileStore()
+        // Another process opening the store holds keystore.lock (flock locks of two descriptors exclude each other).
+        let holder = open(fixture.file("keystore.lock").path, O_RDWR)
+        #expect(holder >= 0 && flock(holder, LOCK_EX) == 0)
+        defer { close(holder) }
+        // A cancellation before the first try or between two tries ends the same way; without it, lockTimeout.
+        let opening = Task { try fixture.keyFileStore(lockTimeout: .seconds(30)) }
+        opening.cancel()
+        await #expect(throws: CancellationError.self) { try await opening.value }
+    }
+
     @Test("the lock is released when the body throws")
     func releaseOnThrow() async throws {
         struct Failure: Error {}

@@ -37,10 +37,14 @@ package struct FileLock: Sendable {
     }
 
     /// Waits for the lock on the file at `path` by sleeping the calling thread; for synchronous setup only.
+    ///
+    /// Throws `CancellationError` when the task that calls it is cancelled (a Ctrl-C while another process opens the
+    /// store), checked between attempts.
     static func acquireBlocking(path: String, name: String, timeout: Duration) throws -> FileLock {
         var wait = Wait(path: path, name: name, timeout: timeout)
         while true {
             if let lock = try wait.attempt() { return lock }
+            try Task.checkCancellation()
             usleep(useconds_t(wait.nextPause().components.attoseconds / 1_000_000_000_000))
         }
     }
