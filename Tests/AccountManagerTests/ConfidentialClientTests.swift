@@ -123,6 +123,18 @@ struct ConfidentialClientTests {
         }
     }
 
+    @Test("A server whose clock is 40 s off refuses the assertions, and the failure names the clock and the doctor")
+    func serverClockTooFar() async throws {
+        try await Self.withService(faults: SandboxFaults(clockSkew: 40)) { world, clientID, document in
+            let error = await #expect(throws: SessionError.self) {
+                _ = try await Self.signInWithNewKey(world, clientID, document)
+            }
+            #expect(error?.serverError == .invalidClient, "\(String(describing: error))")
+            let text = error?.description ?? ""
+            #expect(text.contains("clock") && text.contains("atoauth doctor"), "\(text)")
+        }
+    }
+
     /// The path and `client_assertion` of each request that carries one, in the order sent.
     static func assertions(in requests: [HTTPRequest]) -> [(path: String, assertion: String)] {
         requests.compactMap { request in

@@ -192,7 +192,8 @@ extension SessionError {
         case (.appPasswordRefused, _):
             " Check the handle and the app password (or sign-in code), and try again."
         case (.requestFailed, .some(.invalidClient)), (.requestFailed, .some(.unauthorizedClient)):
-            " Check the client metadata document or --client-id."
+            " Check the client metadata document or --client-id. A confidential client's assertions are refused too "
+                + "when this machine's clock is more than 30 seconds off the server's; `atoauth doctor` checks both."
         case (.requestFailed, _) where sessionKept: " The session is kept."
         default: ""
         }
