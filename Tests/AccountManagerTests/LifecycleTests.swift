@@ -104,43 +104,42 @@ struct LifecycleTests {
 
     @Test("a sign-in cancelled while it revokes the replaced grant finishes: the account is signed in and active")
     func cancelledAfterStore() async throws {
-        let blackhole = try await BlackholeListener.start()
-        do {
-            try await SandboxWorld.with(Self.threeAccounts) { world in
-                let accounts = world.accounts()
-                let alice = try await world.signIn("alice.test", with: accounts)
-                _ = try await world.signIn("bob.test", with: accounts)
-                try Self.setRevocationEndpoint(
-                    "http://127.0.0.1:\(blackhole.port)/oauth/revoke",
-                    of: alice.did,
-                    in: world.keystore
-                )
-                let request = try await accounts.authorize("alice.test", client: try world.oauthClient())
-                let redirect = try await world.approve(request)
-
-                let signIn = Task { try await accounts.callback(redirect) }
-                try await Waiting.until("the revocation's handshake to hang") { blackhole.hangingHandshakes > 0 }
-                signIn.cancel()
-                let result = await signIn.result
-                // Closed, it refuses the handshake still in the world's connection pool, which would otherwise hold
-                // the world's shutdown until its connect timeout.
-                await blackhole.shutdown()
-                let completed = try result.get()
-                guard case .failed = completed.previousGrant else {
-                    Issue.record("expected a revocation cut short, got \(String(describing: completed.previousGrant))")
-                    return
-                }
-                #expect(try await accounts.activeAccount()?.did == alice.did)
+        try await Self.withHangingRevocation(of: "alice.test") { world, accounts, alice, _ in
+            let request = try await accounts.authorize("alice.test", client: try world.oauthClient())
+            let redirect = try await world.approve(request)
+            return { try await accounts.callback(redirect) }
+        } then: { (_, accounts, alice, _, completed: AccountSignIn) async throws in
+            guard case .failed = completed.previousGrant else {
+                Issue.record("expected a revocation cut short, got \(String(describing: completed.previousGrant))")
+                return
             }
-        } catch {
-            await blackhole.shutdown()
-            throw error
+            #expect(try await accounts.activeAccount()?.did == alice.did)
         }
-        await blackhole.shutdown()
     }
 
     @Test("a removal cancelled while it revokes finishes: the account is removed and the active one handed over")
     func removalCancelled() async throws {
+        try await Self.withHangingRevocation(of: "bob.test") { _, accounts, _, bob in
+            { try await accounts.remove(.did(bob.did)) }
+        } then: { (_, accounts, alice, bob, removed: AccountRemoval) async throws in
+            guard case .account(_, revocation: .failed) = removed.removed else {
+                Issue.record("expected a revocation cut short, got \(removed.removed)")
+                return
+            }
+            let successor = try #require(try await accounts.sessions.storedSession(for: alice.did))
+            #expect(removed.active == .switched(to: Account(session: successor, active: true)))
+            #expect(try await accounts.activeAccount()?.did == alice.did)
+            #expect(try await accounts.sessions.storedSession(for: bob.did) == nil)
+        }
+    }
+
+    /// Signs alice in, then bob (active); points `hanging`'s revocation at a port whose handshakes hang; runs the
+    /// operation `prepare` returns, cancels it once the revocation hangs, and hands its result to `check`.
+    private static func withHangingRevocation<Result: Sendable>(
+        of hanging: String,
+        _ prepare: (SandboxWorld, AccountManager, Account, Account) async throws -> @Sendable () async throws -> Result,
+        then check: (SandboxWorld, AccountManager, Account, Account, Result) async throws -> Void
+    ) async throws {
         let blackhole = try await BlackholeListener.start()
         do {
             try await SandboxWorld.with(Self.threeAccounts) { world in
@@ -148,35 +147,21 @@ struct LifecycleTests {
                 let alice = try await world.signIn("alice.test", with: accounts)
                 world.clock.advance(by: 10)
                 let bob = try await world.signIn("bob.test", with: accounts)
+                let endpoint = "http://127.0.0.1:\(blackhole.port)/oauth/revoke"
                 try Self.setRevocationEndpoint(
-                    "http://127.0.0.1:\(blackhole.port)/oauth/revoke",
-                    of: bob.did,
+                    endpoint,
+                    of: hanging == "bob.test" ? bob.did : alice.did,
                     in: world.keystore
                 )
-
-                let removal = Task { try await accounts.remove(.did(bob.did)) }
+                let operation = try await prepare(world, accounts, alice, bob)
+                let running = Task { try await operation() }
                 try await Waiting.until("the revocation's handshake to hang") { blackhole.hangingHandshakes > 0 }
-                removal.cancel()
-                let result = await removal.result
+                running.cancel()
+                let result = await running.result
+                // Closed, it refuses the handshake still in the world's connection pool, which would otherwise hold
+                // the world's shutdown until its connect timeout.
                 await blackhole.shutdown()
-                let removed = try result.get()
-                guard case .account(_, revocation: .failed) = removed.removed else {
-                    Issue.record("expected a revocation cut short, got \(removed.removed)")
-                    return
-                }
-                #expect(
-                    removed.active
-                        == .switched(
-                            to: Account(
-                                session: try #require(
-                                    try await accounts.sessions.storedSession(for: alice.did)
-                                ),
-                                active: true
-                            )
-                        )
-                )
-                #expect(try await accounts.activeAccount()?.did == alice.did)
-                #expect(try await accounts.sessions.storedSession(for: bob.did) == nil)
+                try await check(world, accounts, alice, bob, try result.get())
             }
         } catch {
             await blackhole.shutdown()

@@ -23,12 +23,7 @@ struct SocketPermissionTests {
         #expect(path.utf8.count <= GatewayConfiguration.Listen.maximumSocketPathBytes)
 
         let watch = try DirectoryEvents(parent)
-        try await SandboxWorld.with { world in
-            let spool = RunningGateway.spoolDirectory()
-            defer { try? FileManager.default.removeItem(at: spool) }
-            var configuration = RunningGateway.configuration(spool: spool)
-            configuration.listen = .unixSocket(path: path)
-            let gateway = try GatewayServer(configuration: configuration, accounts: world.accounts())
+        try await Self.withGateway(onSocket: path) { (gateway: GatewayServer) async throws in
             let task = Task { try await gateway.run() }
             defer { task.cancel() }
             #expect(try await gateway.boundAddress() == .unixSocket(path: path))
@@ -51,12 +46,7 @@ struct SocketPermissionTests {
         defer { try? FileManager.default.removeItem(atPath: base) }
         let path = base + "/notes.txt"
         try Data("my notes".utf8).write(to: URL(fileURLWithPath: path))
-        try await SandboxWorld.with { world in
-            let spool = RunningGateway.spoolDirectory()
-            defer { try? FileManager.default.removeItem(at: spool) }
-            var configuration = RunningGateway.configuration(spool: spool)
-            configuration.listen = .unixSocket(path: path)
-            let gateway = try GatewayServer(configuration: configuration, accounts: world.accounts())
+        try await Self.withGateway(onSocket: path) { (gateway: GatewayServer) async throws in
             let error = await #expect(throws: GatewayError.self) { try await gateway.run() }
             #expect(error?.code == .cannotListen)
             #expect(
@@ -65,6 +55,17 @@ struct SocketPermissionTests {
             )
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data("my notes".utf8))
+    }
+
+    /// A gateway, not yet running, configured to listen on a socket at `path`, over a sandbox.
+    private static func withGateway(onSocket path: String, _ body: (GatewayServer) async throws -> Void) async throws {
+        try await SandboxWorld.with { world in
+            let spool = RunningGateway.spoolDirectory()
+            defer { try? FileManager.default.removeItem(at: spool) }
+            var configuration = RunningGateway.configuration(spool: spool)
+            configuration.listen = .unixSocket(path: path)
+            try await body(try GatewayServer(configuration: configuration, accounts: world.accounts()))
+        }
     }
 }
 
