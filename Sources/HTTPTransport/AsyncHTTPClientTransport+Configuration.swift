@@ -27,8 +27,9 @@ extension AsyncHTTPClientTransport {
 
         /// What the message of a response over ``maximumResponseBytes`` tells its reader to raise.
         ///
-        /// Default `maximumResponseBytes`; a program that takes the limit as an option names that option.
-        public var maximumResponseBytesSetting = "maximumResponseBytes"
+        /// Default `maximumResponseBytes`; a program that takes the limit as an option names that option, and one
+        /// whose user cannot change it gives `nil`, so that the message names nothing to raise.
+        public var maximumResponseBytesSetting: String? = "maximumResponseBytes"
 
         /// The `User-Agent` added to requests that carry none; default ``defaultUserAgent``, and `nil` adds none.
         public var userAgent: String?

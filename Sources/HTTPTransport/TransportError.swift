@@ -136,14 +136,15 @@ extension TransportError {
     static func responseTooLarge(
         _ request: HTTPRequest,
         limit: Int,
-        setting: String = "maximumResponseBytes"
+        setting: String? = "maximumResponseBytes"
     ) -> TransportError {
-        make(
+        let advice = setting.map { " — raise \($0) if the server is expected to send that much." } ?? "."
+        return make(
             .responseTooLarge,
             request,
             nil,
             "The response to \(target(request)) is larger than the \(format(bytes: limit)) limit, so it was aborted"
-                + " — raise \(setting) if the server is expected to send that much."
+                + advice
         )
     }
 

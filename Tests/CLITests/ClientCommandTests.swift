@@ -197,6 +197,14 @@ struct ClientCommandTests {
             ])
             #expect(missing.status == 2)
             #expect(missing.stderr.contains("--client-id"), "\(missing.stderr)")
+
+            // A malformed permission is a usage error, as for accounts add and the doctor.
+            let badScope = try await scratch.atoauth([
+                "client", "metadata", "--native", "--client-id", Self.clientID, "--scope",
+                "atproto repo:x?action=publish",
+            ])
+            #expect(badScope.status == 2, "\(badScope.stderr)")
+            #expect(badScope.stderr.contains("repo:x?action=publish"), "\(badScope.stderr)")
         }
     }
 

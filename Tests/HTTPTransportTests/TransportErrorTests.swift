@@ -75,6 +75,11 @@ struct TransportErrorTests {
                 == "The response to \(target) is larger than the 1 MiB limit, so it was aborted"
                 + " — raise maximumResponseBytes if the server is expected to send that much."
         )
+        // A limit the program's user cannot change is named as a limit, with nothing to raise.
+        #expect(
+            TransportError.responseTooLarge(request, limit: 1 << 20, setting: nil).description
+                == "The response to \(target) is larger than the 1 MiB limit, so it was aborted."
+        )
         #expect(TransportError.cancelled(request).description == "\(target) was cancelled.")
     }
 

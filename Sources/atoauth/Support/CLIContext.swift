@@ -92,10 +92,9 @@ struct CLIContext {
             totalTimeout: timeout,
             maximumConnectionsPerHost: settings.connectionsPerHost
         )
-        if let responseLimit {
-            limits.maximumResponseBytes = responseLimit.bytes
-            limits.maximumResponseBytesSetting = responseLimit.option
-        }
+        // Only a command with an option for the limit (xrpc's --max-response) tells the reader to raise it.
+        limits.maximumResponseBytesSetting = responseLimit?.option
+        if let responseLimit { limits.maximumResponseBytes = responseLimit.bytes }
         return try await AsyncHTTPClientTransport.withTransport(configuration: limits, logger: transportLogger) {
             base in
             try await body(settings.verbose ? LoggingTransport(base, logger: logger) : base)

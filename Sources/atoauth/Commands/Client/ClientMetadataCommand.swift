@@ -46,8 +46,15 @@ struct ClientMetadataCommand: AsyncParsableCommand, GlobalOptionUser {
     )
     var copyAddressURI: String?
 
-    @Option(name: .long, help: ArgumentHelp("The permissions the client may ask for.", valueName: "permissions"))
-    var scope = "atproto transition:generic"
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The permissions the client may ask for, space-separated (default: atproto transition:generic).",
+            valueName: "permissions"
+        ),
+        transform: PermissionList.parse
+    )
+    var scope: PermissionList?
 
     @Option(name: .long, help: ArgumentHelp("The client's name on the authorization page.", valueName: "name"))
     var name: String?
@@ -130,7 +137,11 @@ struct ClientMetadataCommand: AsyncParsableCommand, GlobalOptionUser {
                     + "ATOAUTH_CLIENT_ID)."
             )
         }
-        var document = ClientMetadataDocument(clientID: clientID.absoluteString, native: native, scope: scope)
+        var document = ClientMetadataDocument(
+            clientID: clientID.absoluteString,
+            native: native,
+            scope: scope?.text ?? "atproto transition:generic"
+        )
         document.redirectURIs = native && redirectURIs.isEmpty ? [Self.nativeRedirectURI] : redirectURIs
         if let copyAddressURI, !document.redirectURIs.contains(copyAddressURI) {
             document.redirectURIs.append(copyAddressURI)
