@@ -135,7 +135,8 @@ public final class GatewayServer: Service, CustomStringConvertible {
                 configuration: channelConfiguration,
                 connections: connections,
                 deadline: deadline,
-                reserve: reserve
+                reserve: reserve,
+                unreadable: { handler.recordUnreadable($0) }
             )
         }.buildServer(
             configuration: ServerConfiguration(address: address),

@@ -5,7 +5,8 @@ import NIOHTTP1
 
 /// Hummingbird's HTTP/1 child channel with the gateway's own handlers around the request decoder:
 /// ``HTTP10ConnectionHandler``, so that an HTTP/1.0 connection is not kept open unless it asked to be,
-/// ``AbsoluteTargetHost``, so that the host of an absolute-form target is the one checked, and the two of
+/// ``AbsoluteTargetHost``, so that the host of an absolute-form target is the one checked,
+/// ``UnreadableRequestWitness``, so that a request the decoder refuses is audited, and the two of
 /// ``RequestDeadline``; and a connection over ``ConnectionCount/limit``, or accepted on the descriptor of
 /// ``DescriptorReserve``, closed as soon as it is accepted.
 struct GatewayHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
@@ -16,6 +17,8 @@ struct GatewayHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
     let deadline: TimeAmount
     /// The descriptor kept for shedding connections while the process has no other.
     let reserve: DescriptorReserve
+    /// Told of each request the HTTP/1 decoder could not read.
+    let unreadable: @Sendable (HTTPParserError) -> Void
 
     var responder: HTTPChannelHandler.Responder { inner.responder }
 
@@ -24,12 +27,14 @@ struct GatewayHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
         configuration: HTTP1Channel.Configuration,
         connections: ConnectionCount,
         deadline: TimeAmount,
-        reserve: DescriptorReserve
+        reserve: DescriptorReserve,
+        unreadable: @escaping @Sendable (HTTPParserError) -> Void
     ) {
         inner = HTTP1Channel(responder: responder, configuration: configuration)
         self.connections = connections
         self.deadline = deadline
         self.reserve = reserve
+        self.unreadable = unreadable
     }
 
     // Nothing here may fail: a child channel whose setup fails ends the server's accept loop (Hummingbird reads the
@@ -42,7 +47,7 @@ struct GatewayHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
             connections.closed()
             reserve.restore()
         }
-        return inner.setup(channel: channel, logger: logger).map { [deadline] value in
+        return inner.setup(channel: channel, logger: logger).map { [deadline, unreadable] value in
             guard admitted else {
                 channel.close(promise: nil)
                 return value
@@ -58,6 +63,7 @@ struct GatewayHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
                 try operations.addHandler(timing.partsWatch, position: .after(decoder))
                 try operations.addHandler(HTTP10ConnectionHandler(), position: .after(decoder))
                 try operations.addHandler(AbsoluteTargetHost(), position: .after(decoder))
+                try operations.addHandler(UnreadableRequestWitness(unreadable), position: .after(decoder))
             } catch {
                 channel.close(promise: nil)
             }

@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
+import NIOHTTP1
 import WireFormat
 
 /// Answers every request the gateway receives, checking in this order: that it comes from this machine and not from
@@ -173,6 +174,16 @@ struct GatewayHandler: Sendable {
             headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.exposition))
         )
+    }
+
+    /// Counts, logs and audits a request the HTTP/1 decoder could not read, which the server answers `400` with no
+    /// body and closes: its method and path are not known, and are written `-`.
+    func recordUnreadable(_ error: HTTPParserError) {
+        var record = RequestRecord(method: "-", path: "-")
+        record.refusal = .invalidRequest(
+            "The request could not be read as HTTP/1.1 (\(error)); the connection was closed."
+        )
+        finish(record, status: 400, started: .now, failure: nil)
     }
 
     /// Counts and logs a finished request: one line, with its method, XRPC method (or path), status and duration;
