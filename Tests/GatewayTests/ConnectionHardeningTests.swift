@@ -36,21 +36,24 @@ struct ConnectionHardeningTests {
     func unreadableRequest(_ rest: String) async throws {
         let audit = FileManager.default.temporaryDirectory.appendingPathComponent("audit-\(UUID().uuidString).jsonl")
         defer { try? FileManager.default.removeItem(at: audit) }
-        try await RunningGateway.withSignedIn(configure: { $0.auditLog = audit }) { _, gateway in
-            let connection = try RawHTTPConnection(port: gateway.port)
-            connection.sendRaw(
-                "POST /xrpc/com.atproto.repo.uploadBlob HTTP/1.1\r\nHost: 127.0.0.1:\(gateway.port)\r\n" + rest
-            )
-            let (answer, _) = await connection.readUntilClosed()
-            #expect(answer.hasPrefix("HTTP/1.1 400"), "\(answer.prefix(200))")
-            let line = try await Waiting.value("the audit line of the unreadable request") {
-                let text = (try? String(contentsOf: audit, encoding: .utf8)) ?? ""
-                return text.split(separator: "\n").first { $0.contains(#""status":400"#) }
+        try await RunningGateway.withSignedIn(
+            configure: { $0.auditLog = audit },
+            body: { _, gateway in
+                let connection = try RawHTTPConnection(port: gateway.port)
+                connection.sendRaw(
+                    "POST /xrpc/com.atproto.repo.uploadBlob HTTP/1.1\r\nHost: 127.0.0.1:\(gateway.port)\r\n" + rest
+                )
+                let (answer, _) = await connection.readUntilClosed()
+                #expect(answer.hasPrefix("HTTP/1.1 400"), "\(answer.prefix(200))")
+                let line = try await Waiting.value("the audit line of the unreadable request") {
+                    let text = (try? String(contentsOf: audit, encoding: .utf8)) ?? ""
+                    return text.split(separator: "\n").first { $0.contains(#""status":400"#) }
+                }
+                #expect(line.contains(#""error":"InvalidRequest""#), "\(line)")
+                let metrics = String(decoding: try await gateway.send("/_gateway/metrics").body, as: UTF8.self)
+                #expect(metrics.contains(#"atoauth_gateway_refusals_total{reason="InvalidRequest"} 1"#), "\(metrics)")
             }
-            #expect(line.contains(#""error":"InvalidRequest""#), "\(line)")
-            let metrics = String(decoding: try await gateway.send("/_gateway/metrics").body, as: UTF8.self)
-            #expect(metrics.contains(#"atoauth_gateway_refusals_total{reason="InvalidRequest"} 1"#), "\(metrics)")
-        }
+        )
     }
 
     @Test("a head trickled in past the deadline is cut off before it ends, though each piece came within the idle time")
