@@ -43,7 +43,7 @@ struct RoutingTests {
     }
 
     @Test(
-        "the PDS: 400 for a method sent with the other verb, with the nonce when DPoP-authenticated; 501 for an unknown one"
+        "the PDS: 400 for a method sent with the other verb (a nonce when DPoP-authenticated); 501 for an unknown one"
     )
     func pds() async throws {
         try await withSandbox { sandbox in
