@@ -32,7 +32,7 @@ extension AccountManager {
     /// key is replaced by the new one.
     ///
     /// Once the new session is stored, a cancellation no longer stops the sign-in: it finishes, and only the old
-    /// grant's revocation may be cut short (``Revocation/failed(reason:)``).
+    /// grant's revocation may be cut short (`Revocation.failed`).
     /// - Returns: the signed-in account, and the old grant's revocation when there was one.
     public func callback(_ url: URL) async throws -> AccountSignIn {
         try await adopt(try await sessions.completeSignIn(callbackURL: url), activate: true)
