@@ -1,6 +1,7 @@
 public import ATProtoSyntax
 import Foundation
 import Keystore
+import Logging
 import OAuthSessionManager
 
 extension AccountManager {
@@ -121,10 +122,23 @@ extension AccountManager {
     }
 
     /// The active account's DID; decrypts the entry only when it changed since the last read.
+    ///
+    /// An entry that is damaged names no account, as one that holds no DID does: it is only a pointer, which the next
+    /// choice of an active account replaces, and every account stays usable by name meanwhile.
     func activeDID() async throws -> DID? {
         let revision = try await keystore.revision(of: Self.activeEntry)
         if let revision, let cached = directory.active, cached.revision == revision { return cached.did }
-        guard let data = try await keystore.load(Self.activeEntry) else {
+        let data: Data?
+        do {
+            data = try await keystore.load(Self.activeEntry)
+        } catch let error as KeystoreError where error.code == .corrupted {
+            let message =
+                "the entry naming the active account cannot be read, so no account is active until one is chosen "
+                + "(atoauth accounts switch): \(error.description)"
+            configuration.logger.warning("\(message)")
+            data = nil
+        }
+        guard let data else {
             directory.active = nil
             return nil
         }

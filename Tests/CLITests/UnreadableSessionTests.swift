@@ -83,6 +83,30 @@ struct UnreadableSessionTests {
         }
     }
 
+    @Test("a damaged active-account entry names no account: every account stays usable, and switch mends it")
+    func damagedActiveEntry() async throws {
+        try await CLIWorld.with { world in
+            try await world.signIn("alice.test")
+            try await world.signIn("bob.test")
+            try corruptEntry(in: world, named: "accounts/active")
+
+            let list = try await world.atoauth("accounts", "list")
+            #expect(list.status == 0, "\(list.stderr)")
+            #expect(list.stdout.contains("alice.test") && list.stdout.contains("bob.test"), "\(list.stdout)")
+            #expect(list.stderr.contains("the active account cannot be read"), "\(list.stderr)")
+            let named = try await world.atoauth("whoami", "--account", "alice.test")
+            #expect(named.status == 0, "\(named.stderr)")
+            let unnamed = try await world.atoauth("whoami")
+            #expect(unnamed.status == 3, "\(unnamed.stderr)")
+
+            let switched = try await world.atoauth("accounts", "switch", "bob.test")
+            #expect(switched.status == 0, "\(switched.stderr)")
+            let mended = try await world.atoauth("whoami")
+            #expect(mended.status == 0 && mended.stdout.hasPrefix("bob.test"), "\(mended.stdout)\(mended.stderr)")
+            #expect(!mended.stderr.contains("cannot be read"), "\(mended.stderr)")
+        }
+    }
+
     private func corruptEntry(in world: CLIWorld, named name: String) throws {
         let stem = name.replacingOccurrences(of: "/", with: "%2F").replacingOccurrences(of: ":", with: "%3A")
         let file = world.home.appendingPathComponent(stem + ".entry")

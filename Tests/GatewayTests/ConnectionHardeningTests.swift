@@ -56,6 +56,23 @@ struct ConnectionHardeningTests {
         )
     }
 
+    @Test("a body in a transfer coding the gateway does not decode is 501 NotImplemented, and nothing is forwarded")
+    func undecodedTransferCoding() async throws {
+        try await RunningGateway.withSignedIn { world, gateway in
+            let connection = try RawHTTPConnection(port: gateway.port)
+            world.server.resetCounters()
+            connection.sendRaw(
+                "POST /xrpc/com.atproto.repo.uploadBlob HTTP/1.1\r\nHost: 127.0.0.1:\(gateway.port)\r\n"
+                    + "Authorization: Bearer \(gateway.token)\r\nContent-Type: image/png\r\n"
+                    + "Transfer-Encoding: gzip, chunked\r\n\r\n4\r\nabcd\r\n0\r\n\r\n"
+            )
+            let (answer, _) = await connection.readUntilClosed()
+            #expect(answer.hasPrefix("HTTP/1.1 501"), "\(answer)")
+            #expect(answer.contains(#""error":"NotImplemented""#), "\(answer)")
+            #expect(world.server.counters.blobsStored == 0)
+        }
+    }
+
     @Test("a head trickled in past the deadline is cut off before it ends, though each piece came within the idle time")
     func slowHead() async throws {
         try await RunningGateway.withSignedIn(

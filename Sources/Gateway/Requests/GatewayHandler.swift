@@ -76,6 +76,9 @@ struct GatewayHandler: Sendable {
     ) async -> Answer {
         let unreadBody = Self.carriesBody(request.headers)
         if let refusal = refusalOfOrigin(request) { return refuse(refusal, &record, closing: unreadBody) }
+        if let coding = Self.undecodedTransferCoding(request.headers) {
+            return refuse(.notImplemented(transferCoding: coding), &record, closing: unreadBody)
+        }
         let path = request.uri.path
         if path == "/_gateway/health" {
             record.isHealthCheck = true
@@ -150,6 +153,14 @@ struct GatewayHandler: Sendable {
     static func carriesBody(_ fields: HTTPFields) -> Bool {
         if !fields[values: .transferEncoding].isEmpty { return true }
         return fields[values: .contentLength].contains { $0 != "0" }
+    }
+
+    /// A transfer coding other than `chunked` that the request's `Transfer-Encoding` names, such as `gzip`: the
+    /// gateway decodes none, and would otherwise pass the coded bytes on as the body (RFC 9112 §6.1).
+    static func undecodedTransferCoding(_ fields: HTTPFields) -> String? {
+        fields[values: .transferEncoding].flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            .first { $0 != "chunked" }
     }
 
     /// Whether the client holds its body back until it hears `100 Continue` (RFC 9110 §10.1.1).

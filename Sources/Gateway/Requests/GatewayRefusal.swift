@@ -64,6 +64,16 @@ struct GatewayRefusal: Error, Sendable {
         GatewayRefusal(400, "InvalidRequest", message)
     }
 
+    /// 501: a transfer coding the gateway does not decode (RFC 9112 §6.1).
+    static func notImplemented(transferCoding coding: String) -> GatewayRefusal {
+        GatewayRefusal(
+            501,
+            "NotImplemented",
+            "The gateway decodes no transfer coding but chunked; send the body without "
+                + "\(TerminalText.sanitized(coding, limit: 40))."
+        )
+    }
+
     /// 503: as many requests are in flight as the gateway takes.
     static func overloaded(limit: Int) -> GatewayRefusal {
         GatewayRefusal(
