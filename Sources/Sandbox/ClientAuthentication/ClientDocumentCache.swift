@@ -7,15 +7,17 @@ import Synchronization
 ///
 /// Only an `http://127.0.0.1:PORT/…` or `http://[::1]:PORT/…` URL that no configured document answers is fetched: a
 /// developer serving a client metadata document (or its `jwks_uri`) from their machine. Each fetch is one `GET` with
-/// a 5-second deadline, redirects never followed, and a body of at most 64 KiB; only a `200` answer of JSON is taken.
+/// a 30-second deadline (the client's own request timeout, so that a server on a busy machine is waited for as long as
+/// the client waits for it), redirects never followed, and a body of at most 64 KiB; only a `200` answer of JSON is
+/// taken.
 /// Only a document that was read successfully is cached, so a failure, or a document refused, is fetched again at the
 /// next request. A configured document is never cached: a change to ``SandboxConfiguration/clientMetadataDocuments``
 /// counts from the next request.
 final class ClientDocumentCache: Sendable {
     /// How long a fetched document is used before it is fetched again, in seconds.
     static let lifetime: TimeInterval = 600
-    /// The deadline of one fetch, connecting included.
-    static let timeout: Duration = .seconds(5)
+    /// The deadline of one fetch, connecting included: atoauth's default request timeout.
+    static let timeout: Duration = .seconds(30)
     /// The largest body taken, in bytes.
     static let maximumBytes = 64 * 1024
 
