@@ -31,7 +31,7 @@ enum RequiredPermissions {
         case "com.atproto.repo.deleteRecord": needed += repo(body, contentType, actions: ["delete"])
         case "com.atproto.repo.applyWrites": needed += writes(body, contentType)
         case "com.atproto.repo.uploadBlob":
-            if let type = contentType.flatMap(mediaType) { needed += parsed("blob:\(type)") }
+            if let type = ContentTypeField.essence(contentType) { needed += parsed("blob:\(type)") }
         case "com.atproto.server.getServiceAuth": needed += serviceAuth(parameters)
         default: break
         }
@@ -76,12 +76,6 @@ enum RequiredPermissions {
             return nil
         }
         return (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
-    }
-
-    /// The media type without parameters, such as `image/png` for `image/png; charset=x`.
-    private static func mediaType(_ contentType: String) -> String? {
-        let type = contentType.split(separator: ";").first?.trimmingCharacters(in: .whitespaces) ?? ""
-        return type.isEmpty ? nil : type
     }
 
     private static func parsed(_ text: String) -> [Permission] {

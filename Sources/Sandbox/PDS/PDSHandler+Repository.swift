@@ -57,11 +57,7 @@ extension PDSHandler {
     /// swap-checked, and the answer then has no `commit`. `swapCommit` is not checked: the sandbox keeps no commits.
     func putRecord(_ request: SandboxRequest, _ caller: AuthenticatedCaller) async throws -> SandboxResponse {
         let input = try writeInput(request, caller, limit: 1_000_000)
-        guard let collection = input["collection"] as? String, XRPCSyntax.isNSID(collection),
-            let rkey = input["rkey"] as? String, XRPCSyntax.isRecordKey(rkey)
-        else {
-            throw invalid("collection and rkey are required")
-        }
+        let (collection, rkey) = try recordAddress(input)
         let record = try typedRecord(input, collection: collection)
         let uri = "at://\(caller.account.did)/\(collection)/\(rkey)"
         let outcome = await core.repositories.put(
@@ -99,6 +95,16 @@ extension PDSHandler {
             throw invalid("record is not valid JSON")
         }
         return RepositoryStore.Record(cid: ContentID.record(value), value: value)
+    }
+
+    /// The `collection` and `rkey` a write to one record names.
+    private func recordAddress(_ input: [String: Any]) throws -> (collection: String, rkey: String) {
+        guard let collection = input["collection"] as? String, XRPCSyntax.isNSID(collection),
+            let rkey = input["rkey"] as? String, XRPCSyntax.isRecordKey(rkey)
+        else {
+            throw invalid("collection and rkey are required")
+        }
+        return (collection, rkey)
     }
 
     /// What a write's `swapRecord` expects of the record it changes.
@@ -166,11 +172,7 @@ extension PDSHandler {
     /// as at the reference PDS (a compare-and-swap, so two writers cannot undo each other unseen).
     func deleteRecord(_ request: SandboxRequest, _ caller: AuthenticatedCaller) async throws -> SandboxResponse {
         let input = try writeInput(request, caller, limit: 150 * 1024)
-        guard let collection = input["collection"] as? String, XRPCSyntax.isNSID(collection),
-            let rkey = input["rkey"] as? String, XRPCSyntax.isRecordKey(rkey)
-        else {
-            throw invalid("collection and rkey are required")
-        }
+        let (collection, rkey) = try recordAddress(input)
         let outcome = await core.repositories.delete(
             did: caller.account.did,
             collection: collection,

@@ -110,10 +110,8 @@ struct DoctorLocalSide: Sendable {
         } catch let error as AccountError where [.noSuchAccount, .sessionEnded].contains(error.code) {
             // Not signed in here, or its session ended (a forced key removal).
             return nil
-        } catch let error as KeystoreError {
-            throw DamagedSession(account: identifier.description, reason: error.description)
-        } catch let error as SessionError {
-            throw DamagedSession(account: identifier.description, reason: error.description)
+        } catch  where error is KeystoreError || error is SessionError {
+            throw DamagedSession(account: identifier.description, reason: "\(error)")
         }
         let interruption = try await accounts.sessions.unsettledRefresh(of: account.did)
         let connection = try await accounts.restore(.did(account.did))
