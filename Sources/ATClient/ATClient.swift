@@ -198,15 +198,15 @@ public struct ATClient: Sendable {
         if let contentType = call.contentType, call.hasBody { headers.add(name: "Content-Type", value: contentType) }
         let proxy = call.proxy ?? proxies.first(where: { call.nsid.rawValue.hasPrefix($0.key) })?.value
         if let proxy { headers.add(name: "atproto-proxy", value: proxy) }
-        let needed = RequiredPermissions.of(
+        let needs = RequiredPermissions.of(
             call.nsid,
             parameters: call.parameters,
             proxy: proxy,
             body: call.inspectableBody,
             contentType: call.contentType
         )
-        try admit?(connection.did, needed)
-        return PreparedCall(nsid: call.nsid, connection: connection, headers: headers, needed: needed)
+        try admit?(connection.did, needs)
+        return PreparedCall(nsid: call.nsid, connection: connection, headers: headers, needed: needs.permissions)
     }
 
     /// Refuses a call whose permission the current session's grant clearly lacks; when the grant holds anything not

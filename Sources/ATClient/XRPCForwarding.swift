@@ -1,4 +1,4 @@
-package import ATProtoPermissions
+import ATProtoPermissions
 public import ATProtoSyntax
 import AccountManager
 public import Foundation
@@ -137,6 +137,6 @@ extension ATClient {
     }
 }
 
-/// A judge of a call before it is sent, given the account it goes out as and the permissions it needs (as the
-/// pre-flight check computes them); it throws to refuse the call, and nothing is sent.
-package typealias CallAdmission = @Sendable (_ account: DID, _ needed: [Permission]) throws -> Void
+/// A judge of a call before it is sent, given the account it goes out as and what it needs of a grant (as the
+/// pre-flight check computes it); it throws to refuse the call, and nothing is sent.
+package typealias CallAdmission = @Sendable (_ account: DID, _ needs: CallNeeds) throws -> Void

@@ -10,7 +10,7 @@ struct RequiredPermissionsTests {
 
     private func needed(_ method: String, proxy: String? = nil, body: String? = nil, type: String? = nil) -> [String] {
         RequiredPermissions.of(nsid(method), proxy: proxy, body: body.map { Data($0.utf8) }, contentType: type)
-            .map(\.description)
+            .permissions.map(\.description)
     }
 
     @Test("record writes need repo permissions with their actions")
@@ -58,12 +58,66 @@ struct RequiredPermissionsTests {
         #expect(needed("com.atproto.server.getSession").isEmpty)
     }
 
+    @Test("the PDS's own account and identity methods need their permission, whatever atproto-proxy names")
+    func pdsMethods() {
+        let service = "did:web:api.bsky.app#bsky_appview"
+        #expect(needed("com.atproto.identity.updateHandle") == ["identity:handle"])
+        #expect(needed("com.atproto.identity.updateHandle", proxy: service) == ["identity:handle"])
+        #expect(needed("com.atproto.identity.signPlcOperation") == ["identity:*"])
+        #expect(needed("com.atproto.repo.importRepo") == ["account:repo?action=manage"])
+        #expect(needed("com.atproto.server.confirmEmail") == ["account:email?action=manage"])
+        #expect(needed("com.atproto.repo.getRecord", proxy: service).isEmpty)
+        for open in ["com.atproto.repo.listRecords", "com.atproto.sync.getBlob", "com.atproto.server.getSession"] {
+            let needs = RequiredPermissions.of(nsid(open), proxy: nil, body: nil, contentType: nil)
+            #expect(needs.wherever.isEmpty && !needs.lentToNoGrant, "\(open)")
+        }
+    }
+
+    @Test("app passwords, account management and admin methods are lent to no grant")
+    func noGrant() {
+        for method in [
+            "com.atproto.server.listAppPasswords", "com.atproto.server.deactivateAccount",
+            "com.atproto.server.getAccountInviteCodes", "com.atproto.admin.getAccountInfo",
+        ] {
+            let needs = RequiredPermissions.of(
+                nsid(method),
+                proxy: "did:web:x.example#svc",
+                body: nil,
+                contentType: nil
+            )
+            #expect(needs.lentToNoGrant && needs.wherever.isEmpty, "\(method)")
+        }
+    }
+
+    @Test("a call the PDS forwards to a service of its choice needs rpc at any audience, unless one is named")
+    func defaultService() {
+        let unnamed = RequiredPermissions.of(
+            nsid("tools.ozone.moderation.getRepo"),
+            proxy: nil,
+            body: nil,
+            contentType: nil
+        )
+        #expect(unnamed.permissions.isEmpty)
+        #expect(unnamed.wherever.map(\.description) == ["rpc:tools.ozone.moderation.getRepo?aud=*"])
+        let named = RequiredPermissions.of(
+            nsid("tools.ozone.moderation.getRepo"),
+            proxy: "did:plc:ar7c4by46qjdydhdevvrndac#atproto_labeler",
+            body: nil,
+            contentType: nil
+        )
+        #expect(named.anyService == nil)
+        #expect(
+            named.permissions.map(\.description)
+                == ["rpc:tools.ozone.moderation.getRepo?aud=did:plc:ar7c4by46qjdydhdevvrndac%23atproto_labeler"]
+        )
+    }
+
     @Test("a service auth token needs the rpc permission of its lxm and aud, as the PDS checks it")
     func serviceAuth() {
         func needed(_ parameters: [(String, String)]) -> [String] {
             let nsid = nsid("com.atproto.server.getServiceAuth")
             return RequiredPermissions.of(nsid, parameters: parameters, proxy: nil, body: nil, contentType: nil)
-                .map(\.description)
+                .permissions.map(\.description)
         }
         let chat = ("aud", "did:web:api.bsky.chat#bsky_chat")
         let send = ("lxm", "chat.bsky.convo.sendMessage")

@@ -3,10 +3,10 @@ import ATProtoSyntax
 import Foundation
 import HTTPTransport
 
-/// The permissions an XRPC call needs, as a PDS checks them (atproto.com/specs/permission): a record write needs
-/// `repo:<collection>` with its action, a blob upload `blob:<content type>`, a call the PDS proxies
-/// `rpc:<method>?aud=<atproto-proxy>`, and a service auth token (`com.atproto.server.getServiceAuth`) the `rpc`
-/// permission of its `lxm` and `aud`.
+/// What an XRPC call needs of an OAuth grant, as a PDS checks it (atproto.com/specs/permission): a record write
+/// needs `repo:<collection>` with its action, a blob upload `blob:<content type>`, a call the PDS proxies
+/// `rpc:<method>?aud=<atproto-proxy>`, a service auth token (`com.atproto.server.getServiceAuth`) the `rpc` permission
+/// of its `lxm` and `aud`, and the PDS's own account and identity methods what ``PDSMethods`` lists.
 ///
 /// What cannot be read from the request (a body that is not JSON, a collection that is not an NSID) is left to the
 /// server: the call is sent and the PDS decides.
@@ -20,22 +20,31 @@ enum RequiredPermissions {
         proxy: String?,
         body: Data?,
         contentType: String?
-    ) -> [Permission] {
-        var needed: [Permission] = []
-        if let proxy, let audience = ServiceReference(rawValue: proxy) {
-            needed += parsed("rpc:\(nsid.rawValue)?aud=\(escaped(audience.rawValue))")
+    ) -> CallNeeds {
+        var needs = CallNeeds()
+        // The PDS answers its own methods whatever `atproto-proxy` says (atproto.com/specs/xrpc, Service Proxying).
+        switch PDSMethods.judgement(of: nsid.rawValue) {
+        case .open: break
+        case .needs(let permission): needs.permissions += parsed(permission)
+        case .noGrant: needs.lentToNoGrant = true
+        case nil:
+            if let proxy, let audience = ServiceReference(rawValue: proxy) {
+                needs.permissions += parsed("rpc:\(nsid.rawValue)?aud=\(escaped(audience.rawValue))")
+            } else if proxy == nil {
+                needs.anyService = parsed("rpc:\(nsid.rawValue)?aud=*").first
+            }
         }
         switch nsid.rawValue {
-        case "com.atproto.repo.createRecord": needed += repo(body, contentType, actions: ["create"])
-        case "com.atproto.repo.putRecord": needed += repo(body, contentType, actions: ["create", "update"])
-        case "com.atproto.repo.deleteRecord": needed += repo(body, contentType, actions: ["delete"])
-        case "com.atproto.repo.applyWrites": needed += writes(body, contentType)
+        case "com.atproto.repo.createRecord": needs.permissions += repo(body, contentType, actions: ["create"])
+        case "com.atproto.repo.putRecord": needs.permissions += repo(body, contentType, actions: ["create", "update"])
+        case "com.atproto.repo.deleteRecord": needs.permissions += repo(body, contentType, actions: ["delete"])
+        case "com.atproto.repo.applyWrites": needs.permissions += writes(body, contentType)
         case "com.atproto.repo.uploadBlob":
-            if let type = ContentTypeField.essence(contentType) { needed += parsed("blob:\(type)") }
-        case "com.atproto.server.getServiceAuth": needed += serviceAuth(parameters)
+            if let type = ContentTypeField.essence(contentType) { needs.permissions += parsed("blob:\(type)") }
+        case "com.atproto.server.getServiceAuth": needs.permissions += serviceAuth(parameters)
         default: break
         }
-        return needed
+        return needs
     }
 
     /// What a service auth token for `lxm` (any method without one) at `aud` needs.

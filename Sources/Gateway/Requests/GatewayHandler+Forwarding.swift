@@ -180,21 +180,23 @@ extension GatewayHandler {
     private typealias Forwarded = Result<XRPCForwardedResponse, any Error>
 
     /// The call sent through the routed client, as `account` else the token's or the configured fallback, once
-    /// the token's limits admit it.
+    /// the token's limits admit it; the answer without the account's email when the token may not read it.
     private func forwarded(
         _ call: XRPCForwardedRequest,
         as account: ATIdentifier?,
         _ lent: LentCall
     ) async -> Forwarded {
         do {
-            return .success(
-                try await client.forward(
-                    call,
-                    as: account,
-                    otherwise: lent.fallback(configuration),
-                    admit: lent.admit
-                )
+            var answer = try await client.forward(
+                call,
+                as: account,
+                otherwise: lent.fallback(configuration),
+                admit: lent.admit
             )
+            if lent.grant.hidesEmail(from: lent.nsid) {
+                answer.response = try await EmailRedaction.redacted(answer.response)
+            }
+            return .success(answer)
         } catch {
             return .failure(error)
         }

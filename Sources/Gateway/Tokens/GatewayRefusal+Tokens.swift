@@ -20,12 +20,30 @@ extension GatewayRefusal {
     }
 
     /// 403: the token's permissions do not cover the call; nothing was forwarded.
-    static func tokenScopeMissing(_ permission: String?, nsid: NSID) -> GatewayRefusal {
+    ///
+    /// `unnamedService`: the permission lacking is `rpc:<nsid>?aud=*`, asked for because the call names no service
+    /// with `atproto-proxy`.
+    static func tokenScopeMissing(_ permission: String?, nsid: NSID, unnamedService: Bool = false) -> GatewayRefusal {
         var refusal = scopeMissing(permission)
+        if permission == nil {
+            refusal.message += " (the gateway token's permissions do not cover \(nsid))"
+        } else if unnamedService {
+            refusal.message +=
+                " (the gateway token's permissions lack it: without atproto-proxy, the PDS sends \(nsid) to a"
+                + " service of its own choosing; name the service to be judged by an rpc permission for it)"
+        } else {
+            refusal.message += " (the gateway token's permissions lack it)"
+        }
+        return refusal
+    }
+
+    /// 403: a method a PDS lends to no OAuth grant (app passwords, account management, invite codes), so to no
+    /// limited token either; nothing was forwarded.
+    static func lentToNoGrant(_ nsid: NSID) -> GatewayRefusal {
+        var refusal = scopeMissing(nil)
         refusal.message +=
-            permission == nil
-            ? " (the gateway token's permissions do not cover \(nsid))"
-            : " (the gateway token's permissions lack it)"
+            " (no permission covers \(nsid): a PDS lends it to no OAuth grant, so only an unrestricted gateway"
+            + " token may call it, for an app-password account)"
         return refusal
     }
 

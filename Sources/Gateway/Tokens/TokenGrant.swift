@@ -25,23 +25,40 @@ struct TokenGrant: Sendable {
     /// Whether the grant limits anything, so that each call must be judged.
     var isLimited: Bool { accounts != nil || scope != nil }
 
-    /// The judge of a call `nsid` made with `method`, given the account it goes out as and the permissions it needs.
+    /// The judge of a call `nsid` made with `method`, given the account it goes out as and what it needs of a grant.
     ///
-    /// A limited scope fails closed: a procedure (POST) whose permissions cannot be read from the request is refused,
-    /// since nothing shows the token covers it.
+    /// A limited scope is judged as a PDS judges an OAuth grant, and fails closed where the PDS's choices are not
+    /// known here: a call forwarded to a service the caller does not name needs `rpc:<nsid>?aud=*`, a method a PDS
+    /// lends to no grant (app passwords, account management) is refused, and so is a procedure (POST) whose
+    /// permissions cannot be read from the request, since nothing shows the token covers it.
     func admission(nsid: NSID, isProcedure: Bool) -> CallAdmission? {
         guard isLimited else { return nil }
-        return { [accounts, scope] account, needed in
+        return { [accounts, scope] account, needs in
             if let accounts, !accounts.contains(account) {
                 throw GatewayRefusal.accountNotAllowed(account)
             }
             guard let scope else { return }
-            if let lacking = needed.first(where: { !scope.covers($0) }) {
-                throw GatewayRefusal.tokenScopeMissing(lacking.description, nsid: nsid)
+            if needs.lentToNoGrant {
+                throw GatewayRefusal.lentToNoGrant(nsid)
             }
-            if needed.isEmpty, isProcedure {
+            if let lacking = needs.wherever.first(where: { !scope.covers($0) }) {
+                throw GatewayRefusal.tokenScopeMissing(
+                    lacking.description,
+                    nsid: nsid,
+                    unnamedService: needs.anyService == lacking
+                )
+            }
+            if needs.wherever.isEmpty, isProcedure {
                 throw GatewayRefusal.tokenScopeMissing(nil, nsid: nsid)
             }
         }
+    }
+
+    /// Whether an answer to `nsid` must lose the account's email before the token's caller reads it: a limited
+    /// scope that may not read it, as a PDS answers `com.atproto.server.getSession` to such an OAuth grant
+    /// (atproto.com/specs/permission, `account:email`).
+    func hidesEmail(from nsid: NSID) -> Bool {
+        guard let scope, nsid.rawValue == EmailRedaction.method else { return false }
+        return !scope.allowsAccount(attr: .email, action: .read)
     }
 }

@@ -17,6 +17,10 @@ public struct SandboxAccount: Sendable, Hashable {
     /// in without one.
     public var authFactorToken: String?
 
+    /// The account's email address, which `com.atproto.server.getSession` shows to a session that may read it:
+    /// the handle at `example.com` (RFC 2606).
+    public var email: String { "\(handle)@example.com" }
+
     /// Creates an account with a new random app password (``randomAppPassword()``); without a DID, one is derived
     /// from the handle, so it is the same on every run.
     ///

@@ -197,6 +197,6 @@ extension PDSHandler {
         guard let account = core.configuration.account(for: claims.subject) else {
             throw reject(.invalidToken, 400, "InvalidToken", "the token's account no longer exists")
         }
-        return AuthenticatedCaller(account: account, scope: "atproto transition:generic")
+        return AuthenticatedCaller(account: account, scope: "atproto transition:generic", isAppPassword: true)
     }
 }

@@ -6,6 +6,8 @@ struct AuthenticatedCaller: Sendable {
     var account: SandboxAccount
     /// The token's scope (atproto.com/specs/permission): an OAuth token's own, as granted when it was issued.
     var scope: String
+    /// Whether the token is an app-password session's, which sees what an OAuth grant may not (the email).
+    var isAppPassword = false
 }
 
 extension PDSHandler {

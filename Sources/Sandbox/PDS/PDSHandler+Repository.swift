@@ -1,9 +1,16 @@
+import ATProtoPermissions
 import Foundation
 
 extension PDSHandler {
-    /// `com.atproto.server.getSession`: the caller's DID and handle.
+    /// `com.atproto.server.getSession`: the caller's DID and handle, and its email for an app-password session or a
+    /// grant that may read it (`account:email`, `transition:email`), as the reference PDS answers.
     func getSession(_ request: SandboxRequest, _ caller: AuthenticatedCaller) -> SandboxResponse {
-        .json(200, ["did": caller.account.did, "handle": caller.account.handle, "active": true])
+        var session: [String: Any] = ["did": caller.account.did, "handle": caller.account.handle, "active": true]
+        if caller.isAppPassword || ScopeSet(granted: caller.scope).allowsAccount(attr: .email, action: .read) {
+            session["email"] = caller.account.email
+            session["emailConfirmed"] = true
+        }
+        return .json(200, session)
     }
 
     /// `app.bsky.actor.getProfile`: a minimal profile of any hosted account.

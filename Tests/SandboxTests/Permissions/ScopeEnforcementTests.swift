@@ -121,6 +121,21 @@ struct ScopeEnforcementTests {
         }
     }
 
+    @Test(
+        "getSession shows the email only to a grant that may read it, as the reference PDS answers",
+        arguments: [("atproto", false), ("atproto transition:email", true), ("atproto account:email", true)]
+    )
+    func email(scope: String, shown: Bool) async throws {
+        try await withSandbox { sandbox in
+            let client = sandbox.client(registering: scope)
+            let tokens = try await client.signIn()
+            let session = try await Call.getSession.send(client, tokens).json()
+            #expect(session["did"] as? String == tokens.subject)
+            #expect((session["email"] as? String == "alice.test@example.com") == shown, "\(session)")
+            #expect((session["emailConfirmed"] != nil) == shown)
+        }
+    }
+
     @Test("resolveLexicon serves a permission set without authentication, and refuses an unknown NSID")
     func resolveLexicon() async throws {
         try await withSandbox { sandbox in

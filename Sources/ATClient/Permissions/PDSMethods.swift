@@ -1,0 +1,60 @@
+/// The `com.atproto` methods a PDS answers itself, and what it asks of an OAuth grant for each, as the reference PDS
+/// (`@atproto/pds`) checks them (atproto.com/specs/permission, Permission Resources; atproto.com/specs/xrpc,
+/// Service Proxying).
+///
+/// A method not listed here and sent without `atproto-proxy` is forwarded by the PDS to a service of its own choice
+/// (its AppView, moderation or report service), under the `rpc` permission for that service.
+enum PDSMethods {
+    /// How a PDS judges a grant calling one of its own methods.
+    enum Judgement: Equatable {
+        /// Any grant may call it; a record write, an upload and a service auth token are judged by their input.
+        case open
+        /// The grant must hold this permission.
+        case needs(String)
+        /// No OAuth grant may call it: a PDS lends it only to a password or app-password session.
+        case noGrant
+    }
+
+    /// The judgement of `nsid`, or `nil` when the PDS forwards it.
+    static func judgement(of nsid: String) -> Judgement? {
+        if let permission = guarded[nsid] { return .needs(permission) }
+        if noGrant.contains(nsid) || nsid.hasPrefix("com.atproto.admin.") { return .noGrant }
+        if open.contains(nsid) || nsid.hasPrefix("com.atproto.sync.") { return .open }
+        return nil
+    }
+
+    /// Methods a grant may call only with a permission over the account or its identity.
+    private static let guarded: [String: String] = [
+        "com.atproto.identity.updateHandle": "identity:handle",
+        "com.atproto.identity.requestPlcOperationSignature": "identity:*",
+        "com.atproto.identity.signPlcOperation": "identity:*",
+        "com.atproto.identity.submitPlcOperation": "identity:*",
+        "com.atproto.repo.importRepo": "account:repo?action=manage",
+        "com.atproto.server.requestEmailConfirmation": "account:email?action=manage",
+        "com.atproto.server.confirmEmail": "account:email?action=manage",
+    ]
+
+    /// Account management, app passwords and invite codes: refused to every OAuth grant.
+    private static let noGrant: Set<String> = [
+        "com.atproto.server.activateAccount", "com.atproto.server.deactivateAccount",
+        "com.atproto.server.requestAccountDelete", "com.atproto.server.createAppPassword",
+        "com.atproto.server.listAppPasswords", "com.atproto.server.revokeAppPassword",
+        "com.atproto.server.getAccountInviteCodes", "com.atproto.server.createInviteCode",
+        "com.atproto.server.createInviteCodes", "com.atproto.server.requestEmailUpdate",
+        "com.atproto.server.updateEmail", "com.atproto.temp.checkSignupQueue",
+    ]
+
+    /// Methods any grant may call (or that need no session at all); `getSession` shows the email only to a grant
+    /// that may read it.
+    private static let open: Set<String> = [
+        "com.atproto.identity.getRecommendedDidCredentials", "com.atproto.identity.resolveHandle",
+        "com.atproto.repo.applyWrites", "com.atproto.repo.createRecord", "com.atproto.repo.putRecord",
+        "com.atproto.repo.deleteRecord", "com.atproto.repo.describeRepo", "com.atproto.repo.getRecord",
+        "com.atproto.repo.listRecords", "com.atproto.repo.listMissingBlobs", "com.atproto.repo.uploadBlob",
+        "com.atproto.server.checkAccountStatus", "com.atproto.server.createAccount", "com.atproto.server.deleteAccount",
+        "com.atproto.server.describeServer", "com.atproto.server.getServiceAuth", "com.atproto.server.getSession",
+        "com.atproto.server.requestPasswordReset", "com.atproto.server.resetPassword",
+        "com.atproto.server.reserveSigningKey", "com.atproto.server.createSession",
+        "com.atproto.server.refreshSession", "com.atproto.server.deleteSession",
+    ]
+}
