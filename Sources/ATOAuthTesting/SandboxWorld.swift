@@ -1,4 +1,5 @@
 import ATProtoIdentity
+import ATProtoSyntax
 public import AccountManager
 public import Failures
 public import Foundation
@@ -126,6 +127,20 @@ public struct SandboxWorld: Sendable {
         return try await accounts.callback(try await approve(request)).account
     }
 
+    /// Signs `handle` in with its app password (``SandboxAccount/appPassword``) through an account manager.
+    public func signInWithAppPassword(
+        _ handle: String = "alice.test",
+        with accounts: AccountManager
+    ) async throws
+        -> Account
+    {
+        guard let password = server.configuration.account(for: handle)?.appPassword else {
+            throw SandboxWorldError.noAccount(handle)
+        }
+        return try await accounts.signInWithAppPassword(.handle(try Handle(validating: handle)), password: password)
+            .account
+    }
+
     /// Signs `handle` in from start to finish through a session manager.
     package func signIn(
         _ handle: String = "alice.test",
@@ -144,6 +159,8 @@ public enum SandboxWorldError: Error, Sendable, Hashable {
     case noRedirect
     /// The sandbox did not redirect back after the authorization URL was opened.
     case notApproved(status: Int)
+    /// The sandbox hosts no account by this handle.
+    case noAccount(String)
 }
 
 extension SandboxWorldError: CategorizedError {
@@ -153,7 +170,7 @@ extension SandboxWorldError: CategorizedError {
     /// This machine for a redirect URI that cannot be formed; the sandbox's server for a sign-in it did not approve.
     public var origin: FailureOrigin {
         switch self {
-        case .noRedirect: .machine
+        case .noRedirect, .noAccount: .machine
         case .notApproved: .upstream
         }
     }
@@ -166,6 +183,8 @@ extension SandboxWorldError: CategorizedError {
         case noRedirect
         /// The sandbox did not redirect back after the authorization URL was opened.
         case notApproved
+        /// The sandbox hosts no account by the handle given.
+        case noAccount
     }
 
     /// Which failure this is: `error.code == .notApproved`.
@@ -173,6 +192,7 @@ extension SandboxWorldError: CategorizedError {
         switch self {
         case .noRedirect: .noRedirect
         case .notApproved: .notApproved
+        case .noAccount: .noAccount
         }
     }
 
@@ -181,6 +201,7 @@ extension SandboxWorldError: CategorizedError {
         switch self {
         case .noRedirect: "The sandbox world's fixed redirect URI could not be formed."
         case .notApproved(let status): "The sandbox did not redirect back after approval (HTTP \(status))."
+        case .noAccount(let handle): "The sandbox hosts no account \(handle)."
         }
     }
 }

@@ -12,14 +12,13 @@ struct PinnedWriteTests {
     /// Signs bob in with his app password, then points his stored session at `https://pds.example`.
     private static func bobAtNamedPDS(_ world: SandboxWorld) async throws -> String {
         let accounts = world.accounts()
-        let password = try #require(world.server.configuration.account(for: "bob.test")?.appPassword)
-        let bob = try await accounts.signInWithAppPassword("bob.test", password: password)
-        let name = "session/" + bob.account.did.rawValue
+        let bob = try await world.signInWithAppPassword("bob.test", with: accounts)
+        let name = "session/" + bob.did.rawValue
         let stored = try #require(try world.keystore.load(name))
         var object = try #require(try JSONSerialization.jsonObject(with: stored) as? [String: Any])
         object["pds"] = "https://pds.example"
         try world.keystore.save(try JSONSerialization.data(withJSONObject: object), as: name)
-        return bob.account.did.rawValue
+        return bob.did.rawValue
     }
 
     @Test("a POST is pinned to the address its host was checked at; a GET goes out unpinned")

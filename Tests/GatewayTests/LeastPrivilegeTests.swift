@@ -5,7 +5,6 @@ import AccountManager
 import Foundation
 import Gateway
 import HTTPTransport
-import Sandbox
 import Testing
 
 /// A limited token through a gateway serving an app-password account, which the PDS lets do everything: the token
@@ -17,11 +16,7 @@ struct LeastPrivilegeTests {
         try await SandboxWorld.with { world in
             let recording = RecordingTransport(world.transport)
             let accounts = world.accounts(transport: recording)
-            let password = try #require(world.server.configuration.account(for: "alice.test")?.appPassword)
-            let alice = try await accounts.signInWithAppPassword(
-                .handle(try Handle(validating: "alice.test")),
-                password: password
-            )
+            let alice = try await world.signInWithAppPassword(with: accounts)
             let tokens = accounts.gatewayTokens()
             func token(_ name: String, _ scope: String?) async throws -> String {
                 let token = GatewayToken.generate()
@@ -43,7 +38,7 @@ struct LeastPrivilegeTests {
                 func sent(_ method: String) -> Bool { recording.requests.contains { $0.url.path.hasSuffix(method) } }
 
                 let session = try GatewayClient.object(try await reads.send("/xrpc/com.atproto.server.getSession"))
-                #expect(session["did"] as? String == alice.account.did.rawValue)
+                #expect(session["did"] as? String == alice.did.rawValue)
                 #expect(session["email"] == nil && session["emailConfirmed"] == nil, "\(session)")
                 let mail = try await GatewayClient(port: gateway.port, token: mailer, transport: world.transport)
                     .send("/xrpc/com.atproto.server.getSession")

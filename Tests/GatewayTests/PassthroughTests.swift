@@ -50,15 +50,11 @@ struct PassthroughTests {
         try await SandboxWorld.with { world in
             let recording = RecordingTransport(world.transport)
             let accounts = world.accounts(transport: recording)
-            let password = try #require(world.server.configuration.account(for: "alice.test")?.appPassword)
-            let alice = try await accounts.signInWithAppPassword(
-                .handle(try Handle(validating: "alice.test")),
-                password: password
-            )
+            let alice = try await world.signInWithAppPassword(with: accounts)
             try await RunningGateway.with(accounts, transport: world.transport) { gateway in
                 let answer = try await gateway.send("/xrpc/com.atproto.server.getSession")
                 #expect(answer.status == 200)
-                #expect(try GatewayClient.object(answer)["did"] as? String == alice.account.did.rawValue)
+                #expect(try GatewayClient.object(answer)["did"] as? String == alice.did.rawValue)
                 let sent = try #require(recording.requests.last { $0.url.path.hasSuffix("getSession") })
                 #expect(sent.headers["Authorization"]?.hasPrefix("Bearer ") == true)
                 #expect(sent.headers["DPoP"] == nil)
