@@ -79,6 +79,8 @@ extension AccountManager {
     }
 
     /// Makes an account active.
+    ///
+    /// - Throws: ``AccountError`` when no signed-in account matches, also when another process removed it meanwhile.
     @discardableResult
     public func switchTo(_ identifier: ATIdentifier) async throws -> Account {
         var account = try await account(identifier)
@@ -115,9 +117,28 @@ extension AccountManager {
         await handleIndex.remove(did)
     }
 
+    /// Makes `did` the active account, under the active entry's lock, which a removal hands the active account over
+    /// under too: an account whose session is gone by then (another process removed it since it was looked up) is
+    /// not made active, for the entry would name an account no longer signed in.
+    ///
+    /// - Throws: ``AccountError`` (`noSuchAccount`) when the session is gone.
     func setActive(_ did: DID) async throws {
         try await keystore.withLock(Self.activeEntry) {
+            guard try await holdsSession(did) else {
+                directory.forget()
+                throw AccountError.noSuchAccount(did.rawValue)
+            }
             try await keystore.save(Data(did.rawValue.utf8), as: Self.activeEntry)
+        }
+    }
+
+    /// Whether the session of `did` is in the store: told by its entry's revision, or, in a store that keeps none,
+    /// by the entry itself.
+    func holdsSession(_ did: DID) async throws -> Bool {
+        let name = Session.entryName(did: did)
+        return switch try await keystore.revision(of: name) {
+        case let revision?: revision != .absent
+        case nil: try await keystore.load(name) != nil
         }
     }
 

@@ -53,13 +53,7 @@ extension AccountManager {
     /// Makes another account active if `did` was the active one and its session is gone from the store (the server
     /// ended it, or it had to be deleted), as ``remove(_:)`` does.
     func handOverActive(fromEnded did: DID) async throws -> ActiveAccountChange {
-        let name = Session.entryName(did: did)
-        let gone =
-            switch try await keystore.revision(of: name) {
-            case let revision?: revision == .absent
-            case nil: try await keystore.load(name) == nil
-            }
-        guard gone else { return .unchanged }
+        guard try await !holdsSession(did) else { return .unchanged }
         return try await handOverActive(from: did)
     }
 

@@ -240,6 +240,24 @@ struct LifecycleTests {
         }
     }
 
+    @Test("a switch to an account another process removes meanwhile fails, and leaves the active one as it was")
+    func switchRacesRemoval() async throws {
+        try await SandboxWorld.with(Self.threeAccounts) { world in
+            let remover = world.accounts()
+            _ = try await world.signIn("bob.test", with: remover)
+            world.clock.advance(by: 10)
+            let alice = try await world.signIn("alice.test", with: remover)
+            let raced = LockHookKeystore(world.keystore, before: "accounts/active") {
+                _ = try await remover.remove("bob.test")
+            }
+            let switcher = world.accounts(keystore: raced)
+            let error = await #expect(throws: AccountError.self) { try await switcher.switchTo("bob.test") }
+            #expect(error?.code == .noSuchAccount)
+            #expect(try await remover.activeAccount()?.did == alice.did)
+            #expect(try await switcher.accounts().map(\.handle?.description) == ["alice.test"])
+        }
+    }
+
     @Test("an active entry left naming a deleted session is handed over on the next look, and the error says so")
     func danglingActiveEntryHandsOver() async throws {
         try await SandboxWorld.with(Self.threeAccounts) { world in
