@@ -94,6 +94,7 @@ public final class GatewayServer: Service, CustomStringConvertible {
 
     private func serve() async throws {
         let spool = try SpoolDirectory(configuration.spoolDirectory)
+        let upstream = UpstreamCalls()
         let metrics = GatewayMetrics(
             registry: registry,
             perAccount: configuration.metricsPerAccount,
@@ -115,7 +116,8 @@ public final class GatewayServer: Service, CustomStringConvertible {
             now: { Date() },
             nonceRetries: { [accounts] in accounts.nonceCache.challengesAnswered },
             authenticator: GatewayAuthenticator(configuration: configuration, accounts: accounts, logger: logger),
-            audit: try configuration.auditLog.map(AuditLog.init)
+            audit: try configuration.auditLog.map(AuditLog.init),
+            upstream: upstream
         )
         var serverLogger = logger
         serverLogger.logLevel = max(logger.logLevel, .warning)  // Hummingbird's own chatter stays out of the log.
@@ -205,7 +207,15 @@ public final class GatewayServer: Service, CustomStringConvertible {
                     log.info("stopped")
                     return
                 case .graceExpired:
+                    // The calls are cut short first, so that their requests are answered 503 on connections still
+                    // open; an answer still streaming its body a moment later is cut off with the connections.
                     log.warning("the shutdown grace ran out: cancelling the requests still in flight")
+                    upstream.cutShort()
+                    group.addTask {
+                        do { try await Task.sleep(for: Self.answeringAfterGrace) } catch { return .notStopping }
+                        return .answersCutOff
+                    }
+                case .answersCutOff:
                     group.cancelAll()
                 case .notStopping:
                     continue
@@ -218,8 +228,14 @@ public final class GatewayServer: Service, CustomStringConvertible {
     private enum Ending: Sendable {
         case serverStopped
         case graceExpired
+        /// The moment after the grace given to the requests cut short to be answered.
+        case answersCutOff
         case notStopping
     }
+
+    /// How long the requests cut short at the end of the grace have to write their `503`, before the connections
+    /// still open are closed.
+    static let answeringAfterGrace: Duration = .seconds(2)
 
     /// The address to bind: the canonical loopback address, or, once no running server holds the socket path, a
     /// socket in a private directory beside it (``PrivateSocketPath``), moved into place once bound: never, even

@@ -58,6 +58,55 @@ struct LifecycleTests {
         }
     }
 
+    @Test("a request still waiting for the PDS when the grace runs out is answered 503 ShuttingDown; the gateway stops")
+    func graceRunsOut() async throws {
+        let blackhole = try await BlackholeListener.start()
+        do {
+            try await SandboxWorld.with { world in
+                let (accounts, _) = try await narrowedSession(
+                    world,
+                    scope: "atproto transition:generic",
+                    pds: URL(string: "http://127.0.0.1:\(blackhole.port)/")
+                )
+                let spool = RunningGateway.spoolDirectory()
+                defer { try? FileManager.default.removeItem(at: spool) }
+                var configuration = RunningGateway.configuration(spool: spool)
+                configuration.shutdownGrace = .milliseconds(100)
+                let gateway = try GatewayServer(configuration: configuration, accounts: accounts)
+                let group = ServiceGroup(
+                    configuration: ServiceGroupConfiguration(
+                        services: [gateway],
+                        logger: Logger(label: "gateway-tests") { _ in SwiftLogNoOpLogHandler() }
+                    )
+                )
+                let running = Task { try await group.run() }
+                guard case .tcp(_, let port) = try await gateway.boundAddress() else {
+                    Issue.record("the gateway listens on TCP")
+                    await group.triggerGracefulShutdown()
+                    return
+                }
+                let client = GatewayClient(port: port, token: configuration.token, transport: world.transport)
+                let before = blackhole.hangingHandshakes
+                let call = Task { try await client.send("/xrpc/com.example.slow.get") }
+                try await Waiting.until("the call to hang connecting to the PDS") {
+                    blackhole.hangingHandshakes > before
+                }
+                await group.triggerGracefulShutdown()
+                let answer = try await call.value
+                #expect(answer.status == 503)
+                #expect(try GatewayClient.errorName(answer) == "ShuttingDown")
+                #expect(answer.headers["Retry-After"] == "1")
+                try await running.value
+                // Closed before the world's transport shuts down, which waits for the connect the gateway abandoned.
+                await blackhole.shutdown()
+            }
+        } catch {
+            await blackhole.shutdown()
+            throw error
+        }
+        await blackhole.shutdown()
+    }
+
     @Test("on a Unix socket the socket is 0600 while it listens and removed once it stops")
     func unixSocket() async throws {
         try await SandboxWorld.with { world in

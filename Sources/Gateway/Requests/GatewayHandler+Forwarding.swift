@@ -131,7 +131,9 @@ extension GatewayHandler {
         if hasBody, !Self.isRoutedByBody(contentType: contentType, declaredLength: declaredLength) {
             do {
                 let fallback = lent.fallback(configuration)
-                try await client.preflight(call, as: account, otherwise: fallback, admit: lent.admit)
+                _ = try await upstream.run { [client, call, account] in
+                    try await client.preflight(call, as: account, otherwise: fallback, admit: lent.admit)
+                }
             } catch {
                 return refuse(.answering(error), &record, closing: unwanted)
             }
@@ -187,16 +189,16 @@ extension GatewayHandler {
         _ lent: LentCall
     ) async -> Forwarded {
         do {
-            var answer = try await client.forward(
-                call,
-                as: account,
-                otherwise: lent.fallback(configuration),
-                admit: lent.admit
+            let fallback = lent.fallback(configuration)
+            return .success(
+                try await upstream.run { [client] in
+                    var answer = try await client.forward(call, as: account, otherwise: fallback, admit: lent.admit)
+                    if lent.grant.hidesEmail(from: lent.nsid) {
+                        answer.response = try await EmailRedaction.redacted(answer.response)
+                    }
+                    return answer
+                }
             )
-            if lent.grant.hidesEmail(from: lent.nsid) {
-                answer.response = try await EmailRedaction.redacted(answer.response)
-            }
-            return .success(answer)
         } catch {
             return .failure(error)
         }

@@ -29,6 +29,8 @@ struct GatewayHandler: Sendable {
     let authenticator: GatewayAuthenticator
     /// The audit trail, when asked for.
     let audit: AuditLog?
+    /// The calls to the PDS the answers wait for, cut short when the shutdown grace runs out.
+    let upstream: UpstreamCalls
 
     /// What a request is answered with, and what to do once the answer is written.
     struct Answer: Sendable {
