@@ -1,4 +1,5 @@
 import ATProtoPermissions
+import ATProtoSyntax
 import Foundation
 import Testing
 
@@ -71,6 +72,56 @@ struct RequiredPermissionsTests {
             let needs = RequiredPermissions.of(nsid(open), proxy: nil, body: nil, contentType: nil)
             #expect(needs.wherever.isEmpty && !needs.lentToNoGrant, "\(open)")
         }
+    }
+
+    @Test("a method is judged whatever the case of its name, as a PDS routes it")
+    func caseOfNames() {
+        #expect(needed("com.atproto.identity.UpdateHandle") == ["identity:handle"])
+        let body = #"{"repo":"did:plc:x","collection":"app.bsky.feed.post","rkey":"a"}"#
+        #expect(
+            needed("COM.ATPROTO.REPO.DELETERECORD", body: body, type: json) == ["repo:app.bsky.feed.post?action=delete"]
+        )
+        let passwords = RequiredPermissions.of(
+            nsid("com.atproto.server.ListAppPasswords"),
+            proxy: nil,
+            body: nil,
+            contentType: nil
+        )
+        #expect(passwords.lentToNoGrant)
+        #expect(PDSMethods.canonical(nsid("com.atproto.server.GETSESSION")).rawValue == "com.atproto.server.getSession")
+        #expect(PDSMethods.canonical(nsid("com.example.Feed.get")).rawValue == "com.example.Feed.get")
+        let unlisted = RequiredPermissions.of(
+            nsid("com.atproto.sync.listReposByCollection"),
+            proxy: nil,
+            body: nil,
+            contentType: nil
+        )
+        #expect(unlisted.wherever.map(\.description) == ["rpc:com.atproto.sync.listReposByCollection?aud=*"])
+    }
+
+    @Test("a service ID with + & = ? keeps its meaning in the permission a call needs")
+    func awkwardServiceIDs() throws {
+        let exact = try ScopeSet(requested: "rpc:app.bsky.actor.getProfile?aud=did:web:api.bsky.app%23bsky_appview")
+        for proxy in ["did:web:api.bsky.app#bsky_appview+x", "did:web:evil.example#svc&aud=*"] {
+            let needs = RequiredPermissions.of(
+                nsid("app.bsky.actor.getProfile"),
+                proxy: proxy,
+                body: nil,
+                contentType: nil
+            )
+            let permission = try #require(needs.permissions.first, "\(proxy)")
+            #expect(needs.isJudgeable && needs.permissions.count == 1)
+            #expect(!exact.covers(permission), "\(permission)")
+            #expect(try ScopeSet(requested: permission.description).covers(permission))
+        }
+        let minted = RequiredPermissions.of(
+            nsid("com.atproto.server.getServiceAuth"),
+            parameters: [("aud", "did:web:api.bsky.app#bsky_appview+x"), ("lxm", "app.bsky.actor.getProfile")],
+            proxy: nil,
+            body: nil,
+            contentType: nil
+        )
+        #expect(minted.permissions.count == 1 && !exact.covers(minted.permissions[0]))
     }
 
     @Test("app passwords, account management and admin methods are lent to no grant")

@@ -31,6 +31,10 @@ struct LeastPrivilegeTests {
                 return token
             }
             let reader = try await token("reader", "rpc:app.bsky.actor.getProfile?aud=*")
+            let appView = try await token(
+                "appview",
+                "rpc:app.bsky.actor.getProfile?aud=did:web:api.bsky.app%23bsky_appview"
+            )
             let mailer = try await token("mailer", "rpc:app.bsky.actor.getProfile?aud=* account:email")
             let open = try await token("open", nil)
             try await RunningGateway.with(accounts, transport: world.transport) { gateway in
@@ -71,6 +75,25 @@ struct LeastPrivilegeTests {
                     headers: ["atproto-proxy": "did:web:api.bsky.app#bsky_appview"]
                 )
                 #expect(sent("getProfile"))
+                // A service ID the scope syntax must escape is judged as itself, not dropped.
+                let elsewhere = try await GatewayClient(port: gateway.port, token: appView, transport: world.transport)
+                    .send(
+                        "/xrpc/app.bsky.actor.getProfile?actor=alice.test",
+                        headers: ["atproto-proxy": "did:web:api.bsky.app#bsky_appview+x"]
+                    )
+                #expect(elsewhere.status == 403)
+                #expect(try GatewayClient.errorName(elsewhere) == "ScopeMissingError")
+
+                // A PDS runs a method whatever the case of its name: it is judged, and sent, as its own spelling.
+                let shouting = try await reads.send("/xrpc/COM.ATPROTO.SERVER.GETSESSION")
+                #expect(try GatewayClient.object(shouting)["email"] == nil)
+                #expect(recording.requests.last?.url.path == "/xrpc/com.atproto.server.getSession")
+                let listing = try await reads.send("/xrpc/com.atproto.server.ListAppPasswords")
+                #expect(listing.status == 403)
+                #expect(!recording.requests.contains { $0.url.path.lowercased().hasSuffix("listapppasswords") })
+                let refused = try await reads.send("/_gateway/metrics")
+                #expect(refused.status == 403)
+                #expect(try GatewayClient.errorName(refused) == "Forbidden")
 
                 _ = try await GatewayClient(port: gateway.port, token: open, transport: world.transport)
                     .send("/xrpc/com.atproto.server.listAppPasswords")

@@ -85,6 +85,14 @@ struct NamedTokenTests {
                 )
                 #expect(other.status == 403)
                 #expect(try GatewayClient.errorName(other) == "AccountNotAllowed")
+                #expect(!String(decoding: other.body, as: UTF8.self).contains(alice.did.rawValue))
+                // An account not signed in here is answered the same: the token learns nothing of the others.
+                let absent = try await asBob.send(
+                    "/xrpc/com.atproto.server.getSession",
+                    headers: ["atoauth-account": "carol.test"]
+                )
+                #expect(absent.status == 403)
+                #expect(absent.body == other.body)
 
                 let expired = try await GatewayClient(port: gateway.port, token: stale, transport: world.transport)
                     .send("/xrpc/com.atproto.server.getSession")
@@ -158,6 +166,14 @@ struct NamedTokenTests {
                 )
                 #expect(other.status == 403)
                 #expect(try GatewayClient.errorName(other) == "AccountNotAllowed")
+                #expect(!String(decoding: other.body, as: UTF8.self).contains(alice.did.rawValue))
+                // An account not signed in here is answered the same: the token learns nothing of the others.
+                let absent = try await gateway.send(
+                    "/xrpc/com.atproto.server.getSession",
+                    headers: ["atoauth-account": "carol.test"]
+                )
+                #expect(absent.status == 403)
+                #expect(absent.body == other.body)
                 let refresh = try await gateway.send("/xrpc/com.atproto.server.refreshSession", method: .post)
                 #expect(refresh.status == 403)
                 #expect(try GatewayClient.errorName(refresh) == "MethodNotAllowed")

@@ -10,12 +10,29 @@ package struct CallNeeds: Sendable {
     package var anyService: Permission?
     /// Whether a PDS refuses the call to every OAuth grant (account management, app passwords, invite codes).
     package var lentToNoGrant: Bool
+    /// Whether every permission the PDS checks could be written here; `false` when one could not (nothing of the
+    /// call should then be taken as needing nothing).
+    package var isJudgeable = true
 
     /// Creates the needs of a call.
     package init(permissions: [Permission] = [], anyService: Permission? = nil, lentToNoGrant: Bool = false) {
         self.permissions = permissions
         self.anyService = anyService
         self.lentToNoGrant = lentToNoGrant
+    }
+
+    /// Adds the permissions `texts` name; one that does not parse makes the call unjudgeable.
+    mutating func require(_ texts: String...) { require(texts) }
+
+    /// Adds the permissions `texts` name; one that does not parse makes the call unjudgeable.
+    mutating func require(_ texts: [String]) {
+        for text in texts {
+            if let permission = try? Permission(parsing: text) {
+                permissions.append(permission)
+            } else {
+                isJudgeable = false
+            }
+        }
     }
 
     /// What a grant judged without knowing the PDS's choices must hold: ``permissions`` and ``anyService``.

@@ -1,10 +1,16 @@
+package import ATProtoSyntax
+
 /// The `com.atproto` methods a PDS answers itself, and what it asks of an OAuth grant for each, as the reference PDS
 /// (`@atproto/pds`) checks them (atproto.com/specs/permission, Permission Resources; atproto.com/specs/xrpc,
 /// Service Proxying).
 ///
 /// A method not listed here and sent without `atproto-proxy` is forwarded by the PDS to a service of its own choice
 /// (its AppView, moderation or report service), under the `rpc` permission for that service.
-enum PDSMethods {
+///
+/// A PDS routes method names without regard to case (the reference's router, and its `normalizeLxm`), so
+/// `com.atproto.repo.DeleteRecord` runs `deleteRecord`: every look-up here ignores case, and ``canonical(_:)`` gives
+/// the spelling the rest of the checks compare.
+package enum PDSMethods {
     /// How a PDS judges a grant calling one of its own methods.
     enum Judgement: Equatable {
         /// Any grant may call it; a record write, an upload and a service auth token are judged by their input.
@@ -16,12 +22,23 @@ enum PDSMethods {
     }
 
     /// The judgement of `nsid`, or `nil` when the PDS forwards it.
-    static func judgement(of nsid: String) -> Judgement? {
-        if let permission = guarded[nsid] { return .needs(permission) }
-        if noGrant.contains(nsid) || nsid.hasPrefix("com.atproto.admin.") { return .noGrant }
-        if open.contains(nsid) || nsid.hasPrefix("com.atproto.sync.") { return .open }
-        return nil
+    static func judgement(of nsid: NSID) -> Judgement? {
+        let name = canonical(nsid).rawValue
+        if let permission = guarded[name] { return .needs(permission) }
+        if noGrant.contains(name) || name.lowercased().hasPrefix("com.atproto.admin.") { return .noGrant }
+        return open.contains(name) ? .open : nil
     }
+
+    /// `nsid` as the PDS's own method of that name, in whatever case, is spelled; else `nsid` itself.
+    package static func canonical(_ nsid: NSID) -> NSID {
+        spellings[nsid.rawValue.lowercased()].flatMap { try? NSID(validating: $0) } ?? nsid
+    }
+
+    /// Every method listed here, by its lowercased name.
+    private static let spellings: [String: String] = Dictionary(
+        (Array(guarded.keys) + Array(noGrant) + Array(open)).map { ($0.lowercased(), $0) },
+        uniquingKeysWith: { first, _ in first }
+    )
 
     /// Methods a grant may call only with a permission over the account or its identity.
     private static let guarded: [String: String] = [
@@ -55,6 +72,10 @@ enum PDSMethods {
         "com.atproto.server.describeServer", "com.atproto.server.getServiceAuth", "com.atproto.server.getSession",
         "com.atproto.server.requestPasswordReset", "com.atproto.server.resetPassword",
         "com.atproto.server.reserveSigningKey", "com.atproto.server.createSession",
-        "com.atproto.server.refreshSession", "com.atproto.server.deleteSession",
+        "com.atproto.server.refreshSession", "com.atproto.server.deleteSession", "com.atproto.sync.getBlob",
+        "com.atproto.sync.getBlocks", "com.atproto.sync.getLatestCommit", "com.atproto.sync.getRecord",
+        "com.atproto.sync.getRepo", "com.atproto.sync.getRepoStatus", "com.atproto.sync.listBlobs",
+        "com.atproto.sync.listRepos", "com.atproto.sync.subscribeRepos", "com.atproto.sync.getCheckout",
+        "com.atproto.sync.getHead",
     ]
 }

@@ -21,17 +21,20 @@ enum RequiredPermissions {
         body: Data?,
         contentType: String?
     ) -> CallNeeds {
+        // A PDS routes method names without regard to case: `DeleteRecord` is judged as `deleteRecord`.
+        let nsid = PDSMethods.canonical(nsid)
         var needs = CallNeeds()
         // The PDS answers its own methods whatever `atproto-proxy` says (atproto.com/specs/xrpc, Service Proxying).
-        switch PDSMethods.judgement(of: nsid.rawValue) {
+        switch PDSMethods.judgement(of: nsid) {
         case .open: break
-        case .needs(let permission): needs.permissions += parsed(permission)
+        case .needs(let permission): needs.require(permission)
         case .noGrant: needs.lentToNoGrant = true
         case nil:
             if let proxy, let audience = ServiceReference(rawValue: proxy) {
-                needs.permissions += parsed("rpc:\(nsid.rawValue)?aud=\(escaped(audience.rawValue))")
+                needs.require("rpc:\(nsid.rawValue)?aud=\(escaped(audience.rawValue))")
             } else if proxy == nil {
-                needs.anyService = parsed("rpc:\(nsid.rawValue)?aud=*").first
+                needs.anyService = try? Permission(parsing: "rpc:\(nsid.rawValue)?aud=*")
+                needs.isJudgeable = needs.anyService != nil
             }
         }
         switch nsid.rawValue {
@@ -41,7 +44,7 @@ enum RequiredPermissions {
         case "com.atproto.repo.applyWrites": needs.permissions += writes(body, contentType)
         case "com.atproto.repo.uploadBlob":
             if let type = ContentTypeField.essence(contentType) { needs.permissions += parsed("blob:\(type)") }
-        case "com.atproto.server.getServiceAuth": needs.permissions += serviceAuth(parameters)
+        case "com.atproto.server.getServiceAuth": needs.require(serviceAuth(parameters))
         default: break
         }
         return needs
@@ -52,20 +55,22 @@ enum RequiredPermissions {
     /// An `rpc` permission names its audience with a service fragment, so only `aud=*` covers an `aud` without one
     /// (a bare DID, as the lexicon allows). A token for any method at such an audience would need `rpc:*?aud=*`,
     /// which no permission may be: only `transition:generic` with `transition:chat.bsky` allow it.
-    private static func serviceAuth(_ parameters: [(String, String)]) -> [Permission] {
+    private static func serviceAuth(_ parameters: [(String, String)]) -> [String] {
         let lxm = parameters.last { $0.0 == "lxm" }.map(\.1).flatMap { try? NSID(validating: $0) }
         let aud = parameters.last { $0.0 == "aud" }.map(\.1).flatMap(ServiceReference.init(rawValue:))
         switch (lxm, aud) {
-        case (let lxm?, let aud?): return parsed("rpc:\(lxm.rawValue)?aud=\(escaped(aud.rawValue))")
-        case (let lxm?, nil): return parsed("rpc:\(lxm.rawValue)?aud=*")
-        case (nil, let aud?): return parsed("rpc:*?aud=\(escaped(aud.rawValue))")
-        case (nil, nil): return parsed("transition:generic") + parsed("transition:chat.bsky")
+        case (let lxm?, let aud?): return ["rpc:\(lxm.rawValue)?aud=\(escaped(aud.rawValue))"]
+        case (let lxm?, nil): return ["rpc:\(lxm.rawValue)?aud=*"]
+        case (nil, let aud?): return ["rpc:*?aud=\(escaped(aud.rawValue))"]
+        case (nil, nil): return ["transition:generic", "transition:chat.bsky"]
         }
     }
 
     /// `repo:<collection>?action=…` for the body's `collection`.
     private static func repo(_ body: Data?, _ contentType: String?, actions: [String]) -> [Permission] {
-        guard let collection = json(body, contentType)?["collection"] as? String else { return [] }
+        guard let collection = json(body, contentType)?["collection"] as? String,
+            (try? NSID(validating: collection)) != nil
+        else { return [] }
         return actions.flatMap { parsed("repo:\(collection)?action=\($0)") }
     }
 
@@ -74,6 +79,7 @@ enum RequiredPermissions {
         guard let writes = json(body, contentType)?["writes"] as? [[String: Any]] else { return [] }
         return writes.flatMap { write -> [Permission] in
             guard let type = write["$type"] as? String, let collection = write["collection"] as? String,
+                (try? NSID(validating: collection)) != nil,
                 let action = type.split(separator: "#").last, ["create", "update", "delete"].contains(action)
             else { return [] }
             return parsed("repo:\(collection)?action=\(action)")
@@ -91,8 +97,13 @@ enum RequiredPermissions {
         (try? Permission(parsing: text)).map { [$0] } ?? []
     }
 
-    /// `#` is written `%23` in a scope string.
+    /// An audience as a scope string's parameter value: percent-encoded but for letters, digits, `-._~` and `:`, so
+    /// that a service ID holding `#`, `+`, `&`, `=` or `?` reads back as itself (RFC 3986 §2).
     private static func escaped(_ audience: String) -> String {
-        audience.replacingOccurrences(of: "#", with: "%23")
+        audience.addingPercentEncoding(withAllowedCharacters: audienceCharacters) ?? audience
     }
+
+    private static let audienceCharacters = CharacterSet(
+        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:"
+    )
 }

@@ -22,7 +22,7 @@ extension GatewayHandler {
         record: inout RequestRecord
     ) async -> Answer {
         let unwanted = Self.carriesBody(request.headers)
-        guard let nsid = try? NSID(validating: name) else {
+        guard let spelled = try? NSID(validating: name) else {
             let shown = TerminalText.sanitized(name, limit: 120)
             return refuse(
                 .invalidRequest("“\(shown)” is not an NSID such as com.atproto.server.getSession."),
@@ -30,6 +30,8 @@ extension GatewayHandler {
                 closing: unwanted
             )
         }
+        // A PDS routes method names without regard to case: the one it runs is the one checked and sent.
+        let nsid = PDSMethods.canonical(spelled)
         record.nsid = nsid.rawValue
         guard !GatewayRefusal.unlentMethods.contains(nsid.rawValue) else {
             return refuse(.notLent(nsid), &record, closing: unwanted)
@@ -135,7 +137,7 @@ extension GatewayHandler {
                     try await client.preflight(call, as: account, otherwise: fallback, admit: lent.admit)
                 }
             } catch {
-                return refuse(.answering(error), &record, closing: unwanted)
+                return refuse(.answering(error, lentWith: lent.grant), &record, closing: unwanted)
             }
         }
         var body: RequestBodyReader.Body?
@@ -200,7 +202,7 @@ extension GatewayHandler {
                 }
             )
         } catch {
-            return .failure(error)
+            return .failure(GatewayRefusal.answering(error, lentWith: lent.grant))
         }
     }
 

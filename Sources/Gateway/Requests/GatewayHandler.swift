@@ -99,6 +99,13 @@ struct GatewayHandler: Sendable {
             guard request.method == .get else {
                 return refuse(.methodNotAllowed(request.method.rawValue, allowed: "GET"), &record, closing: unreadBody)
             }
+            // They name every account and token: a named token limited to some learns nothing of the others.
+            guard grant.name == TokenGrant.startupName || !grant.isLimited else {
+                return refuse(
+                    .forbidden("The metrics are served to the start-up token and unrestricted named tokens only."),
+                    &record
+                )
+            }
             return Answer(response: metricsResponse())
         }
         guard path.hasPrefix("/xrpc/") else { return refuse(.notFound, &record, closing: unreadBody) }

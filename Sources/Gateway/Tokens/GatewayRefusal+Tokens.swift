@@ -9,23 +9,30 @@ extension GatewayRefusal {
         headers: [challenge]
     )
 
-    /// 403: the token may not act as the account the call would go out as; nothing was forwarded.
-    static func accountNotAllowed(_ account: DID?) -> GatewayRefusal {
-        let named = account.map { "as \($0)" } ?? "without naming one of its accounts"
-        return GatewayRefusal(
-            403,
-            "AccountNotAllowed",
-            "This gateway token may not act \(named); name one of its accounts with atoauth-account."
-        )
-    }
+    /// 403: the token may not act as the account the call would go out as, or names one not signed in here (the
+    /// same answer, so that a token limited to some accounts learns nothing of the others); nothing was forwarded.
+    static let accountNotAllowed = GatewayRefusal(
+        403,
+        "AccountNotAllowed",
+        "This gateway token may not act as that account; name one of its accounts with atoauth-account."
+    )
 
     /// 403: the token's permissions do not cover the call; nothing was forwarded.
     ///
     /// `unnamedService`: the permission lacking is `rpc:<nsid>?aud=*`, asked for because the call names no service
-    /// with `atproto-proxy`.
-    static func tokenScopeMissing(_ permission: String?, nsid: NSID, unnamedService: Bool = false) -> GatewayRefusal {
+    /// with `atproto-proxy`. `unreadBody`: no permission could be read from a procedure's body.
+    static func tokenScopeMissing(
+        _ permission: String?,
+        nsid: NSID,
+        unnamedService: Bool = false,
+        unreadBody: Bool = false
+    ) -> GatewayRefusal {
         var refusal = scopeMissing(permission)
-        if permission == nil {
+        if unreadBody {
+            refusal.message +=
+                " (the gateway token's permissions do not cover \(nsid), or could not be checked: what it writes"
+                + " is read from a JSON body of at most \(GatewayHandler.inspectableBodyLimit >> 10) KiB)"
+        } else if permission == nil {
             refusal.message += " (the gateway token's permissions do not cover \(nsid))"
         } else if unnamedService {
             refusal.message +=
@@ -35,6 +42,15 @@ extension GatewayRefusal {
             refusal.message += " (the gateway token's permissions lack it)"
         }
         return refusal
+    }
+
+    /// What a call lent with `grant` that failed with `error` is answered: ``answering(_:)``, but for a token limited
+    /// to some accounts an account not signed in here is ``accountNotAllowed``, so that the token learns nothing of
+    /// the accounts it may not use.
+    static func answering(_ error: any Error, lentWith grant: TokenGrant) -> GatewayRefusal {
+        let refusal = answering(error)
+        guard grant.accounts != nil, refusal.name == accountNotSignedIn("").name else { return refusal }
+        return accountNotAllowed
     }
 
     /// 403: a method a PDS lends to no OAuth grant (app passwords, account management, invite codes), so to no

@@ -29,17 +29,21 @@ struct TokenGrant: Sendable {
     ///
     /// A limited scope is judged as a PDS judges an OAuth grant, and fails closed where the PDS's choices are not
     /// known here: a call forwarded to a service the caller does not name needs `rpc:<nsid>?aud=*`, a method a PDS
-    /// lends to no grant (app passwords, account management) is refused, and so is a procedure (POST) whose
-    /// permissions cannot be read from the request, since nothing shows the token covers it.
+    /// lends to no grant (app passwords, account management) is refused, and so are a call whose permission cannot be
+    /// written and a procedure (POST) whose permissions cannot be read from the request, since nothing shows the
+    /// token covers them.
     func admission(nsid: NSID, isProcedure: Bool) -> CallAdmission? {
         guard isLimited else { return nil }
         return { [accounts, scope] account, needs in
             if let accounts, !accounts.contains(account) {
-                throw GatewayRefusal.accountNotAllowed(account)
+                throw GatewayRefusal.accountNotAllowed
             }
             guard let scope else { return }
             if needs.lentToNoGrant {
                 throw GatewayRefusal.lentToNoGrant(nsid)
+            }
+            if !needs.isJudgeable {
+                throw GatewayRefusal.tokenScopeMissing(nil, nsid: nsid)
             }
             if let lacking = needs.wherever.first(where: { !scope.covers($0) }) {
                 throw GatewayRefusal.tokenScopeMissing(
@@ -49,7 +53,7 @@ struct TokenGrant: Sendable {
                 )
             }
             if needs.wherever.isEmpty, isProcedure {
-                throw GatewayRefusal.tokenScopeMissing(nil, nsid: nsid)
+                throw GatewayRefusal.tokenScopeMissing(nil, nsid: nsid, unreadBody: true)
             }
         }
     }
