@@ -149,21 +149,19 @@ extension AccountManager {
     func activeDID() async throws -> DID? {
         let revision = try await keystore.revision(of: Self.activeEntry)
         if let revision, let cached = directory.active, cached.revision == revision { return cached.did }
-        let data: Data?
+        let did: DID?
         do {
-            data = try await keystore.load(Self.activeEntry)
+            did = try await keystore.load(Self.activeEntry).flatMap {
+                try? DID(validating: String(decoding: $0, as: UTF8.self))
+            }
         } catch let error as KeystoreError where error.code == .corrupted {
             let message =
                 "the entry naming the active account cannot be read, so no account is active until one is chosen "
                 + "(atoauth accounts switch): \(error.description)"
             configuration.logger.warning("\(message)")
-            data = nil
+            did = nil
         }
-        guard let data else {
-            directory.active = nil
-            return nil
-        }
-        let did = try? DID(validating: String(decoding: data, as: UTF8.self))
+        // Remembered for the entry's revision, a damaged one too: it is read, and warned of, once until it changes.
         directory.active = revision.map { (revision: $0, did: did) }
         return did
     }

@@ -101,6 +101,12 @@ struct ArgumentValueTests {
         #expect(badDID?.description.hasPrefix("--proxy: invalid DID") == true)
         let badService = #expect(throws: InvalidArgument.self) { try ProxyService(parsing: "did:web:a.example#") }
         #expect(badService?.description.contains("is not a service ID") == true)
+        for unresolvable in [
+            "did:web:foo#bsky_appview", "did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK#atproto_labeler",
+        ] {
+            let refused = #expect(throws: InvalidArgument.self) { try ProxyService(parsing: unresolvable) }
+            #expect(refused?.description.contains("cannot name a service") == true, "\(String(describing: refused))")
+        }
     }
 
     @Test("an NSID, by the syntax rules")

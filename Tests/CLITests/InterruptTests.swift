@@ -41,6 +41,31 @@ struct InterruptTests {
         }
     }
 
+    @Test("Ctrl-C after a procedure reached the PDS says it may have been carried out, not that nothing was stored")
+    func procedureSent() async throws {
+        try await CLIWorld.with { world in
+            try await world.signIn("alice.test")
+            let before = try await world.sandbox.counters().xrpcRequestHeadsReceived
+            try await world.sandbox.configure(#"{"slowResponses": 60}"#)
+            let running = try CLIProcess.start(
+                [
+                    "xrpc", "com.atproto.repo.createRecord", "--json", "--input",
+                    #"{"repo":"alice.test","collection":"app.bsky.feed.post","record":{"text":"once"}}"#,
+                ],
+                environment: world.environment
+            )
+            try await Waiting.until("the procedure to reach the PDS") {
+                try await world.sandbox.counters().xrpcRequestHeadsReceived > before
+            }
+            try await Self.interrupt(running)
+            let result = try await running.finish(timeout: .seconds(30))
+            try await world.sandbox.configure(#"{"slowResponses": 0}"#)
+            #expect(result.status == 130, "\(result.stderr)")
+            #expect(result.stderr.contains("may already have reached the PDS"), "\(result.stderr)")
+            #expect(!result.stderr.contains("nothing was stored"), "\(result.stderr)")
+        }
+    }
+
     /// Sends SIGINT once the process handles it.
     ///
     /// atoauth's Dispatch signal source catches SIGINT from the moment it is registered (`SigCgt` in

@@ -142,6 +142,10 @@ struct SessionLifecycleTests {
                 }
             )
             #expect(results == ["alice.test": "valid", "bob.test": "ended"], "\(checked.stdout)")
+            // An ended session's check says how to sign it in again, as every command that meets one does.
+            let ended = objects.first { $0["handle"] as? String == "bob.test" }?["check"] as? [String: Any]
+            let message = try #require(ended?["message"] as? String)
+            #expect(message.contains("atoauth accounts add bob.test"), "\(message)")
             #expect(try world.storedNames().allSatisfy { $0 != "session/\(bob)" }, "the ended session is gone")
 
             let unchecked = try await world.atoauth("accounts", "status", "--all")

@@ -98,6 +98,10 @@ struct UnreadableSessionTests {
             #expect(named.status == 0, "\(named.stderr)")
             let unnamed = try await world.atoauth("whoami")
             #expect(unnamed.status == 3, "\(unnamed.stderr)")
+            // Warned of once a command, however often the command looks for the active account.
+            for output in [list.stderr, unnamed.stderr] {
+                #expect(output.components(separatedBy: "the active account cannot be read").count == 2, "\(output)")
+            }
 
             let switched = try await world.atoauth("accounts", "switch", "bob.test")
             #expect(switched.status == 0, "\(switched.stderr)")

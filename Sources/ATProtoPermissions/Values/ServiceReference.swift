@@ -15,11 +15,17 @@ public struct ServiceReference: RawRepresentable, Sendable, Hashable, CustomStri
     /// (atproto.com/specs/did, Blessed DID Methods): the reference authorization server drops a permission with any
     /// other audience, and a PDS cannot proxy to one.
     public init?(did: DID, serviceID: String) {
-        guard Self.isValidServiceID(serviceID), (try? did.resolutionTarget()) != nil else { return nil }
-        // The reference reads the port's escape in upper case only, as RFC 3986 §2.1 recommends writing it.
-        guard !did.rawValue.contains("%") || did.rawValue.hasPrefix("did:web:localhost%3A") else { return nil }
+        guard Self.isValidServiceID(serviceID), Self.canNameService(did) else { return nil }
         self.did = did
         self.serviceID = serviceID
+    }
+
+    /// Whether `did` can name a service: a `did:plc`, or a host-name `did:web` (a port only as
+    /// `did:web:localhost%3A…`).
+    public static func canNameService(_ did: DID) -> Bool {
+        guard (try? did.resolutionTarget()) != nil else { return false }
+        // The reference reads the port's escape in upper case only, as RFC 3986 §2.1 recommends writing it.
+        return !did.rawValue.contains("%") || did.rawValue.hasPrefix("did:web:localhost%3A")
     }
 
     /// Reads `did#serviceID`; `nil` without exactly one `#`, with an invalid DID, or with an invalid service ID.

@@ -28,7 +28,7 @@ struct SessionCheck: Encodable {
             _ = try await accounts.client(for: .did(account.did)).getSession()
             return SessionCheck(result: .valid)
         } catch let error as AccountError where error.category == .signInNeeded {
-            return SessionCheck(result: .ended, message: error.description)
+            return SessionCheck(result: .ended, message: CLIFailure(error).message)
         } catch {
             return SessionCheck(result: .failed, message: CLIFailure(error).message)
         }

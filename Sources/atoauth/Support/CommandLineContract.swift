@@ -40,10 +40,11 @@ struct CommandLineContract: Sendable {
         interrupt.cancel()
         switch result {
         case .success: exit(0)
-        case .failure where task.isCancelled:
+        case .failure(let error) where task.isCancelled:
             // Only Ctrl-C cancels the task: whatever the command then ended with (a request cut off, a prompt left
-            // unanswered) is the interrupt's doing.
-            report(CLIFailure(CancellationError()))
+            // unanswered) is the interrupt's doing, told as the command tells a cancellation when it has more to say.
+            let told = (error as? CLIFailure).flatMap { $0.status == .cancelled ? $0 : nil }
+            report(told ?? CLIFailure(CancellationError()))
         case .failure(let error as ParseFailure):
             reportParseError(error.underlying, suggestion: error.suggestion)
         case .failure(let error as CLIFailure):

@@ -148,8 +148,21 @@ struct XRPCCommand: AsyncParsableCommand, GlobalOptionUser {
                     }
                 return
             }
-            let response = try await client.execute(request)
+            let response: XRPCResponse
+            do {
+                response = try await client.execute(request)
+            } catch  where request.method == .post && CLIFailure(error).status == .cancelled {
+                throw Self.cancelledProcedure
+            }
             XRPCPrinter.print(response, as: format)
         }
     }
+
+    /// A procedure cancelled (Ctrl-C) may have reached the PDS and been carried out: the user is told so, not that
+    /// nothing was stored, so that they check before sending it again.
+    static let cancelledProcedure = CLIFailure(
+        status: .cancelled,
+        message: "Cancelled; the request may already have reached the PDS and been carried out: check before "
+            + "sending it again."
+    )
 }

@@ -28,13 +28,24 @@ struct ProxyService: ArgumentValue, Hashable {
             )
         }
         do {
-            _ = try DID(validating: String(parts[0]))
+            let did = try DID(validating: String(parts[0]))
+            guard ServiceReference.canNameService(did) else {
+                throw InvalidArgument(
+                    value: text,
+                    requirement:
+                        "“\(HeaderField.shown(did.rawValue))” cannot name a service: only a did:plc or a did:web"
+                        + " of a host name can (atproto.com/specs/did), \(example)",
+                    subject: source + ":"
+                )
+            }
         } catch let error as SyntaxError {
             throw InvalidArgument(
                 value: text,
                 requirement: "invalid DID \(error.reason). It takes DID#SERVICE, \(example)",
                 subject: source + ":"
             )
+        } catch let error as InvalidArgument {
+            throw error
         } catch {}
         throw InvalidArgument(
             value: text,
