@@ -21,19 +21,25 @@ extension AccountManager {
             .map { Account(session: $0, active: $0.did == active) }
             .sorted { $0.displayName < $1.displayName }
         directory.remember(accounts, names: try await keystore.names())
-        await handleIndex.record(accounts)
+        await handleIndex.record(accounts, keepingHandlesOf: stored.unreadable.map(\.did))
         return AccountListing(accounts: accounts, unreadable: stored.unreadable)
     }
 
+    /// Deletes the session `identifier` names (by DID, or by the handle the index last knew it by) when it cannot be
+    /// read, and hands the active account over.
     func discardUnreadable(
         _ identifier: ATIdentifier
     ) async throws -> (session: UnreadableSession, active: ActiveAccountChange)? {
-        guard let did = identifier.did,
-            let match = try await accountListing().unreadable.first(where: { $0.did == did })
-        else {
+        let did: DID? =
+            switch identifier {
+            case .did(let did): did
+            case .handle(let handle): await handleIndex.did(for: handle)
+            }
+        guard let did, let match = try await accountListing().unreadable.first(where: { $0.did == did }) else {
             return nil
         }
         try await sessions.discardSession(did: match.did)
+        await handleIndex.remove(match.did)
         connections[match.did] = nil
         directory.forget()
         return (match, try await uncancelled { try await self.handOverActive(from: match.did) })

@@ -14,7 +14,8 @@ extension AccountManager {
     ///
     /// An account whose session a forced client key removal ended (``removeClientKey(_:force:)``) is removed too:
     /// its record is forgotten, and the revocation is the one made when the session ended.
-    /// - Parameter identifier: the account's handle or DID (a DID for an unreadable session).
+    /// - Parameter identifier: the account's handle or DID (for an unreadable session, a handle only while the
+    ///   accounts' handle index still knows it).
     /// - Returns: what was removed, and what became of the active account.
     /// - Throws: ``AccountError`` when no account matches.
     public func remove(_ identifier: ATIdentifier) async throws -> AccountRemoval {

@@ -3,7 +3,7 @@ import Testing
 
 @Suite("One unreadable session does not hide the other accounts", .serialized)
 struct UnreadableSessionTests {
-    @Test("a corrupted session is named by accounts list and removed by DID; the other account keeps working")
+    @Test("a corrupted session is named by list and status, found by DID or handle, and removed; others work")
     func corruptedSession() async throws {
         try await CLIWorld.with { world in
             try await world.signIn("alice.test")
@@ -31,15 +31,28 @@ struct UnreadableSessionTests {
             #expect(whoami.status == 0, "\(whoami.stderr)")
             #expect(whoami.stdout.hasPrefix("alice.test \(alice)"))
 
-            // Named by its DID (its handle is in the session that cannot be read), the damaged account is said to
-            // be damaged (exit 1), not absent (exit 3).
-            for command in [["whoami", "--account", bob], ["accounts", "switch", bob]] {
+            // Named by its DID, or by its handle (kept by the handle index through the listings above), the damaged
+            // account is said to be damaged (exit 1), not absent (exit 3).
+            for command in [
+                ["whoami", "--account", bob], ["accounts", "switch", bob], ["whoami", "--account", "bob.test"],
+                ["accounts", "switch", "bob.test"],
+            ] {
                 let damaged = try await world.atoauth(command)
                 #expect(damaged.status == 1, "\(command): \(damaged.stderr)")
                 #expect(damaged.stderr.contains("session%2F\(bob)") || damaged.stderr.contains("session/\(bob)"))
             }
 
-            let removed = try await world.atoauth("accounts", "remove", bob)
+            let status = try await world.atoauth("accounts", "status", "--all")
+            #expect(status.status == 0, "\(status.stderr)")
+            #expect(status.stdout.contains("alice.test") && status.stderr.contains("! \(bob) (the stored session"))
+            let statusJSON = try await world.atoauth("accounts", "status", "--all", "--json")
+            let statuses = try #require(
+                try JSONSerialization.jsonObject(with: Data(statusJSON.stdout.utf8)) as? [[String: Any]]
+            )
+            #expect(statuses.count == 2, "\(statusJSON.stdout)")
+            #expect(statuses.contains { $0["did"] as? String == bob && $0["unreadable"] as? Bool == true })
+
+            let removed = try await world.atoauth("accounts", "remove", "bob.test")
             #expect(removed.status == 0, "\(removed.stderr)")
             #expect(removed.stdout.contains(bob))
 

@@ -23,13 +23,17 @@ final class HandleIndex: Sendable {
         return try? DID(validating: text)
     }
 
-    /// Writes the handles of `accounts`, the whole list of readable sessions, unless the index already says so.
-    func record(_ accounts: [Account]) async {
-        var handles: [String: String] = [:]
+    /// Writes the handles of `accounts`, the whole list of readable sessions, unless the index already says so; the
+    /// handles it gives the `unreadable` sessions stay, so that a damaged account is still found, and named
+    /// damaged, by its handle.
+    func record(_ accounts: [Account], keepingHandlesOf unreadable: [DID]) async {
+        let recorded = await read()
+        let damaged = Set(unreadable.map(\.rawValue))
+        var handles = recorded.filter { damaged.contains($0.value) }
         for account in accounts {
             if let handle = account.handle { handles[handle.rawValue] = account.did.rawValue }
         }
-        if await read() != handles { await write(handles) }
+        if recorded != handles { await write(handles) }
     }
 
     /// Adds a newly signed-in account's handle, under the index's lock (another process may add one meanwhile).

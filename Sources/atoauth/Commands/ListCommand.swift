@@ -57,19 +57,18 @@ struct ListCommand: AsyncParsableCommand, GlobalOptionUser {
             } else {
                 for row in rows { Output.line(row.joined(separator: " ")) }
             }
-            for session in listing.unreadable {
-                Output.message(
-                    "! \(session.did) (the stored session is unreadable: \(session.reason); "
-                        + "remove it with atoauth accounts remove \(session.did))"
-                )
-            }
+            for session in listing.unreadable { Output.message(UnreadableAccountJSON.notice(session)) }
         }
     }
 }
 
 /// One element of the `accounts list --json` array: an account, or a session that cannot be read.
-enum ListedAccountJSON: Encodable {
-    case account(AccountJSON)
+typealias ListedAccountJSON = ReadableOrNot<AccountJSON>
+
+/// One element of an array of accounts (`accounts list --json`, `accounts status --all --json`): what is shown of a
+/// readable account, or a session that cannot be read.
+enum ReadableOrNot<Readable: Encodable>: Encodable {
+    case account(Readable)
     case unreadable(UnreadableAccountJSON)
 
     func encode(to encoder: any Encoder) throws {
@@ -89,6 +88,12 @@ struct UnreadableAccountJSON: Encodable {
     init(_ session: UnreadableSession) {
         did = session.did.rawValue
         reason = session.reason
+    }
+
+    /// The line on stderr that names a session that cannot be read, and how to remove it.
+    static func notice(_ session: UnreadableSession) -> String {
+        "! \(session.did) (the stored session is unreadable: \(session.reason); "
+            + "remove it with atoauth accounts remove \(session.did))"
     }
 }
 

@@ -37,10 +37,13 @@ struct StatusCommand: AsyncParsableCommand, GlobalOptionUser {
     }
 
     func run() async throws {
-        let statuses = try await CLIContext.run(global) { context in
+        let (statuses, unreadable) = try await CLIContext.run(global) { context in
             let accounts: [Account]
+            var unreadable: [UnreadableSession] = []
             if all {
-                accounts = try await context.accounts.accounts()
+                let listing = try await context.accounts.accountListing()
+                accounts = listing.accounts
+                unreadable = listing.unreadable
             } else {
                 accounts = [
                     try await context.accounts.account(
@@ -55,14 +58,22 @@ struct StatusCommand: AsyncParsableCommand, GlobalOptionUser {
                 if check { status.check = await SessionCheck.run(account, accounts: context.accounts) }
                 statuses.append(status)
             }
-            return statuses
+            return (statuses, unreadable)
         }
         if global.json {
-            if all { try Output.json(statuses) } else { try Output.json(statuses[0]) }
-        } else if statuses.isEmpty {
+            if all {
+                try Output.json(
+                    statuses.map { ReadableOrNot.account($0) }
+                        + unreadable.map { ReadableOrNot.unreadable(UnreadableAccountJSON($0)) }
+                )
+            } else {
+                try Output.json(statuses[0])
+            }
+        } else if statuses.isEmpty && unreadable.isEmpty {
             Output.message("No accounts. Sign in with: atoauth accounts add <handle>")
         } else {
-            Output.line(statuses.map(\.text).joined(separator: "\n\n"))
+            if !statuses.isEmpty { Output.line(statuses.map(\.text).joined(separator: "\n\n")) }
+            for session in unreadable { Output.message(UnreadableAccountJSON.notice(session)) }
         }
         let results = statuses.compactMap { $0.check?.result }
         if results.contains(.ended) { throw ExitCode.signInNeeded }
