@@ -84,6 +84,22 @@ struct HabitTests {
     }
 
     @Test(
+        "a word where a command would be, close to none, is no such command, with where the commands are listed",
+        arguments: [
+            (["bogus"], "atoauth"), (["accounts", "bogus"], "atoauth accounts"),
+            (["client", "bogus"], "atoauth client"),
+        ]
+    )
+    func noSuchCommand(arguments: [String], parent: String) async throws {
+        try await ScratchHome.with { scratch in
+            let result = try await scratch.atoauth(arguments)
+            #expect(result.status == 2)
+            #expect(result.stderr.hasPrefix("No such command: bogus. See `\(parent) --help`"), "\(result.stderr)")
+            #expect(!result.stderr.contains("Usage:"), "\(result.stderr)")
+        }
+    }
+
+    @Test(
         "curl's -X and -d given to xrpc are named as unknown, with atoauth's spelling, and their values never shown",
         arguments: [
             (["-X", "POST"], "-X", "--post"), (["-XPOST"], "-X", "--post"),

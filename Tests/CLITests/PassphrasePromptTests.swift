@@ -7,12 +7,7 @@ struct PassphrasePromptTests {
     @Test("a passphrase store asks for its passphrase without echo, again after a wrong one; scripts keep the variable")
     func prompt() async throws {
         try await CLIWorld.with { world in
-            let passphrase = ["ATOAUTH_PASSPHRASE": "correct horse battery staple"]
-            let added = try await world.atoauth("accounts", "add", "alice.test", extraEnvironment: passphrase)
-            #expect(added.status == 0, "\(added.stderr)")
-
-            let terminal = try TerminalProcess(["accounts", "list"], environment: world.environment)
-            let prompt = "Passphrase of the store at \(world.home.path) (it is not shown): "
+            let (terminal, prompt) = try await Self.listOfPassphraseStore(world)
             try await terminal.waitFor(prompt)
             #expect(try !terminal.echoes(), "echo is off while the passphrase is read")
             terminal.type("wrong horse\n")
@@ -33,7 +28,7 @@ struct PassphrasePromptTests {
             let piped = try await world.atoauth("accounts", "list", stdin: Data("correct horse battery staple\n".utf8))
             #expect(piped.status == 1, "\(piped.stderr)")
             #expect(piped.stderr.contains("Set ATOAUTH_PASSPHRASE"), "\(piped.stderr)")
-            #expect(try await world.atoauth("accounts", "list", extraEnvironment: passphrase).status == 0)
+            #expect(try await world.atoauth("accounts", "list", extraEnvironment: Self.passphrase).status == 0)
 
             // Shell completion on a terminal never asks (the shell would wait): it offers nothing instead.
             let completion = try TerminalProcess(
@@ -47,5 +42,30 @@ struct PassphrasePromptTests {
             #expect(completed == 0 && !offered.contains("Passphrase"), "\(offered)")
             #expect(!offered.contains("alice.test"), "\(offered)")
         }
+    }
+
+    @Test("three wrong passphrases typed end the command, pointing at no variable that was not used")
+    func threeWrong() async throws {
+        try await CLIWorld.with { world in
+            let (terminal, prompt) = try await Self.listOfPassphraseStore(world)
+            for attempt in 1...3 {
+                try await terminal.waitFor(prompt, times: attempt)
+                terminal.type("wrong horse\n")
+            }
+            let (status, screen) = try await terminal.finish()
+            #expect(status == 1, "\(screen)")
+            #expect(screen.contains("does not open the store") && screen.contains("(3 tries)"), "\(screen)")
+            #expect(!screen.contains("ATOAUTH_PASSPHRASE"), "\(screen)")
+        }
+    }
+
+    static let passphrase = ["ATOAUTH_PASSPHRASE": "correct horse battery staple"]
+
+    /// Signs alice in to a store protected by ``passphrase``, then starts `accounts list` on a terminal without it.
+    static func listOfPassphraseStore(_ world: CLIWorld) async throws -> (TerminalProcess, prompt: String) {
+        let added = try await world.atoauth("accounts", "add", "alice.test", extraEnvironment: passphrase)
+        #expect(added.status == 0, "\(added.stderr)")
+        let terminal = try TerminalProcess(["accounts", "list"], environment: world.environment)
+        return (terminal, "Passphrase of the store at \(world.home.path) (it is not shown): ")
     }
 }

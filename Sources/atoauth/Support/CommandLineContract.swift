@@ -67,7 +67,9 @@ struct CommandLineContract: Sendable {
             // The async form runs the async shell completions (account names) too.
             command = try await ATOAuthCommand.asyncParseAsRoot(arguments)
         } catch {
-            let suggestion = CommandSuggestion.suggestion(for: given)
+            let suggestion =
+                CommandSuggestion.suggestion(for: given)
+                ?? CommandSuggestion.noSuchCommand(in: given, parseError: error)
             if suggestion == nil,
                 let unknown = CommandSuggestion.unknownOption(in: arguments, parseError: error, json: json)
             {

@@ -39,6 +39,21 @@ enum CommandSuggestion {
         )
     }
 
+    /// What to say when the parser refused a word that stands where a subcommand would and is close to none
+    /// (`atoauth bogus`, `atoauth accounts bogus`): that no such command exists, and where they are listed, rather
+    /// than the usage of whatever command the parser read it under; `nil` when the parser refused something else.
+    static func noSuchCommand(in arguments: [String], parseError: any Error) -> String? {
+        let words = arguments.filter { !$0.hasPrefix("-") }
+        let (command, depth) = descent(words)
+        guard depth < words.count, !command.configuration.subcommands.isEmpty else { return nil }
+        let word = words[depth]
+        let refusal = ATOAuthCommand.message(for: parseError)
+        guard refusal.hasPrefix("Unexpected argument '\(word)'") || refusal.contains("unexpected arguments: '\(word)'")
+        else { return nil }
+        let path = path(of: command)
+        return "No such command: \(TerminalText.printable(word)). See `\(path) --help` for the commands of \(path)."
+    }
+
     /// The message that suggests `command` in place of a mistyped or borrowed word.
     static func didYouMean(_ command: String) -> String {
         "No such command. Did you mean `\(command)`?"

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import Keystore
 import Logging
@@ -54,7 +55,15 @@ enum StoreEnvironment {
                             keySource: .passphrase(passphrase),
                             logger: logger
                         )
-                    } catch let wrong as KeystoreError where wrong == .wrongPassphrase && attempt < tries {
+                    } catch let wrong as KeystoreError where wrong == .wrongPassphrase {
+                        guard attempt < tries else {
+                            // Typed, not read from the environment: the remedy is not to check a variable.
+                            throw CLIFailure(
+                                status: ExitCode(wrong.category),
+                                message: "The passphrase typed does not open the store at \(directory.path) "
+                                    + "(\(tries) tries). Nothing was changed; run the command again to retry."
+                            )
+                        }
                         Output.message("That passphrase does not open the store; try again.")
                     }
                 }
