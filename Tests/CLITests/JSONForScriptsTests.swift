@@ -104,6 +104,7 @@ struct JSONForScriptsTests {
         #expect(records.contains { ($0["message"] as? String)?.hasPrefix("sandbox started") == true })
         #expect(records.contains { $0["reason"] != nil && ($0["message"] as? String)?.hasPrefix("rejected") == true })
         #expect(records.contains { $0["message"] as? String == "Cancelling…" }, "\(stderr.text)")
+        #expect(!records.contains { $0["level"] as? String == "error" }, "a stop is no error: \(stderr.text)")
     }
 
     /// The JSON on stdout: an array's objects, or the one object.

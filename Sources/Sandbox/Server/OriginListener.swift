@@ -45,12 +45,16 @@ struct OriginListener: Sendable {
             maximumBodySize: handler.role.maximumBodySize,
             logger: logger
         )
+        // Hummingbird logs every connection a stop cancels as an error ("Waiting on child channel"), which is how the
+        // sandbox stops: its own log says what it does, and a port it cannot bind is thrown.
+        var applicationLogger = logger
+        applicationLogger.logLevel = .critical
         let application = Application(
             responder: responder,
             server: responder.server,
             configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: port)),
             onServerRunning: { channel in signal.finish(.success(channel.localAddress?.port ?? port)) },
-            logger: logger
+            logger: applicationLogger
         )
         let task = Task {
             do {
