@@ -26,7 +26,8 @@ struct GlobalOptionTests {
     static let storeCommands =
         "`atoauth accounts add`, `atoauth accounts list`, `atoauth accounts status`, `atoauth accounts switch`, "
         + "`atoauth accounts upgrade`, `atoauth accounts remove`, `atoauth whoami`, `atoauth xrpc`, `atoauth gateway`, "
-        + "`atoauth gateway token list`, `atoauth gateway token revoke`, `atoauth doctor`, "
+        + "`atoauth gateway token create`, `atoauth gateway token list`, `atoauth gateway token revoke`, "
+        + "`atoauth doctor`, "
         + "`atoauth client keygen`, `atoauth client keys`, `atoauth client remove-key`"
     static let store = storeCommands + " and `atoauth client metadata`"
     /// `-v`: every command using the store, and `client check`, which fetches.

@@ -7,12 +7,15 @@ import Gateway
 import WireFormat
 
 /// `atoauth gateway token create`.
-struct GatewayTokenCreateCommand: AsyncParsableCommand {
+struct GatewayTokenCreateCommand: AsyncParsableCommand, GlobalOptionUser {
     static let configuration = CommandConfiguration(
         commandName: "create",
         abstract: "Make a named gateway token and print it, once.",
         discussion: discussion
     )
+
+    /// The store's options, through ``TokenStoreOptions``: its `--account` is the token's own.
+    static let globalOptions = GlobalOption.store
 
     @Argument(
         help: ArgumentHelp(
