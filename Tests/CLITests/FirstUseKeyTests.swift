@@ -63,7 +63,7 @@ struct FirstUseKeyTests {
         }
     }
 
-    @Test("without a terminal nothing is asked: reading creates nothing, and a new store gets its key file")
+    @Test("without a terminal nothing is asked: reading or a failed sign-in creates nothing; a new store gets its key")
     func scripts() async throws {
         try await ScratchHome.with { scratch in
             let environment = Self.environment(scratch)
@@ -71,6 +71,10 @@ struct FirstUseKeyTests {
             #expect(listed.status == 0, "\(listed.stderr)")
             #expect(listed.stderr.contains("No accounts"), "\(listed.stderr)")
             #expect(try Self.contents(of: scratch).isEmpty, "a command that only reads creates nothing")
+            // A sign-in that fails before it stores anything creates nothing either.
+            let refused = try await CLIProcess.run(["accounts", "add", "nobody.invalid"], environment: environment)
+            #expect(refused.status == 2, "\(refused.stderr)")
+            #expect(try Self.contents(of: scratch).isEmpty, "a sign-in that stored nothing created nothing")
 
             let result = try await CLIProcess.run(["client", "keygen"], environment: environment)
             #expect(result.status == 0, "\(result.stderr)")

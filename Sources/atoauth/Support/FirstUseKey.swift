@@ -38,7 +38,7 @@ enum FirstUseKey {
     ///   Ctrl-C; nothing is created then, not even a directory.
     static func chosenPassphrase(directory: URL, keyFile: URL) async throws -> String? {
         Output.message(
-            "atoauth keeps your accounts in an encrypted store at \(directory.path), created now to keep what this "
+            "atoauth keeps your accounts in an encrypted store at \(directory.path), made to keep what this "
                 + "command stores. Choose a passphrase for it, or press Enter to keep its key in the file "
                 + "\(keyFile.path) instead. With a passphrase, every command that opens the store on a terminal asks "
                 + "for it (scripts set \(StoreEnvironment.passphraseVariable)); a key file is read without asking."

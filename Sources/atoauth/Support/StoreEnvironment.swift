@@ -21,20 +21,14 @@ enum StoreEnvironment {
     /// Opens the store as ``open(directory:environment:logger:)`` does, asking on a terminal what is missing.
     ///
     /// When the store is protected by a passphrase that `ATOAUTH_PASSPHRASE` does not give and standard input is a
-    /// terminal, it asks for it there without echo (three tries). On first use, a new store with no key chosen yet,
-    /// it offers a passphrase (typed twice) in place of the key file. Scripts keep the variables: without a
-    /// terminal nothing is asked, a new store gets its key file, and a missing passphrase is an error that says to
-    /// set it.
+    /// terminal, it asks for it there without echo (three tries). Scripts keep the variable: without a terminal
+    /// nothing is asked, and a missing passphrase is an error that says to set it. (A new store's key is chosen
+    /// before it exists: ``FirstUseKey``.)
     static func openAsking(
         directory: URL,
         environment: [String: String],
         logger: Logger
     ) async throws -> EncryptedFileKeystore {
-        if let keyFile = FirstUseKey.keyFileToOffer(directory: directory, environment: environment),
-            let passphrase = try await FirstUseKey.chosenPassphrase(directory: directory, keyFile: keyFile)
-        {
-            return try EncryptedFileKeystore(directory: directory, keySource: .passphrase(passphrase), logger: logger)
-        }
         do {
             return try open(directory: directory, environment: environment, logger: logger)
         } catch let error as KeystoreError

@@ -15,9 +15,9 @@ enum StoreSelection {
     /// with it, and closes it on every path; on a terminal, asks for what the file store's key needs unless asking
     /// is off (shell completion, which must never wait for input).
     ///
-    /// Only a command `creating` what it stores (a sign-in) makes a new file store, asking first on a terminal how
-    /// its key is kept (``FirstUseKey``). Before any file store exists, any other command gets an empty one that
-    /// creates nothing (``UncreatedFileStore``). With a database, `home` still keeps this machine's DPoP nonce cache,
+    /// Before any file store exists, a command gets an empty one (``UncreatedFileStore``) that a write creates: only
+    /// a command `creating` what it stores (a sign-in) writes, after asking first on a terminal how the new store's
+    /// key is kept (``FirstUseKey``). With a database, `home` still keeps this machine's DPoP nonce cache,
     /// so it is created (`0700`) when missing.
     static func withKeystore<T>(
         _ settings: GlobalSettings,
@@ -29,7 +29,16 @@ enum StoreSelection {
     ) async throws -> T {
         let asking = settings.mayAsk
         guard let url = settings.store else {
-            guard creating || UncreatedFileStore.exists(in: home) else {
+            guard UncreatedFileStore.exists(in: home) else {
+                // A command that stores something asks now, on a terminal, how the new store's key is kept; the
+                // store is made by its first write, so one that fails before storing anything leaves no file.
+                var environment = environment
+                if creating, asking,
+                    let keyFile = FirstUseKey.keyFileToOffer(directory: home, environment: environment),
+                    let passphrase = try await FirstUseKey.chosenPassphrase(directory: home, keyFile: keyFile)
+                {
+                    environment[StoreEnvironment.passphraseVariable] = passphrase
+                }
                 return try await body(UncreatedFileStore(directory: home, environment: environment, logger: logger))
             }
             let store =

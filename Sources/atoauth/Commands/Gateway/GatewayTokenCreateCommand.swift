@@ -7,15 +7,12 @@ import Gateway
 import WireFormat
 
 /// `atoauth gateway token create`.
-struct GatewayTokenCreateCommand: AsyncParsableCommand, GlobalOptionUser {
+struct GatewayTokenCreateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "create",
         abstract: "Make a named gateway token and print it, once.",
         discussion: discussion
     )
-
-    /// The store's options, through ``TokenStoreOptions``: its `--account` is the token's own.
-    static let globalOptions = GlobalOption.store
 
     @Argument(
         help: ArgumentHelp(
@@ -97,6 +94,11 @@ struct GatewayTokenCreateCommand: AsyncParsableCommand, GlobalOptionUser {
             Output.message("This token will not be shown again; only its hash is kept.")
         }
     }
+}
+
+extension GatewayTokenCreateCommand: GlobalOptionUser {
+    /// The store's options, through ``TokenStoreOptions``: its `--account` is the token's own.
+    static var globalOptions: Set<GlobalOption> { GlobalOption.store }
 }
 
 /// The `--home`, `--store`, `--json` and `-v` options of a command that keeps its own `--account`.
