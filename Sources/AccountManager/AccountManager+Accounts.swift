@@ -30,14 +30,14 @@ extension AccountManager {
     func discardUnreadable(
         _ identifier: ATIdentifier
     ) async throws -> (session: UnreadableSession, active: ActiveAccountChange)? {
+        // Listed first: the listing writes the index again, so a handle a readable account now has names it.
+        let unreadable = try await accountListing().unreadable
         let did: DID? =
             switch identifier {
             case .did(let did): did
             case .handle(let handle): await handleIndex.did(for: handle)
             }
-        guard let did, let match = try await accountListing().unreadable.first(where: { $0.did == did }) else {
-            return nil
-        }
+        guard let did, let match = unreadable.first(where: { $0.did == did }) else { return nil }
         try await sessions.discardSession(did: match.did)
         await handleIndex.remove(match.did)
         connections[match.did] = nil

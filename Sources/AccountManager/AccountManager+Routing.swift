@@ -26,7 +26,9 @@ extension AccountManager {
     /// - Throws: ``AccountError`` when an explicit account is not signed in, or no account is active.
     package func connection(for route: AccountRoute) async throws -> AccountConnection {
         if let explicit = route.explicit { return try await restore(explicit) }
-        if let repo = route.repo.flatMap({ try? ATIdentifier(validating: $0) }), let did = try await signedInDID(repo),
+        // A `repo` naming an account whose session cannot be read routes nothing: the call goes out as it would
+        // without one.
+        if let repo = route.repo.flatMap({ try? ATIdentifier(validating: $0) }), let did = try? await signedInDID(repo),
             try await isStillStored(did)
         {
             return try await connection(for: did)

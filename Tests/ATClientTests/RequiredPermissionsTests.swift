@@ -124,6 +124,35 @@ struct RequiredPermissionsTests {
         #expect(minted.permissions.count == 1 && !exact.covers(minted.permissions[0]))
     }
 
+    @Test("push registration needs rpc at the body's service, whatever atproto-proxy names; unreadable, unjudgeable")
+    func pushRegistration() {
+        let body = Data(#"{"serviceDid":"did:web:push.example","token":"t","platform":"web","appId":"a"}"#.utf8)
+        let needs = RequiredPermissions.of(
+            nsid("app.bsky.notification.registerPush"),
+            proxy: "did:web:api.bsky.app#bsky_appview",
+            body: body,
+            contentType: json
+        )
+        #expect(
+            needs.permissions.map(\.description)
+                == ["rpc:app.bsky.notification.registerPush?aud=did:web:push.example%23bsky_notif"]
+        )
+        let unread = RequiredPermissions.of(
+            nsid("app.bsky.notification.unregisterPush"),
+            proxy: nil,
+            body: nil,
+            contentType: nil
+        )
+        #expect(!unread.isJudgeable)
+        let badProxy = RequiredPermissions.of(
+            nsid("app.bsky.feed.getTimeline"),
+            proxy: "not#",
+            body: nil,
+            contentType: nil
+        )
+        #expect(!badProxy.isJudgeable && badProxy.wherever.isEmpty)
+    }
+
     @Test("app passwords, account management and admin methods are lent to no grant")
     func noGrant() {
         for method in [

@@ -1,6 +1,6 @@
 package import ATProtoSyntax
 
-/// The `com.atproto` methods a PDS answers itself, and what it asks of an OAuth grant for each, as the reference PDS
+/// The methods a PDS answers itself, and what it asks of an OAuth grant for each, as the reference PDS
 /// (`@atproto/pds`) checks them (atproto.com/specs/permission, Permission Resources; atproto.com/specs/xrpc,
 /// Service Proxying).
 ///
@@ -76,6 +76,6 @@ package enum PDSMethods {
         "com.atproto.sync.getBlocks", "com.atproto.sync.getLatestCommit", "com.atproto.sync.getRecord",
         "com.atproto.sync.getRepo", "com.atproto.sync.getRepoStatus", "com.atproto.sync.listBlobs",
         "com.atproto.sync.listRepos", "com.atproto.sync.subscribeRepos", "com.atproto.sync.getCheckout",
-        "com.atproto.sync.getHead",
+        "com.atproto.sync.getHead", "app.bsky.notification.registerPush", "app.bsky.notification.unregisterPush",
     ]
 }

@@ -30,9 +30,13 @@ enum RequiredPermissions {
         case .needs(let permission): needs.require(permission)
         case .noGrant: needs.lentToNoGrant = true
         case nil:
-            if let proxy, let audience = ServiceReference(rawValue: proxy) {
+            if let proxy {
+                guard let audience = ServiceReference(rawValue: proxy) else {
+                    needs.isJudgeable = false
+                    break
+                }
                 needs.require("rpc:\(nsid.rawValue)?aud=\(escaped(audience.rawValue))")
-            } else if proxy == nil {
+            } else {
                 needs.anyService = try? Permission(parsing: "rpc:\(nsid.rawValue)?aud=*")
                 needs.isJudgeable = needs.anyService != nil
             }
@@ -45,6 +49,16 @@ enum RequiredPermissions {
         case "com.atproto.repo.uploadBlob":
             if let type = ContentTypeField.essence(contentType) { needs.permissions += parsed("blob:\(type)") }
         case "com.atproto.server.getServiceAuth": needs.require(serviceAuth(parameters))
+        case "app.bsky.notification.registerPush", "app.bsky.notification.unregisterPush":
+            // The PDS calls the body's `serviceDid`, whatever atproto-proxy says, and checks the rpc permission for
+            // its `#bsky_notif` service.
+            guard let service = json(body, contentType)?["serviceDid"] as? String,
+                let audience = ServiceReference(rawValue: service + "#bsky_notif")
+            else {
+                needs.isJudgeable = false
+                break
+            }
+            needs.require("rpc:\(nsid.rawValue)?aud=\(escaped(audience.rawValue))")
         default: break
         }
         return needs

@@ -103,7 +103,8 @@ struct GatewayHandler: Sendable {
             guard grant.name == TokenGrant.startupName || !grant.isLimited else {
                 return refuse(
                     .forbidden("The metrics are served to the start-up token and unrestricted named tokens only."),
-                    &record
+                    &record,
+                    closing: unreadBody
                 )
             }
             return Answer(response: metricsResponse())

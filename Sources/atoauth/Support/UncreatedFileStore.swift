@@ -3,13 +3,13 @@ import Keystore
 import Logging
 import Synchronization
 
-/// The file store as a command that stores nothing sees it before any store exists: empty, and never created.
+/// The file store before it exists: empty, and made by the first write.
 ///
-/// `accounts list`, `whoami` and the other commands that only read get it in place of a new store, so they neither
-/// create files nor ask how a new store's key is kept (``FirstUseKey``): that is asked once something is to be
-/// stored. Once another process has created the store (a sign-in while a gateway runs), it is opened with the key
-/// the environment gives and used from then on. A write, which such a command makes only in a store that exists,
-/// would create the store with that key, without asking.
+/// Every command gets it while there is no store, so that one that stores nothing (`accounts list`, `whoami`, a
+/// sign-in that fails) creates no file. A command that stores something has asked already, on a terminal, how the
+/// new store's key is kept (``FirstUseKey``), and its first write makes the store with that key. Once another
+/// process has created the store (a sign-in while a gateway runs), it is opened with the key the environment gives
+/// and used from then on.
 final class UncreatedFileStore: Keystore {
     private let directory: URL
     private let environment: [String: String]
