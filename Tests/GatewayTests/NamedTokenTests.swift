@@ -5,6 +5,8 @@ import AccountManager
 import Foundation
 import Gateway
 import HTTPTransport
+import Keystore
+import OAuthSessionManager
 import Testing
 
 /// A Swift client of an in-process gateway with named tokens from the account store.
@@ -93,7 +95,6 @@ struct NamedTokenTests {
                 )
                 #expect(absent.status == 403)
                 #expect(absent.body == other.body)
-
                 let expired = try await GatewayClient(port: gateway.port, token: stale, transport: world.transport)
                     .send("/xrpc/com.atproto.server.getSession")
                 #expect(expired.status == 401)
@@ -108,6 +109,40 @@ struct NamedTokenTests {
                     return listed.first?.lastUsed != nil ? listed : nil
                 }
                 #expect(listed.map(\.record.name) == ["liker", "stale"])
+            }
+        }
+    }
+
+    @Test("a token limited to one account learns nothing of another's state: a damaged session is AccountNotAllowed")
+    func otherAccountDamaged() async throws {
+        try await SandboxWorld.with { world in
+            let signing = world.accounts()
+            let alice = try await world.signIn("alice.test", with: signing)
+            let bob = try await world.signIn("bob.test", with: signing)
+            let token = GatewayToken.generate()
+            _ = try await signing.gatewayTokens().create(
+                name: "bob",
+                token: token,
+                accounts: [bob.did],
+                scope: nil,
+                lifetime: nil,
+                now: Date()
+            )
+            try world.keystore.save(Data("damaged".utf8), as: Session.entryName(did: alice.did))
+            // A gateway of its own, which has not met alice's session yet.
+            try await RunningGateway.with(world.accounts(), transport: world.transport) { gateway in
+                let asBob = GatewayClient(port: gateway.port, token: token, transport: world.transport)
+                for named in ["alice.test", alice.did.rawValue, "carol.test"] {
+                    let refused = try await asBob.send(
+                        "/xrpc/com.atproto.server.getSession",
+                        headers: ["atoauth-account": named]
+                    )
+                    let body = String(decoding: refused.body, as: UTF8.self)
+                    #expect(refused.status == 403, "\(named): \(body)")
+                    #expect(try GatewayClient.errorName(refused) == "AccountNotAllowed", "\(named): \(body)")
+                    #expect(!body.contains(alice.did.rawValue), "\(named): \(body)")
+                }
+                #expect(try await asBob.send("/xrpc/com.atproto.server.getSession").status == 200)
             }
         }
     }

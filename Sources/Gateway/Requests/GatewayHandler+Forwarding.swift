@@ -122,6 +122,9 @@ extension GatewayHandler {
         } catch {
             return refuse(.invalidRequest("The query string cannot be read: \(error)."), &record, closing: unwanted)
         }
+        var naming = lent
+        naming.namesAccount = account != nil || parameters.contains { $0.0 == "repo" }
+        let lent = naming
         let contentType = fields[values: .contentType].first
         var call = XRPCForwardedRequest(nsid: nsid, method: method, contentType: hasBody ? contentType : nil)
         call.percentEncodedQuery = query
@@ -137,7 +140,7 @@ extension GatewayHandler {
                     try await client.preflight(call, as: account, otherwise: fallback, admit: lent.admit)
                 }
             } catch {
-                return refuse(.answering(error, lentWith: lent.grant), &record, closing: unwanted)
+                return refuse(lent.refusal(of: error), &record, closing: unwanted)
             }
         }
         var body: RequestBodyReader.Body?
@@ -202,7 +205,7 @@ extension GatewayHandler {
                 }
             )
         } catch {
-            return .failure(GatewayRefusal.answering(error, lentWith: lent.grant))
+            return .failure(lent.refusal(of: error))
         }
     }
 

@@ -44,15 +44,6 @@ extension GatewayRefusal {
         return refusal
     }
 
-    /// What a call lent with `grant` that failed with `error` is answered: ``answering(_:)``, but for a token limited
-    /// to some accounts an account not signed in here is ``accountNotAllowed``, so that the token learns nothing of
-    /// the accounts it may not use.
-    static func answering(_ error: any Error, lentWith grant: TokenGrant) -> GatewayRefusal {
-        let refusal = answering(error)
-        guard grant.accounts != nil, refusal.name == accountNotSignedIn("").name else { return refusal }
-        return accountNotAllowed
-    }
-
     /// 403: a method a PDS lends to no OAuth grant (app passwords, account management, invite codes), so to no
     /// limited token either; nothing was forwarded.
     static func lentToNoGrant(_ nsid: NSID) -> GatewayRefusal {
