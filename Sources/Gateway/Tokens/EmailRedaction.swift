@@ -18,7 +18,8 @@ enum EmailRedaction {
     static func redacted(_ answer: HTTPStreamedResponse) async throws -> HTTPStreamedResponse {
         guard answer.isSuccess else { return answer }
         let unreadable = GatewayRefusal.upstreamFailed(
-            "The PDS's getSession answer is not a JSON object; it is not passed on to a token that may not read the email."
+            "The PDS's getSession answer is not a JSON object; it is not passed on to a token that may not read "
+                + "the email."
         )
         if let encoding = answer.headers["Content-Encoding"], encoding.lowercased() != "identity" { throw unreadable }
         let whole = try await answer.collected(upTo: maximumBytes)
