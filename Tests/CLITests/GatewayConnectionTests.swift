@@ -57,6 +57,8 @@ struct GatewayConnectionTests {
                 said.contains("may open 400 files, fewer than the 556 that --max-concurrent 100 can need"),
                 "\(said)"
             )
+            // (400 − 64) / 3 = 112 connections, and the 100 requests asked for.
+            #expect(said.contains("so it takes at most 112 connections and 100 requests at once"), "\(said)")
             let limits = try String(
                 contentsOfFile: "/proc/\(gateway.process.processIdentifier)/limits",
                 encoding: .utf8

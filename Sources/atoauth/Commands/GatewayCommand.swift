@@ -34,12 +34,16 @@ struct GatewayCommand: AsyncParsableCommand, GlobalOptionUser {
         try await CLIContext.run(settings) { context in
             let accounts = try await lentAccounts(context, log: logger)
             let token = GatewayToken.generate()
-            let configuration = options.configuration(token: token, home: context.home, accounts: accounts)
+            var configuration = options.configuration(token: token, home: context.home, accounts: accounts)
             if let limit = configuration.raiseOpenFileLimit() {
+                let needed = configuration.openFilesNeeded
+                configuration = configuration.fitted(toOpenFiles: limit)
                 note(
-                    "Note: this process may open \(limit) files, fewer than the \(configuration.openFilesNeeded) that "
-                        + "--max-concurrent \(options.admitted) can need; raise the hard limit (ulimit -Hn, "
-                        + "LimitNOFILE= in a systemd unit) or lower --max-concurrent.",
+                    "Note: this process may open \(limit) files, fewer than the \(needed) that "
+                        + "--max-concurrent \(options.admitted) can need, so it takes at most "
+                        + "\(configuration.connectionLimit) connections and \(configuration.maximumConcurrentRequests) "
+                        + "requests at once; raise the hard limit (ulimit -Hn, LimitNOFILE= in a systemd unit) or "
+                        + "lower --max-concurrent.",
                     log: logger
                 )
             }
