@@ -1,4 +1,5 @@
 import ATOAuthTesting
+import AccountManager
 import Foundation
 import Gateway
 import HTTPTransport
@@ -29,30 +30,14 @@ struct LifecycleTests {
                     scope: "atproto transition:generic",
                     pds: pds.url("/")
                 )
-                let spool = RunningGateway.spoolDirectory()
-                defer { try? FileManager.default.removeItem(at: spool) }
-                let configuration = RunningGateway.configuration(spool: spool)
-                let gateway = try GatewayServer(configuration: configuration, accounts: accounts)
-                let group = ServiceGroup(
-                    configuration: ServiceGroupConfiguration(
-                        services: [gateway],
-                        logger: Logger(label: "gateway-tests") { _ in SwiftLogNoOpLogHandler() }
-                    )
-                )
-                let running = Task { try await group.run() }
-                guard case .tcp(_, let port) = try await gateway.boundAddress() else {
-                    Issue.record("the gateway listens on TCP")
+                let client = try await Self.withServiceGroup(accounts, transport: world.transport) { client, group in
+                    let call = Task { try await client.send("/xrpc/com.example.slow.get") }
+                    try await Waiting.until("the call to reach the PDS") { !pds.requests.isEmpty }
+                    #expect(pds.requests.count == 1)
                     await group.triggerGracefulShutdown()
-                    return
+                    let answer = try await call.value
+                    #expect(answer.status == 200)
                 }
-                let client = GatewayClient(port: port, token: configuration.token, transport: world.transport)
-                let call = Task { try await client.send("/xrpc/com.example.slow.get") }
-                try await Waiting.until("the call to reach the PDS") { !pds.requests.isEmpty }
-                #expect(pds.requests.count == 1)
-                await group.triggerGracefulShutdown()
-                let answer = try await call.value
-                #expect(answer.status == 200)
-                try await running.value
                 await #expect(throws: (any Error).self) { try await client.send("/_gateway/health", authorized: false) }
             }
         }
@@ -68,35 +53,22 @@ struct LifecycleTests {
                     scope: "atproto transition:generic",
                     pds: URL(string: "http://127.0.0.1:\(blackhole.port)/")
                 )
-                let spool = RunningGateway.spoolDirectory()
-                defer { try? FileManager.default.removeItem(at: spool) }
-                var configuration = RunningGateway.configuration(spool: spool)
-                configuration.shutdownGrace = .milliseconds(100)
-                let gateway = try GatewayServer(configuration: configuration, accounts: accounts)
-                let group = ServiceGroup(
-                    configuration: ServiceGroupConfiguration(
-                        services: [gateway],
-                        logger: Logger(label: "gateway-tests") { _ in SwiftLogNoOpLogHandler() }
-                    )
-                )
-                let running = Task { try await group.run() }
-                guard case .tcp(_, let port) = try await gateway.boundAddress() else {
-                    Issue.record("the gateway listens on TCP")
+                _ = try await Self.withServiceGroup(
+                    accounts,
+                    transport: world.transport,
+                    configure: { $0.shutdownGrace = .milliseconds(100) }
+                ) { client, group in
+                    let before = blackhole.hangingHandshakes
+                    let call = Task { try await client.send("/xrpc/com.example.slow.get") }
+                    try await Waiting.until("the call to hang connecting to the PDS") {
+                        blackhole.hangingHandshakes > before
+                    }
                     await group.triggerGracefulShutdown()
-                    return
+                    let answer = try await call.value
+                    #expect(answer.status == 503)
+                    #expect(try GatewayClient.errorName(answer) == "ShuttingDown")
+                    #expect(answer.headers["Retry-After"] == "1")
                 }
-                let client = GatewayClient(port: port, token: configuration.token, transport: world.transport)
-                let before = blackhole.hangingHandshakes
-                let call = Task { try await client.send("/xrpc/com.example.slow.get") }
-                try await Waiting.until("the call to hang connecting to the PDS") {
-                    blackhole.hangingHandshakes > before
-                }
-                await group.triggerGracefulShutdown()
-                let answer = try await call.value
-                #expect(answer.status == 503)
-                #expect(try GatewayClient.errorName(answer) == "ShuttingDown")
-                #expect(answer.headers["Retry-After"] == "1")
-                try await running.value
                 // Closed before the world's transport shuts down, which waits for the connect the gateway abandoned.
                 await blackhole.shutdown()
             }
@@ -104,7 +76,43 @@ struct LifecycleTests {
             await blackhole.shutdown()
             throw error
         }
-        await blackhole.shutdown()
+    }
+
+    /// Runs a gateway of `accounts` in a service group of its own, as `atoauth gateway` runs it.
+    ///
+    /// `body` gets a client of it and the group, whose shutdown it triggers; once the group stopped, the client is
+    /// returned. The group is stopped on every path.
+    private static func withServiceGroup(
+        _ accounts: AccountManager,
+        transport: any HTTPTransport,
+        configure: (inout GatewayConfiguration) -> Void = { _ in },
+        _ body: (GatewayClient, ServiceGroup) async throws -> Void
+    ) async throws -> GatewayClient {
+        let spool = RunningGateway.spoolDirectory()
+        defer { try? FileManager.default.removeItem(at: spool) }
+        var configuration = RunningGateway.configuration(spool: spool)
+        configure(&configuration)
+        let gateway = try GatewayServer(configuration: configuration, accounts: accounts)
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: [gateway],
+                logger: Logger(label: "gateway-tests") { _ in SwiftLogNoOpLogHandler() }
+            )
+        )
+        let running = Task { try await group.run() }
+        do {
+            guard case .tcp(_, let port) = try await gateway.boundAddress() else {
+                throw GatewayError.cannotListen("\(configuration.listen)", "the test gateway listens on TCP")
+            }
+            let client = GatewayClient(port: port, token: configuration.token, transport: transport)
+            try await body(client, group)
+            try await running.value
+            return client
+        } catch {
+            await group.triggerGracefulShutdown()
+            _ = try? await running.value
+            throw error
+        }
     }
 
     @Test("on a Unix socket the socket is 0600 while it listens and removed once it stops")
