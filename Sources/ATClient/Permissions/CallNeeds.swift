@@ -21,18 +21,12 @@ package struct CallNeeds: Sendable {
         self.lentToNoGrant = lentToNoGrant
     }
 
-    /// Adds the permissions `texts` name; one that does not parse makes the call unjudgeable.
-    mutating func require(_ texts: String...) { require(texts) }
+    /// Adds the permission `text` names; one that does not parse makes the call unjudgeable.
+    mutating func require(_ text: String) { require(try? Permission(parsing: text)) }
 
-    /// Adds the permissions `texts` name; one that does not parse makes the call unjudgeable.
-    mutating func require(_ texts: [String]) {
-        for text in texts {
-            if let permission = try? Permission(parsing: text) {
-                permissions.append(permission)
-            } else {
-                isJudgeable = false
-            }
-        }
+    /// Adds `permission`; `nil`, a permission that could not be made, makes the call unjudgeable.
+    mutating func require(_ permission: Permission?) {
+        if let permission { permissions.append(permission) } else { isJudgeable = false }
     }
 
     /// What a grant judged without knowing the PDS's choices must hold: ``permissions`` and ``anyService``.

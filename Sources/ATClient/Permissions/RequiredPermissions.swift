@@ -35,9 +35,9 @@ enum RequiredPermissions {
                     needs.isJudgeable = false
                     break
                 }
-                needs.require("rpc:\(nsid.rawValue)?aud=\(escaped(audience.rawValue))")
+                needs.require(rpc(.nsid(nsid), .service(audience)))
             } else {
-                needs.anyService = try? Permission(parsing: "rpc:\(nsid.rawValue)?aud=*")
+                needs.anyService = rpc(.nsid(nsid), .any)
                 needs.isJudgeable = needs.anyService != nil
             }
         }
@@ -48,7 +48,8 @@ enum RequiredPermissions {
         case "com.atproto.repo.applyWrites": needs.permissions += writes(body, contentType)
         case "com.atproto.repo.uploadBlob":
             if let type = ContentTypeField.essence(contentType) { needs.permissions += parsed("blob:\(type)") }
-        case "com.atproto.server.getServiceAuth": needs.require(serviceAuth(parameters))
+        case "com.atproto.server.getServiceAuth":
+            for permission in serviceAuth(parameters) { needs.require(permission) }
         case "app.bsky.notification.registerPush", "app.bsky.notification.unregisterPush":
             // The PDS calls the body's `serviceDid`, whatever atproto-proxy says, and checks the rpc permission for
             // its `#bsky_notif` service.
@@ -58,7 +59,7 @@ enum RequiredPermissions {
                 needs.isJudgeable = false
                 break
             }
-            needs.require("rpc:\(nsid.rawValue)?aud=\(escaped(audience.rawValue))")
+            needs.require(rpc(.nsid(nsid), .service(audience)))
         default: break
         }
         return needs
@@ -69,14 +70,14 @@ enum RequiredPermissions {
     /// An `rpc` permission names its audience with a service fragment, so only `aud=*` covers an `aud` without one
     /// (a bare DID, as the lexicon allows). A token for any method at such an audience would need `rpc:*?aud=*`,
     /// which no permission may be: only `transition:generic` with `transition:chat.bsky` allow it.
-    private static func serviceAuth(_ parameters: [(String, String)]) -> [String] {
+    private static func serviceAuth(_ parameters: [(String, String)]) -> [Permission?] {
         let lxm = parameters.last { $0.0 == "lxm" }.map(\.1).flatMap { try? NSID(validating: $0) }
         let aud = parameters.last { $0.0 == "aud" }.map(\.1).flatMap(ServiceReference.init(rawValue:))
         switch (lxm, aud) {
-        case (let lxm?, let aud?): return ["rpc:\(lxm.rawValue)?aud=\(escaped(aud.rawValue))"]
-        case (let lxm?, nil): return ["rpc:\(lxm.rawValue)?aud=*"]
-        case (nil, let aud?): return ["rpc:*?aud=\(escaped(aud.rawValue))"]
-        case (nil, nil): return ["transition:generic", "transition:chat.bsky"]
+        case (let lxm?, let aud?): return [rpc(.nsid(lxm), .service(aud))]
+        case (let lxm?, nil): return [rpc(.nsid(lxm), .any)]
+        case (nil, let aud?): return [rpc(.any, .service(aud))]
+        case (nil, nil): return [.transitionGeneric, .transitionChatBsky]
         }
     }
 
@@ -111,13 +112,9 @@ enum RequiredPermissions {
         (try? Permission(parsing: text)).map { [$0] } ?? []
     }
 
-    /// An audience as a scope string's parameter value: percent-encoded but for letters, digits, `-._~` and `:`, so
-    /// that a service ID holding `#`, `+`, `&`, `=` or `?` reads back as itself (RFC 3986 §2).
-    private static func escaped(_ audience: String) -> String {
-        audience.addingPercentEncoding(withAllowedCharacters: audienceCharacters) ?? audience
+    /// `rpc:<method>?aud=<audience>`, made from its values: a service ID holding `#`, `+`, `&`, `=` or `?` keeps its
+    /// meaning, with no string to escape; `nil` when the permission may not exist (`rpc:*?aud=*`).
+    private static func rpc(_ method: NSIDPattern, _ audience: RPCAudience) -> Permission? {
+        (try? RPCPermission(methods: [method], audience: audience)).map(Permission.init)
     }
-
-    private static let audienceCharacters = CharacterSet(
-        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:"
-    )
 }
