@@ -129,11 +129,9 @@ public final class AccountConnection: Sendable {
         logger: Logger?,
         authorize: @escaping @Sendable (Session) throws -> Void
     ) async throws -> HTTPResponse {
-        try await CallDeadline.run(within: deadline, call: self.describe(request)) {
-            try await self.sendingWithRetry(request, logger: logger, authorize: authorize) { sender, request, token in
-                let response = try await sender.send(request, accessToken: token)
-                return (response, response)
-            }
+        try await retrying(request, within: deadline, logger: logger, authorize: authorize) { sender, request, token in
+            let response = try await sender.send(request, accessToken: token)
+            return (response, response)
         }
     }
 
@@ -145,22 +143,34 @@ public final class AccountConnection: Sendable {
         logger: Logger?,
         authorize: @escaping @Sendable (Session) throws -> Void
     ) async throws -> HTTPStreamedResponse {
-        try await CallDeadline.run(within: deadline, call: self.describe(request)) {
-            try await self.sendingWithRetry(request, logger: logger, authorize: authorize) { sender, request, token in
-                var response = try await sender.stream(request, body: body, accessToken: token)
-                guard [400, 401].contains(response.status) else { return (response, nil) }
-                let (whole, replay) = try await response.body.peek(upTo: 64 * 1024)
-                response.body = replay
-                // A longer body is not read, but the headers still tell a DPoP `invalid_token` (RFC 9449 §7.1).
-                let readable = HTTPResponse(status: response.status, headers: response.headers, body: whole ?? Data())
-                return (response, readable)
-            }
+        try await retrying(request, within: deadline, logger: logger, authorize: authorize) { sender, request, token in
+            var response = try await sender.stream(request, body: body, accessToken: token)
+            guard [400, 401].contains(response.status) else { return (response, nil) }
+            let (whole, replay) = try await response.body.peek(upTo: 64 * 1024)
+            response.body = replay
+            // A longer body is not read, but the headers still tell a DPoP `invalid_token` (RFC 9449 §7.1).
+            let readable = HTTPResponse(status: response.status, headers: response.headers, body: whole ?? Data())
+            return (response, readable)
         }
     }
 
     /// The call as a timeout names it: method, path and account, never the query.
     private func describe(_ request: PDSRequest) -> String {
         "\(request.method) \(request.path) as \(displayName)"
+    }
+
+    /// Sends as ``sendingWithRetry(_:logger:authorize:_:)`` does, before `deadline` (none when `nil`).
+    private func retrying<Answer: Sendable>(
+        _ request: PDSRequest,
+        within deadline: CallDeadline?,
+        logger: Logger?,
+        authorize: @escaping @Sendable (Session) throws -> Void,
+        _ send:
+            @escaping @Sendable (SessionSender, HTTPRequest, String) async throws -> (Answer, readable: HTTPResponse?)
+    ) async throws -> Answer {
+        try await CallDeadline.run(within: deadline, call: self.describe(request)) {
+            try await self.sendingWithRetry(request, logger: logger, authorize: authorize, send)
+        }
     }
 
     /// Sends with the current session, and once more after a refresh when the PDS answers `invalid_token`.

@@ -67,11 +67,14 @@ final class RequestDeadline {
     /// Starts a head's deadline at its first byte.
     final class HeadStart: ChannelInboundHandler, RemovableChannelHandler {
         typealias InboundIn = ByteBuffer
-        typealias InboundOut = ByteBuffer
         private let deadline: RequestDeadline
 
         init(deadline: RequestDeadline) {
             self.deadline = deadline
+        }
+
+        func handlerRemoved(context: ChannelHandlerContext) {
+            deadline.stop(.untimed)
         }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -80,16 +83,11 @@ final class RequestDeadline {
             }
             context.fireChannelRead(data)
         }
-
-        func handlerRemoved(context: ChannelHandlerContext) {
-            deadline.stop(.untimed)
-        }
     }
 
     /// Ends a head's deadline at its end, and times a body received whole.
     final class PartsWatch: ChannelInboundHandler, RemovableChannelHandler {
         typealias InboundIn = HTTPServerRequestPart
-        typealias InboundOut = HTTPServerRequestPart
         private let deadline: RequestDeadline
 
         init(deadline: RequestDeadline) {

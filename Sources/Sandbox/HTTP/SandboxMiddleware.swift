@@ -29,16 +29,12 @@ struct DPoPNonceMiddleware: RouterMiddleware {
     }
 }
 
-/// Answers the requests no route takes: `404`, or `405` (RFC 9110 §15.5.6) for a path routed for other methods.
-///
-/// Added to a router after its routes, so it wraps only the router's not-found answer; a ``SandboxRejection`` the
-/// answer throws goes to the router's ``RejectionMiddleware``.
-struct UnroutedMiddleware: RouterMiddleware {
+/// Answers an error of type `Caught` that the routes it wraps throw, with what `answer` makes of it; an error
+/// `answer` leaves (`nil`) goes on.
+struct AnsweringMiddleware<Caught: Error>: RouterMiddleware {
     typealias Context = SandboxContext
-    /// The paths some route takes.
-    let routedPaths: Set<String>
-    /// The answer, given the request and whether its path is routed for another method.
-    let answer: @Sendable (SandboxRequest, _ otherMethodRouted: Bool) throws -> SandboxResponse
+    /// The answer to an error, or `nil` to let it go on.
+    let answer: @Sendable (Caught, SandboxContext) throws -> Response?
 
     func handle(
         _ request: Request,
@@ -47,19 +43,28 @@ struct UnroutedMiddleware: RouterMiddleware {
     ) async throws -> Response {
         do {
             return try await next(request, context)
-        } catch let error as HTTPError where error.status == .notFound {
-            let routed = routedPaths.contains(context.request.path)
-            return try answer(context.request, routed).response
+        } catch let error as Caught {
+            guard let response = try answer(error, context) else { throw error }
+            return response
         }
     }
 }
 
 extension Router<SandboxContext> {
-    /// Answers what no route takes with `answer`; called once every route is added.
+    /// Answers the requests no route takes with `answer`: `404`, or `405` for a path routed for other methods.
+    ///
+    /// Called once every route is added, so that it wraps only the router's not-found answer (RFC 9110 §15.5.6); a
+    /// ``SandboxRejection`` the answer throws goes to the router's ``RejectionMiddleware``.
     func answerUnrouted(
         _ answer: @escaping @Sendable (SandboxRequest, _ otherMethodRouted: Bool) throws -> SandboxResponse
     ) {
-        add(middleware: UnroutedMiddleware(routedPaths: Set(routes.map(\.path.description)), answer: answer))
+        let routedPaths = Set(routes.map(\.path.description))
+        add(
+            middleware: AnsweringMiddleware<HTTPError> { error, context in
+                guard error.status == .notFound else { return nil }
+                return try answer(context.request, routedPaths.contains(context.request.path)).response
+            }
+        )
     }
 }
 

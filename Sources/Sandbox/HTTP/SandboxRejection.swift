@@ -12,19 +12,12 @@ struct SandboxRejection: Error, Sendable {
 
 /// Answers a ``SandboxRejection`` thrown inside the routes it wraps, counting and logging it: the one place a thrown
 /// refusal is logged.
-struct RejectionMiddleware: RouterMiddleware {
-    typealias Context = SandboxContext
-    /// Where rejections are counted and logged.
-    let monitor: SandboxMonitor
+typealias RejectionMiddleware = AnsweringMiddleware<SandboxRejection>
 
-    func handle(
-        _ request: Request,
-        context: SandboxContext,
-        next: (Request, SandboxContext) async throws -> Response
-    ) async throws -> Response {
-        do {
-            return try await next(request, context)
-        } catch let rejection as SandboxRejection {
+extension AnsweringMiddleware<SandboxRejection> {
+    /// Answers rejections, counted and logged by `monitor`.
+    init(monitor: SandboxMonitor) {
+        self.init { rejection, context in
             monitor.rejected(context.request, rejection.reason, rejection.explanation)
             return rejection.answer.response
         }

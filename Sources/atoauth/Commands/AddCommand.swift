@@ -128,15 +128,17 @@ struct AddCommand: AsyncParsableCommand, GlobalOptionUser {
             }
             let prompt = createAccount ? SignInPrompt.create : prompt?.prompt
             // Either way the sign-in is sent and completed the same: only how the redirect comes back differs.
-            let start: (OAuthClient) async throws -> AuthorizationRequest = { client in
-                try await context.accounts.authorize(
-                    identifier,
-                    client: client,
-                    prompt: prompt,
-                    progress: SignInProgress.onTerminal
-                )
-            }
-            let complete: (URL) async throws -> AccountSignIn = { try await context.accounts.callback($0) }
+            let steps = SignInSteps(
+                start: { client in
+                    try await context.accounts.authorize(
+                        identifier,
+                        client: client,
+                        prompt: prompt,
+                        progress: SignInProgress.onTerminal
+                    )
+                },
+                complete: { try await context.accounts.callback($0) }
+            )
             if let clientKey {
                 guard let clientID = context.settings.clientID else {
                     throw CLIFailure(
@@ -150,10 +152,10 @@ struct AddCommand: AsyncParsableCommand, GlobalOptionUser {
                     clientKey: clientKey,
                     redirectURI: redirectURI?.url
                 )
-                return try await pasted.run(context, start: start, complete: complete)
+                return try await pasted.run(context, steps)
             }
             let browser = BrowserSignIn(options: self.signIn, clientID: context.settings.clientID, target: identifier)
-            return try await browser.run(context, start: start, complete: complete)
+            return try await browser.run(context, steps)
         }
         try Self.report(signIn, json: global.json)
     }

@@ -41,14 +41,16 @@ struct UpgradeCommand: AsyncParsableCommand, GlobalOptionUser {
             try await BrowserSignIn(options: self.signIn, clientID: context.settings.clientID, target: account.text)
                 .run(
                     context,
-                    start: {
-                        try await context.accounts.authorizeUpgrade(
-                            try account.identifier(),
-                            client: $0,
-                            progress: SignInProgress.onTerminal
-                        )
-                    },
-                    complete: { try await context.accounts.completeUpgrade(callbackURL: $0) }
+                    SignInSteps(
+                        start: {
+                            try await context.accounts.authorizeUpgrade(
+                                try account.identifier(),
+                                client: $0,
+                                progress: SignInProgress.onTerminal
+                            )
+                        },
+                        complete: { try await context.accounts.completeUpgrade(callbackURL: $0) }
+                    )
                 )
         }
         let upgraded = upgrade.account

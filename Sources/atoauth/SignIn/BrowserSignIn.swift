@@ -16,20 +16,15 @@ struct BrowserSignIn {
     /// What was typed to sign in (a handle, a DID or a server URL), for the `atoauth doctor` command a failure names.
     var target: String?
 
-    /// Runs the sign-in: `start` sends the authorization request for the client, `complete` finishes it with the
-    /// redirect URL.
-    func run(
-        _ context: CLIContext,
-        start: (OAuthClient) async throws -> AuthorizationRequest,
-        complete: (URL) async throws -> AccountSignIn
-    ) async throws -> AccountSignIn {
+    /// Runs the sign-in, with the redirect URL the listener receives.
+    func run(_ context: CLIContext, _ steps: SignInSteps) async throws -> AccountSignIn {
         let listener = try await LoopbackCallbackListener.start(port: options.callbackPort ?? 0)
         var pendingState: String?
         var started = false
         do {
             let request: AuthorizationRequest
             do {
-                request = try await start(try await client(context, redirectURI: listener.redirectURI))
+                request = try await steps.start(try await client(context, redirectURI: listener.redirectURI))
             } catch {
                 throw diagnosable(error, context)
             }
@@ -47,7 +42,7 @@ struct BrowserSignIn {
             pendingState = nil
             let signIn: AccountSignIn
             do {
-                signIn = try await complete(callback)
+                signIn = try await steps.complete(callback)
             } catch {
                 throw Self.cutOff(error)
             }

@@ -19,31 +19,11 @@ struct OperatorSignIn {
     /// The redirect URI to use, when the document has several.
     let redirectURI: URL?
 
-    /// Runs the sign-in: `start` sends the authorization request, `complete` finishes it with the pasted address.
-    func run(
-        _ context: CLIContext,
-        start: (OAuthClient) async throws -> AuthorizationRequest,
-        complete: (URL) async throws -> AccountSignIn
-    ) async throws -> AccountSignIn {
+    /// Runs the sign-in, with the address the operator pastes.
+    func run(_ context: CLIContext, _ steps: SignInSteps) async throws -> AccountSignIn {
         let signingKey = try await signingKey(context)
-        let client: OAuthClient
-        switch signingKey {
-        case .stored(let keyID):
-            client = try await context.accounts.hostedClient(
-                clientID: clientID,
-                redirectURI: redirectURI,
-                scope: options.requestedScope,
-                clientKeyID: keyID
-            )
-        case .file(let key):
-            client = try await context.accounts.hostedClient(
-                clientID: clientID,
-                redirectURI: redirectURI,
-                scope: options.requestedScope,
-                signingWith: key
-            )
-        }
-        let request = try await start(client)
+        let client = try await signingKey.client(for: self, context.accounts)
+        let request = try await steps.start(client)
         do {
             Output.message("Open this URL to sign in:\n\(request.url.absoluteString)")
             let wait = RedirectWait(
@@ -55,7 +35,7 @@ struct OperatorSignIn {
             let callback = try await wait.callback()
             let signedIn: AccountSignIn
             do {
-                signedIn = try await complete(callback)
+                signedIn = try await steps.complete(callback)
             } catch {
                 throw BrowserSignIn.cutOff(error)
             }
@@ -74,6 +54,17 @@ struct OperatorSignIn {
         case stored(keyID: String)
         /// Added to the store's key set only when the sign-in succeeds.
         case file(ClientKey)
+
+        /// The sign-in's client, signing with this key.
+        func client(for signIn: OperatorSignIn, _ accounts: AccountManager) async throws -> OAuthClient {
+            let (id, uri, scope) = (signIn.clientID, signIn.redirectURI, signIn.options.requestedScope)
+            switch self {
+            case .stored(let keyID):
+                return try await accounts.hostedClient(clientID: id, redirectURI: uri, scope: scope, clientKeyID: keyID)
+            case .file(let key):
+                return try await accounts.hostedClient(clientID: id, redirectURI: uri, scope: scope, signingWith: key)
+            }
+        }
     }
 
     /// The largest client key file read: a JWK or a PEM key is well under 1 KiB.
