@@ -28,11 +28,11 @@ struct SandboxResponse: Sendable {
         headers.first { $0.name.lowercased() == name.lowercased() }?.value
     }
 
-    /// A JSON response.
+    /// A JSON response, never cached (RFC 6749 §5.1 asks `Pragma: no-cache` of a token answer too).
     static func json(_ status: Int, _ object: [String: Any], contentType: String = "application/json") -> Self {
         SandboxResponse(
             status: status,
-            headers: [("Content-Type", contentType), ("Cache-Control", "no-store")],
+            headers: [("Content-Type", contentType), ("Cache-Control", "no-store"), ("Pragma", "no-cache")],
             body: JSONBody.encode(object)
         )
     }

@@ -30,8 +30,17 @@ extension AuthorizationServerHandler {
         form: [String: String],
         proof: VerifiedDPoPProof
     ) async throws(SandboxRejection) -> PushedAuthorization {
-        for unsupported in ["request", "request_uri"] where form[unsupported] != nil {
-            throw reject(.invalidRequest, "the \(unsupported) parameter is not supported in a PAR")
+        // OpenID Connect's parameters, which the reference server refuses too: its `nonce` is redundant with PKCE.
+        let unsupported = ["request", "request_uri", "claims", "id_token_hint", "nonce"]
+        if let name = unsupported.first(where: { form[$0] != nil }) {
+            throw reject(.invalidRequest, "the \(name) parameter is not supported in a PAR")
+        }
+        if form["authorization_details"] != nil {
+            throw reject(
+                .invalidRequest,
+                "authorization_details are not supported: this server lists no authorization_details_types_supported",
+                error: "invalid_authorization_details"
+            )
         }
         let client = try await resolveClient(form["client_id"])
         let clientProof = try await authenticateClient(form: form, client: client)

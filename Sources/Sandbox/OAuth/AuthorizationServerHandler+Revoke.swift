@@ -4,8 +4,9 @@ extension AuthorizationServerHandler {
     /// Answers `200` also for an unknown token. Like the reference server, it takes the client's credentials and a DPoP
     /// proof, as every AT Protocol client's are DPoP-bound: where that server answers `200` and revokes nothing, this
     /// one refuses, so a client that signs out without them learns it. A confidential client's tokens are revoked
-    /// only with its client assertion (RFC 7009 §2.1; RFC 7523 §3).
-    func revoke(_ request: SandboxRequest) async throws(SandboxRejection) -> SandboxResponse {
+    /// only with its client assertion (RFC 7009 §2.1; RFC 7523 §3), and every token only with a proof of the DPoP key
+    /// it is bound to (RFC 9449 §5): someone holding a stolen token without its key cannot end the session.
+    func revoke(_ request: SandboxRequest, proof: VerifiedDPoPProof) async throws(SandboxRejection) -> SandboxResponse {
         let form = try formParameters(request)
         guard let token = form["token"], !token.isEmpty else {
             throw reject(.invalidRequest, "token is required")
@@ -25,6 +26,7 @@ extension AuthorizationServerHandler {
             sessionID = try await core.authorizations.revoke(
                 token: token,
                 clientID: clientID,
+                dpopKeyThumbprint: proof.thumbprint,
                 isAuthenticated: isAuthenticated
             )
         } catch .unauthenticated {
@@ -33,6 +35,8 @@ extension AuthorizationServerHandler {
                 "the token was issued to a confidential client: revoking it takes that client's client_id and "
                     + "client_assertion"
             )
+        } catch .dpopKeyMismatch {
+            throw invalidGrant(.dpopKeyMismatch, "the DPoP proof's key is not the one the token is bound to")
         } catch {
             throw reject(
                 .invalidClient,

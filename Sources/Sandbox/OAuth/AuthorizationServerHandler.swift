@@ -37,7 +37,7 @@ struct AuthorizationServerHandler: OriginHandler {
         dpop.group().add(middleware: dpopProofCheck())
             .post("/oauth/par") { try await pushedAuthorization($1.request, proof: $1.required(\.dpopProof)) }
             .post("/oauth/token") { try await token($1.request, proof: $1.required(\.dpopProof)) }
-            .post("/oauth/revoke") { try await revoke($1.request) }
+            .post("/oauth/revoke") { try await revoke($1.request, proof: $1.required(\.dpopProof)) }
         router.answerUnrouted { request, otherMethodRouted in
             if otherMethodRouted {
                 core.monitor.rejected(request, .notFound, "method \(request.method.rawValue) is not allowed here")

@@ -17,6 +17,8 @@ actor AuthorizationStore {
         case reused
         /// Issued to a confidential client, which did not authenticate.
         case unauthenticated
+        /// Bound to another DPoP key than the request's proof (RFC 9449 §5).
+        case dpopKeyMismatch
     }
 
     /// Why a `request_uri` cannot be used (RFC 9126 §4), with the client that pushed it when it was this client's,
@@ -81,7 +83,7 @@ actor AuthorizationStore {
     /// Consumes a `request_uri` for the given client (RFC 9126 §4: one use).
     ///
     /// A used or expired one is remembered a while, so opening it again says which, with its client; another
-    /// client's is refused without either.
+    /// client's is refused without either, and is gone.
     func takeRequest(
         _ requestURI: String,
         clientID: String,
@@ -95,10 +97,8 @@ actor AuthorizationStore {
         guard let request = requests.removeValue(forKey: requestURI) else {
             throw RequestURIRefusal(reason: .unknown)
         }
-        guard request.clientID == clientID else {
-            requests[requestURI] = request
-            throw RequestURIRefusal(reason: .clientMismatch)
-        }
+        // Opened for another client, it is gone, as the reference server deletes it: a request is tried once.
+        guard request.clientID == clientID else { throw RequestURIRefusal(reason: .clientMismatch) }
         let isExpired = request.expiresAt <= now
         spentRequests[requestURI] = SpentRequest(
             clientID: clientID,
@@ -297,11 +297,17 @@ actor AuthorizationStore {
     /// A `clientID` that differs from the session's throws ``Failure/clientMismatch`` and revokes nothing; so does a
     /// confidential client's session when the request did not authenticate as that client
     /// (``Failure/unauthenticated``, RFC 7009 §2.1).
-    func revoke(token: String, clientID: String, isAuthenticated: Bool) throws(Failure) -> String? {
+    func revoke(
+        token: String,
+        clientID: String,
+        dpopKeyThumbprint: String,
+        isAuthenticated: Bool
+    ) throws(Failure) -> String? {
         let sessionID = refreshTokens[token] ?? usedRefreshTokens[token] ?? accessTokens[token]?.sessionID
         guard let sessionID, let session = sessions[sessionID] else { return nil }
         guard clientID == session.clientID else { throw .clientMismatch }
         if session.clientKey != nil, !isAuthenticated { throw .unauthenticated }
+        guard dpopKeyThumbprint == session.dpopKeyThumbprint else { throw .dpopKeyMismatch }
         deleteSession(sessionID)
         return sessionID
     }

@@ -23,7 +23,10 @@ extension ConsentPage {
         case .expired:
             heading = "This sign-in page has expired"
             explanation = "A sign-in page works only for a few minutes after the application opens it."
-        case .unknown, .clientMismatch:
+        case .clientMismatch:
+            heading = "This sign-in page belongs to another application"
+            explanation = "Its address was opened for another application, so it no longer works."
+        case .unknown:
             heading = "This sign-in page is not known"
             explanation = "It may have been used or have expired a while ago, or its address was changed."
         }
