@@ -44,7 +44,9 @@ struct ReferenceStrictnessTests {
     func scopeSyntax(scope: String) async throws {
         try await withSandbox { sandbox in
             let client = sandbox.client()
-            let requested = try await client.pushedAuthorizationResponse(client.parParameters(FlowSecrets(), scope: scope))
+            let requested = try await client.pushedAuthorizationResponse(
+                client.parParameters(FlowSecrets(), scope: scope)
+            )
             #expect(requested.status == 400)
             #expect(requested.errorCode == "invalid_scope")
             #expect(requested.text.contains("RFC 6749"), "\(requested.text)")
