@@ -252,6 +252,7 @@ struct ClientCommandTests {
             let answer = try #require(try Self.json(json) as? [String: Any])
             let problems = try #require(answer["problems"] as? [[String: String]])
             #expect(problems.count >= 2 && problems.allSatisfy { $0["field"] != nil && $0["rule"] != nil })
+            #expect(json.stderr.isEmpty, "with --json, stderr holds only JSON errors: \(json.stderr)")
             for result in [leakResult, json] {
                 #expect(!result.stdout.contains(secret) && !result.stderr.contains(secret))
             }

@@ -1,11 +1,12 @@
 public import Failures
 public import Foundation
+import WireFormat
 
 /// The body of `POST /_sandbox/settings`, checked whole before anything is applied.
 ///
 /// A JSON object (RFC 8259 §4) of settings by key or old key (``SandboxSetting/aliases``): each number finite and
-/// within its range, each flag a JSON boolean, each token list an array of scope tokens that parse. Members it does
-/// not know are ignored.
+/// within its range, each flag a JSON boolean, each token list an array of scope tokens that parse. A member it does
+/// not know is refused: a misspelt setting changes nothing, and says so.
 public struct SandboxSettingsChange: Sendable {
     /// Why a change was refused: the setting it concerns, as it was named (`nil` when the body is not a JSON object),
     /// and why.
@@ -58,6 +59,11 @@ public struct SandboxSettingsChange: Sendable {
     public init(json body: Data) throws(Refusal) {
         guard let object = try? JSONDecoder().decode([String: JSONValue].self, from: body) else {
             throw Refusal(setting: nil, message: "send a JSON object of settings")
+        }
+        let names = Set(SandboxSetting.all.flatMap { [$0.key] + $0.aliases })
+        if let unknown = object.keys.sorted().first(where: { !names.contains($0) }) {
+            let shown = TerminalText.sanitized(unknown, limit: 100)
+            throw Refusal(setting: shown, message: "\(shown) is not a setting; GET /_sandbox/settings lists them")
         }
         var values: [Named] = []
         for setting in SandboxSetting.all {

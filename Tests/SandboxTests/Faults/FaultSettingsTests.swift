@@ -27,6 +27,8 @@ struct FaultSettingsTests {
         Refused(setting: "clockSkew", value: "-9223372036854775808"),
         Refused(setting: "clockSkew", value: #""3600""#),
         Refused(setting: "clockSkew", value: "true"),
+        // A misspelt setting (issuerMismatch) is no setting: refused, not ignored.
+        Refused(setting: "issuerMismatched", value: "true"),
     ]
 
     static let everyFault = """

@@ -69,8 +69,12 @@ struct ClientCheckCommand: AsyncParsableCommand, GlobalOptionUser {
             }
         }
         guard problems.isEmpty else {
-            let count = problems.count == 1 ? "1 problem: servers refuse" : "\(problems.count) problems: servers refuse"
-            Output.message("\(count) this document until \(problems.count == 1 ? "it is" : "they are") fixed.")
+            // The JSON answer counts them; with --json, stderr holds only errors, as JSON.
+            if !settings.json {
+                let one = problems.count == 1
+                let count = one ? "1 problem" : "\(problems.count) problems"
+                Output.message("\(count): servers refuse this document until \(one ? "it is" : "they are") fixed.")
+            }
             throw ExitCode.failed
         }
     }
