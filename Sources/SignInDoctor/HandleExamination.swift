@@ -155,7 +155,10 @@ extension SignInDoctor {
                     Self.reason(of: error),
                     rule: Rule.handleResolution,
                     fix: Self.loopbackFix(error)
-                        ?? "Check the handle's spelling, and that the resolution service knows it.",
+                        ?? ((error as? IdentityError)?.isNetworkFailure == true
+                            ? "Nothing answered in time: check that \(service.absoluteString) (--handle-resolver) is "
+                                + "running and reachable; a slow one may need a longer --request-timeout SECONDS."
+                            : "Check the handle's spelling, and that the resolution service knows it."),
                     who: .user
                 )
             )

@@ -59,6 +59,24 @@ struct IdentityCheckTests {
         #expect(finding.fix?.contains("--allow-http-loopback") == true, "\(String(describing: finding.fix))")
     }
 
+    @Test("A resolution service that does not answer fails handle-resolution, pointing at it, not at the spelling")
+    func resolverUnreachable() async throws {
+        var world = ScriptedWorld()
+        world.handleResolver = URL(string: "https://resolver.example")
+        let transport = world.transport()
+        transport.failing(
+            "https://resolver.example/xrpc/com.atproto.identity.resolveHandle?handle=\(ScriptedWorld.handle)"
+        )
+        let finding = try #require(try await world.diagnose(transport: transport).finding("handle-resolution"))
+        #expect(finding.status == .fail)
+        let fix = finding.fix ?? ""
+        #expect(
+            fix.contains("https://resolver.example (--handle-resolver)") && fix.contains("--request-timeout"),
+            "\(fix)"
+        )
+        #expect(!fix.contains("spelling"), "\(fix)")
+    }
+
     @Test("A PLC directory on this machine, with loopback not allowed, fails did-document naming the option")
     func loopbackDirectoryRefused() async throws {
         var world = ScriptedWorld()
