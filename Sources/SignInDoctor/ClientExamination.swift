@@ -48,11 +48,12 @@ extension SignInDoctor {
                 client: nil
             )
         }
-        let problems = ClientMetadataCheck.problems(
+        var problems = ClientMetadataCheck.problems(
             in: document,
             fetchedFrom: clientID.absoluteString,
             allowHTTPLoopback: allowHTTPLoopback
         )
+        problems += await ClientMetadataCheck.keySetProblems(ofDocument: document, besides: problems, fetcher: fetcher)
         guard problems.isEmpty else {
             let shown = problems.prefix(5).map { "\($0.field): \($0.problem) [\($0.rule)]" }
             let more = problems.count > 5 ? "; and \(problems.count - 5) more" : ""

@@ -1,6 +1,7 @@
 import ATOAuthTesting
 import Foundation
 import HTTPTransport
+import OAuthMetadata
 import SignInDoctor
 import Testing
 
@@ -48,7 +49,7 @@ struct ClientCheckTests {
             "redirect_uris": ["https://app.example.com/callback"], "scope": "atproto transition:generic",
             "grant_types": ["authorization_code", "refresh_token"], "response_types": ["code"],
             "token_endpoint_auth_method": "private_key_jwt", "token_endpoint_auth_signing_alg": "ES256",
-            "dpop_bound_access_tokens": true, "jwks_uri": "https://app.example.com/jwks.json",
+            "dpop_bound_access_tokens": true, "jwks_uri": ScriptedWorld.keySetURI,
         ]
     }
 
@@ -61,6 +62,27 @@ struct ClientCheckTests {
         #expect(finding.status == .pass, "\(finding.seen)")
         #expect(finding.seen.contains("loopback client"))
         #expect(diagnosis.status("par-request") == .pass)
+    }
+
+    @Test("A confidential document whose jwks_uri serves a private key, or nothing, fails as its sign-in is refused")
+    func confidentialKeySet() async throws {
+        var world = ScriptedWorld()
+        world.clientDocument = Self.confidentialDocument
+        var privateKey = ClientKey().publicJWK
+        privateKey["d"] = "c2VjcmV0LXNjYWxhci1ub3QtcmVhbGx5LWEta2V5LWF0LWFsbA"
+        world.clientKeySet = ["keys": [privateKey]]
+        let leaked = try #require(try await world.diagnose().finding("client-metadata"))
+        #expect(leaked.status == .fail)
+        #expect(leaked.seen.contains("jwks_uri: key 1"), "\(leaked.seen)")
+        #expect(leaked.seen.contains("private key material (d)"), "\(leaked.seen)")
+        #expect(!leaked.seen.contains(privateKey["d"] ?? "-"))
+        #expect(leaked.who == .app)
+
+        let transport = world.transport()
+        transport.on(ScriptedWorld.keySetURI, .json(["error": "not found"], status: 404))
+        let missing = try #require(try await world.diagnose(transport: transport).finding("client-metadata"))
+        #expect(missing.status == .fail)
+        #expect(missing.seen.contains("jwks_uri: it cannot be fetched"), "\(missing.seen)")
     }
 
     @Test("A confidential document whose scope does not cover --scope fails, as its sign-in is refused")

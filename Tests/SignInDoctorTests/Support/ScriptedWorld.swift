@@ -2,6 +2,7 @@ import ATOAuthTesting
 import ATProtoIdentity
 import Foundation
 import HTTPTransport
+import OAuthMetadata
 import SignInDoctor
 
 /// A healthy account and its servers, answered from a script with no I/O.
@@ -55,6 +56,9 @@ struct ScriptedWorld {
     /// A hosted client document served at ``clientID``, probed with `--client-id` when set.
     var clientDocument: [String: Any]?
     static let clientID = "https://app.example.com/client-metadata.json"
+    /// The key set a confidential document names as its `jwks_uri`, served there: by default one public key.
+    var clientKeySet: [String: Any] = ["keys": [ClientKey().publicJWK]]
+    static let keySetURI = "https://app.example.com/jwks.json"
     var handleResolver: URL?
     /// The PLC directory, when not the default one.
     var plcDirectory: URL?
@@ -84,6 +88,7 @@ struct ScriptedWorld {
         transport.on("\(Self.pds)/.well-known/oauth-protected-resource", .json(resource))
         transport.on("\(Self.issuer)/.well-known/oauth-authorization-server", .json(metadata))
         if let clientDocument { transport.on(Self.clientID, .json(clientDocument)) }
+        transport.on(Self.keySetURI, .json(clientKeySet))
         return transport
     }
 

@@ -59,21 +59,22 @@ extension DocumentCheck {
         }
     }
 
-    private mutating func checkKeySet(_ value: DocumentValue, confidential: Bool) {
+    /// Checks a JWK Set, the document's `jwks` or what its `jwks_uri` serves, reporting its problems under `field`.
+    mutating func checkKeySet(_ value: DocumentValue, confidential: Bool, field: String = "jwks") {
         guard case .object(let set) = value, case .array(let keys)? = set["keys"] else {
-            report("jwks", "it must be a JWK Set: an object whose member keys is an array", CheckRule.keySet)
+            report(field, "it must be a JWK Set: an object whose member keys is an array", CheckRule.keySet)
             return
         }
-        if confidential, keys.isEmpty { report("jwks", "it holds no key", CheckRule.keys) }
+        if confidential, keys.isEmpty { report(field, "it holds no key", CheckRule.keys) }
         var keyIDs: [String] = []
         for (index, key) in keys.enumerated() {
-            if let keyID = checkKey(key, label: "key \(index + 1)", confidential: confidential) {
+            if let keyID = checkKey(key, label: "key \(index + 1)", confidential: confidential, field: field) {
                 keyIDs.append(keyID)
             }
         }
         for keyID in Self.repeated(keyIDs) {
             report(
-                "jwks",
+                field,
                 "the kid \(Self.quoted(keyID)) names several keys; each key needs its own",
                 CheckRule.uniqueKeyIDs
             )
@@ -83,9 +84,14 @@ extension DocumentCheck {
     /// Checks one key and returns its `kid`.
     ///
     /// Private members are named, never quoted.
-    private mutating func checkKey(_ value: DocumentValue, label: String, confidential: Bool) -> String? {
+    private mutating func checkKey(
+        _ value: DocumentValue,
+        label: String,
+        confidential: Bool,
+        field: String
+    ) -> String? {
         guard case .object(let key) = value else {
-            report("jwks", "\(label) is \(value.summary), not a JSON Web Key", CheckRule.keySet)
+            report(field, "\(label) is \(value.summary), not a JSON Web Key", CheckRule.keySet)
             return nil
         }
         let keyID = key["kid"]?.string
@@ -93,7 +99,7 @@ extension DocumentCheck {
         let secret = Self.privateMembers.filter { key[$0] != nil }
         if !secret.isEmpty {
             report(
-                "jwks",
+                field,
                 "\(name) publishes private key material (\(secret.joined(separator: ", "))): anyone who has read this "
                     + "document can sign as the client. Treat the key as leaked: take it out of service, make a new "
                     + "one, and publish only public keys",
@@ -102,31 +108,31 @@ extension DocumentCheck {
         }
         guard confidential else { return keyID }
         if keyID?.isEmpty != false {
-            report("jwks", "\(name) has no kid; sessions are bound to a key by its kid", CheckRule.keyID)
+            report(field, "\(name) has no kid; sessions are bound to a key by its kid", CheckRule.keyID)
         }
         let type = key["kty"]?.string
         let curve = key["crv"]?.string
         if type != "EC" || curve != "P-256" {
             report(
-                "jwks",
+                field,
                 "\(name) is kty \(type.map(Self.quoted) ?? "missing"), crv \(curve.map(Self.quoted) ?? "missing"); "
                     + "an ES256 key is kty EC, crv P-256",
                 CheckRule.keyMembers
             )
         } else if let x = key["x"]?.string, let y = key["y"]?.string {
             if !Self.isPoint(x: x, y: y) {
-                report("jwks", "\(name): x and y are not a point of P-256", CheckRule.keyMembers)
+                report(field, "\(name): x and y are not a point of P-256", CheckRule.keyMembers)
             }
         } else {
-            report("jwks", "\(name) lacks x or y, the public key's coordinates", CheckRule.keyMembers)
+            report(field, "\(name) lacks x or y, the public key's coordinates", CheckRule.keyMembers)
         }
         if let algorithm = key["alg"], algorithm.string != "ES256" {
             let shown = algorithm.string.map(Self.quoted) ?? algorithm.summary
-            report("jwks", "\(name) has alg \(shown); a client assertion key is ES256", CheckRule.keyMembers)
+            report(field, "\(name) has alg \(shown); a client assertion key is ES256", CheckRule.keyMembers)
         }
         if let use = key["use"], use.string != "sig" {
             let shown = use.string.map(Self.quoted) ?? use.summary
-            report("jwks", "\(name) has use \(shown); a signing key has use sig", CheckRule.keyMembers)
+            report(field, "\(name) has use \(shown); a signing key has use sig", CheckRule.keyMembers)
         }
         return keyID
     }

@@ -52,12 +52,7 @@ struct ClientCheckCommand: AsyncParsableCommand, GlobalOptionUser {
 
     func run() async throws {
         let settings = try GlobalSettings(global, environment: ProcessInfo.processInfo.environment)
-        let (data, url) = try await documentBytes(settings)
-        let problems = ClientMetadataCheck.problems(
-            in: data,
-            fetchedFrom: url,
-            allowHTTPLoopback: settings.allowHTTPLoopback
-        )
+        let (data, problems) = try await checkedDocument(settings)
         let checked = CheckJSON(data, problems: problems)
         if settings.json {
             try Output.json(checked)
@@ -79,11 +74,17 @@ struct ClientCheckCommand: AsyncParsableCommand, GlobalOptionUser {
         }
     }
 
-    /// The document's bytes, and the URL it was fetched from (`nil` for a file).
-    private func documentBytes(_ settings: GlobalSettings) async throws -> (Data, String?) {
+    /// The document's bytes and problems: a file's as it is, a URL's with those of the key set at its `jwks_uri`,
+    /// which is fetched too (a file's may not be served yet).
+    private func checkedDocument(_ settings: GlobalSettings) async throws -> (Data, [ClientMetadataProblem]) {
         let url: URL
         switch document {
-        case .file(let path): return (try Self.contents(ofFile: path), nil)
+        case .file(let path):
+            let data = try Self.contents(ofFile: path)
+            return (
+                data,
+                ClientMetadataCheck.problems(in: data, fetchedFrom: nil, allowHTTPLoopback: settings.allowHTTPLoopback)
+            )
         case .url(let given): url = given
         }
         // Refused here, as usage, rather than by the fetch's own check, which is a security check (exit 4).
@@ -95,14 +96,20 @@ struct ClientCheckCommand: AsyncParsableCommand, GlobalOptionUser {
                     + "development, with --allow-http-loopback."
             )
         }
-        let response = try await CLIContext.withTransport(settings, logger: CLIContext.logger(settings)) { transport in
+        return try await CLIContext.withTransport(settings, logger: CLIContext.logger(settings)) { transport in
             let fetcher = SafeFetcher(
                 transport: transport,
                 configuration: SafeFetcher.Configuration(allowHTTPLoopback: settings.allowHTTPLoopback)
             )
-            return try await fetcher.get(url, expecting: .metadata)
+            let data = try await fetcher.get(url, expecting: .metadata).body
+            let problems = ClientMetadataCheck.problems(
+                in: data,
+                fetchedFrom: url.absoluteString,
+                allowHTTPLoopback: settings.allowHTTPLoopback
+            )
+            let keySet = await ClientMetadataCheck.keySetProblems(ofDocument: data, besides: problems, fetcher: fetcher)
+            return (data, problems + keySet)
         }
-        return (response.body, url.absoluteString)
     }
 
     /// A regular file's bytes, up to ``maximumFileSize`` (``UserFile``).
