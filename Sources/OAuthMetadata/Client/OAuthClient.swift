@@ -89,9 +89,12 @@ public struct OAuthClient: Sendable, Hashable {
     ) throws -> OAuthClient {
         try metadata.validate(allowHTTPLoopback: allowHTTPLoopback)
         guard metadata.allowsRedirect(to: redirectURI) else {
+            let listed = metadata.redirectURIs.prefix(5).map { TerminalText.sanitized($0, limit: 200) }
             throw MetadataError.invalidClientMetadata(
                 field: "redirect_uris",
-                reason: "\(redirectURI.absoluteString) is not one of the document's redirect URIs"
+                reason: "\(redirectURI.absoluteString) is not one of the document's redirect URIs ("
+                    + listed.joined(separator: ", ") + (metadata.redirectURIs.count > 5 ? ", …" : "")
+                    + "); a loopback one that names no port matches any port, and only its own path (RFC 8252 §7.3)"
             )
         }
         let requested = try requestedScope(scope, in: metadata)

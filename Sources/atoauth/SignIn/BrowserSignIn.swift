@@ -100,10 +100,19 @@ struct BrowserSignIn {
                 registeringPort: options.callbackPort != nil
             )
         }
-        return try await context.accounts.hostedClient(
-            clientID: clientID,
-            redirectURI: redirectURI,
-            scope: options.requestedScope
-        )
+        do {
+            return try await context.accounts.hostedClient(
+                clientID: clientID,
+                redirectURI: redirectURI,
+                scope: options.requestedScope
+            )
+        } catch let error as SessionError where error.code == .invalidClientMetadata && error.field == "redirect_uris" {
+            var failure = CLIFailure(error)
+            failure.message +=
+                " atoauth takes the redirect at http://127.0.0.1:<port>/callback: the document needs "
+                + "http://127.0.0.1/callback (any port), or, if its loopback redirect URI names a port, give that "
+                + "port with --callback-port."
+            throw failure
+        }
     }
 }
