@@ -1,6 +1,7 @@
 import ATProtoPermissions
 public import Foundation
 import HTTPTransport
+import WireFormat
 
 /// A hosted client metadata document (atproto.com/specs/oauth, Clients): a native app's (a public client) or a web
 /// service's (a confidential client, `private_key_jwt`).
@@ -59,13 +60,23 @@ public struct ClientMetadata: Sendable, Hashable, Codable {
         do {
             self = try JSONDecoder().decode(ClientMetadata.self, from: json)
         } catch {
+            // A member of the wrong type, named as the checker names it, rather than the whole document.
+            let first = ClientMetadataCheck.problems(
+                in: json,
+                fetchedFrom: expectedClientID,
+                allowHTTPLoopback: allowHTTPLoopback
+            ).first
             throw MetadataError.invalidClientMetadata(
-                field: "document",
-                reason: "it is not a client metadata JSON object"
+                field: first?.field ?? "document",
+                reason: first?.problem ?? "it is not a client metadata JSON object"
             )
         }
         if let expectedClientID, clientID != expectedClientID {
-            throw MetadataError.invalidClientMetadata(field: "client_id", reason: "it differs from the document's URL")
+            throw MetadataError.invalidClientMetadata(
+                field: "client_id",
+                reason: "it is \(TerminalText.sanitized(clientID, limit: 200)), not the document's URL "
+                    + expectedClientID
+            )
         }
         try validate(allowHTTPLoopback: allowHTTPLoopback)
         // The members this type does not keep (logo_uri, a key's private members) and the size, on the document itself.

@@ -57,11 +57,27 @@ struct ClientMetadataTests {
         #expect(error?.field == field)
     }
 
-    @Test("a document fetched from another URL than its client_id is refused")
+    @Test("a document fetched from another URL than its client_id is refused, naming both")
     func clientIDMismatch() throws {
-        #expect(throws: MetadataError.self) {
+        let error = #expect(throws: MetadataError.self) {
             try ClientMetadata(json: try document(), expectedClientID: "https://evil.example/client-metadata.json")
         }
+        #expect(error?.reason.contains("not the document's URL https://evil.example/client-metadata.json") == true)
+        #expect(
+            error?.reason.contains("https://atoauth.example.app/client-metadata.json") == true,
+            "\(error?.reason ?? "")"
+        )
+    }
+
+    @Test(
+        "a member of the wrong type is named as the checker names it, not the whole document",
+        arguments: [("scope", "42"), ("client_id", "null"), ("redirect_uris", #""http://127.0.0.1/callback""#)]
+    )
+    func wrongType(field: String, json: String) throws {
+        let value = try JSONSerialization.jsonObject(with: Data(json.utf8), options: .fragmentsAllowed)
+        let data = try document { $0[field] = value }
+        let error = #expect(throws: MetadataError.self) { try ClientMetadata(json: data) }
+        #expect(error?.field == field, "\(error?.reason ?? "")")
     }
 
     @Test("the loopback client_id is http://localhost with the encoded redirect URI and scope, no port")
