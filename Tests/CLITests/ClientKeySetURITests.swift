@@ -1,7 +1,6 @@
 import ATOAuthTesting
 import Foundation
 import OAuthMetadata
-import Synchronization
 import Testing
 
 /// `client check` of a confidential client's document at a URL fetches the key set at its `jwks_uri` and checks it as
@@ -11,26 +10,17 @@ struct ClientKeySetURITests {
     /// Serves a confidential client's document naming `/jwks.json` as its `jwks_uri`, and `keySet` there (a 404 for
     /// `nil`), and runs `body` with the document's URL.
     static func withDocument<T>(keySet: Data?, _ body: (URL) async throws -> T) async throws -> T {
-        let base = Mutex<String>("")
-        let handler: LoopbackHTTPServer.Handler = { request in
-            let origin = base.withLock { $0 }
-            guard request.target == "/client-metadata.json" else {
-                guard let keySet else { return .json(#"{"error":"NotFound"}"#, status: 404) }
-                return ScriptedResponse(status: 200, headers: [("Content-Type", "application/json")], body: keySet)
-            }
-            let document: [String: Any] = [
+        try await withServedDocuments { origin, path in
+            guard path == "/client-metadata.json" else { return path == "/jwks.json" ? keySet : nil }
+            return [
                 "client_id": origin + "/client-metadata.json", "application_type": "web",
                 "redirect_uris": [origin + "/signed-in"], "scope": "atproto transition:generic",
                 "grant_types": ["authorization_code", "refresh_token"], "response_types": ["code"],
                 "token_endpoint_auth_method": "private_key_jwt", "token_endpoint_auth_signing_alg": "ES256",
                 "dpop_bound_access_tokens": true, "jwks_uri": origin + "/jwks.json",
             ]
-            let body = (try? JSONSerialization.data(withJSONObject: document)) ?? Data()
-            return ScriptedResponse(status: 200, headers: [("Content-Type", "application/json")], body: body)
-        }
-        return try await LoopbackHTTPServer.withServer(handler: handler) { server in
-            base.withLock { $0 = server.baseURL.absoluteString }
-            return try await body(server.url("/client-metadata.json"))
+        } _: { origin in
+            try await body(try #require(URL(string: origin + "/client-metadata.json")))
         }
     }
 

@@ -27,24 +27,16 @@ struct ConfidentialSignInTests {
         publishing keys: PublishedKeys,
         _ body: (URL) async throws -> T
     ) async throws -> T {
-        let clientID = Mutex<String>("")
-        let handler: LoopbackHTTPServer.Handler = { _ in
-            let id = clientID.withLock { $0 }
-            let redirect = id.replacingOccurrences(of: "/client-metadata.json", with: "/signed-in")
-            let document: [String: Any] = [
-                "client_id": id, "application_type": "web", "redirect_uris": [redirect],
-                "scope": "atproto transition:generic", "grant_types": ["authorization_code", "refresh_token"],
-                "response_types": ["code"], "token_endpoint_auth_method": "private_key_jwt",
-                "token_endpoint_auth_signing_alg": "ES256", "dpop_bound_access_tokens": true,
-                "jwks": ["keys": keys.jwks],
+        try await withServedDocuments { origin, _ in
+            [
+                "client_id": origin + "/client-metadata.json", "application_type": "web",
+                "redirect_uris": [origin + "/signed-in"], "scope": "atproto transition:generic",
+                "grant_types": ["authorization_code", "refresh_token"], "response_types": ["code"],
+                "token_endpoint_auth_method": "private_key_jwt", "token_endpoint_auth_signing_alg": "ES256",
+                "dpop_bound_access_tokens": true, "jwks": ["keys": keys.jwks],
             ]
-            let body = (try? JSONSerialization.data(withJSONObject: document)) ?? Data()
-            return ScriptedResponse(status: 200, headers: [("Content-Type", "application/json")], body: body)
-        }
-        return try await LoopbackHTTPServer.withServer(handler: handler) { server in
-            let url = server.url("/client-metadata.json")
-            clientID.withLock { $0 = url.absoluteString }
-            return try await body(url)
+        } _: { origin in
+            try await body(try #require(URL(string: origin + "/client-metadata.json")))
         }
     }
 

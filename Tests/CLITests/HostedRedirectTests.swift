@@ -1,6 +1,4 @@
-import ATOAuthTesting
 import Foundation
-import Synchronization
 import Testing
 
 /// `accounts add --client-id` with a native app's document whose loopback redirect URI is not where atoauth's
@@ -9,20 +7,15 @@ import Testing
 struct HostedRedirectTests {
     /// Serves a native app's document registering `redirect`, and runs `body` with its URL.
     static func withNativeDocument<T>(redirect: String, _ body: (URL) async throws -> T) async throws -> T {
-        let clientID = Mutex<String>("")
-        let handler: LoopbackHTTPServer.Handler = { _ in
-            let document: [String: Any] = [
-                "client_id": clientID.withLock { $0 }, "application_type": "native", "redirect_uris": [redirect],
-                "scope": "atproto transition:generic", "grant_types": ["authorization_code", "refresh_token"],
-                "response_types": ["code"], "token_endpoint_auth_method": "none", "dpop_bound_access_tokens": true,
+        try await withServedDocuments { origin, _ in
+            [
+                "client_id": origin + "/client-metadata.json", "application_type": "native",
+                "redirect_uris": [redirect], "scope": "atproto transition:generic",
+                "grant_types": ["authorization_code", "refresh_token"], "response_types": ["code"],
+                "token_endpoint_auth_method": "none", "dpop_bound_access_tokens": true,
             ]
-            let body = (try? JSONSerialization.data(withJSONObject: document)) ?? Data()
-            return ScriptedResponse(status: 200, headers: [("Content-Type", "application/json")], body: body)
-        }
-        return try await LoopbackHTTPServer.withServer(handler: handler) { server in
-            let url = server.url("/client-metadata.json")
-            clientID.withLock { $0 = url.absoluteString }
-            return try await body(url)
+        } _: { origin in
+            try await body(try #require(URL(string: origin + "/client-metadata.json")))
         }
     }
 
