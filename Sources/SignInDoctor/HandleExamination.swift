@@ -156,8 +156,8 @@ extension SignInDoctor {
                     rule: Rule.handleResolution,
                     fix: Self.loopbackFix(error)
                         ?? ((error as? IdentityError)?.isNetworkFailure == true
-                            ? "Nothing answered in time: check that \(service.absoluteString) (--handle-resolver) is "
-                                + "running and reachable; a slow one may need a longer --request-timeout SECONDS."
+                            ? "\(service.absoluteString) (--handle-resolver) could not be reached: check that it is "
+                                + "running and reachable; if it is only slow, give a longer --request-timeout SECONDS."
                             : "Check the handle's spelling, and that the resolution service knows it."),
                     who: .user
                 )

@@ -290,7 +290,8 @@ struct LifecycleTests {
         return try await accounts.callback(try await world.approve(request))
     }
 
-    /// Revokes the refresh token of `session` at the authorization server, as its client would, with a DPoP proof.
+    /// Revokes the refresh token of `session` at the authorization server, as its client would, with a proof of the
+    /// session's DPoP key.
     private func revokeAtServer(_ world: SandboxWorld, session: Session) async throws {
         guard case .oauth(let grant) = session.credential else {
             Issue.record("not an OAuth session")
@@ -299,7 +300,9 @@ struct LifecycleTests {
         let form = [("token", try #require(session.refreshToken)), ("client_id", grant.clientID)]
             .map { "\($0)=\($1.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" }
             .joined(separator: "&")
-        let response = try await DPoPRequestExecutor(transport: world.transport, key: DPoPKey()).send(
+        let keyEntry = try #require(try world.keystore.load(Session.keyEntryName(did: session.did)))
+        let key = try DPoPKey(persistedRepresentation: keyEntry)
+        let response = try await DPoPRequestExecutor(transport: world.transport, key: key).send(
             HTTPRequest(
                 method: .post,
                 url: world.endpoints.authorizationServer.appendingPathComponent("oauth/revoke"),

@@ -24,6 +24,7 @@ struct ClientKeySetURITests {
         }
     }
 
+    /// `atoauth client check URL` in development mode, with `--json` when asked.
     static func check(_ url: URL, _ scratch: ScratchHome, json: Bool = false) async throws -> CLIProcess.Result {
         try await scratch.atoauth(
             ["client", "check", "--allow-http-loopback", url.absoluteString] + (json ? ["--json"] : [])

@@ -2,6 +2,7 @@ import ATOAuthTesting
 import DPoPRequestExecutor
 import Foundation
 import HTTPTransport
+import Keystore
 import Testing
 
 /// Plays a browser on another machine: it approves the sign-in at the sandbox but cannot reach the loopback redirect,
@@ -62,15 +63,18 @@ extension CLIWorld {
 
 extension CLIWorld {
     /// Revokes the refresh token of the session of `did` at the sandbox's revocation endpoint (RFC 7009), as its
-    /// client would (its `client_id`, a DPoP proof), so the server has ended the session.
+    /// client would (its `client_id`, a proof of the session's DPoP key), so the server has ended the session.
     func revokeAtServer(sessionOf did: String) async throws {
         let session = try storedSession(did)
+        let store = try EncryptedFileKeystore(directory: home, keySource: .keyFile(keyFile))
+        let keyEntry = try #require(try store.load("dpop-key/\(did)"))
+        let key = try DPoPKey(persistedRepresentation: keyEntry)
         let token = try #require(session["refreshToken"] as? String)
         let clientID = try #require(session["clientID"] as? String)
         let form =
             "token=\(Self.formEncoded(token))&token_type_hint=refresh_token&client_id=\(Self.formEncoded(clientID))"
         let response = try await AsyncHTTPClientTransport.withTransport { transport in
-            try await DPoPRequestExecutor(transport: transport, key: DPoPKey()).send(
+            try await DPoPRequestExecutor(transport: transport, key: key).send(
                 HTTPRequest(
                     method: .post,
                     url: sandbox.authorizationServer.appendingPathComponent("oauth/revoke"),

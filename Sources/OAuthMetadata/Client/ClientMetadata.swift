@@ -60,15 +60,17 @@ public struct ClientMetadata: Sendable, Hashable, Codable {
         do {
             self = try JSONDecoder().decode(ClientMetadata.self, from: json)
         } catch {
-            // A member of the wrong type, named as the checker names it, rather than the whole document.
-            let first = ClientMetadataCheck.problems(
+            // The member that could not be decoded, as the checker words it, rather than the whole document.
+            let problems = ClientMetadataCheck.problems(
                 in: json,
                 fetchedFrom: expectedClientID,
                 allowHTTPLoopback: allowHTTPLoopback
-            ).first
+            )
+            let member = Self.undecodedMember(error)
+            let problem = problems.first { $0.field == member } ?? problems.first
             throw MetadataError.invalidClientMetadata(
-                field: first?.field ?? "document",
-                reason: first?.problem ?? "it is not a client metadata JSON object"
+                field: problem?.field ?? "document",
+                reason: problem?.problem ?? "it is not a client metadata JSON object"
             )
         }
         if let expectedClientID, clientID != expectedClientID {
@@ -86,6 +88,18 @@ public struct ClientMetadata: Sendable, Hashable, Codable {
             allowHTTPLoopback: allowHTTPLoopback
         )
         if let problem = problems.first { throw invalid(problem.field, problem.problem) }
+    }
+
+    /// The document member a decoding failure concerns, such as `scope` for a number where a string goes.
+    private static func undecodedMember(_ error: any Error) -> String? {
+        switch error as? DecodingError {
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            context.codingPath.first?.stringValue
+        case .keyNotFound(let key, let context):
+            context.codingPath.first?.stringValue ?? key.stringValue
+        default:
+            nil
+        }
     }
 
     /// Whether the document describes a confidential client, which authenticates with `private_key_jwt`.

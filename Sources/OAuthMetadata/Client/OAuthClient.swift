@@ -90,11 +90,15 @@ public struct OAuthClient: Sendable, Hashable {
         try metadata.validate(allowHTTPLoopback: allowHTTPLoopback)
         guard metadata.allowsRedirect(to: redirectURI) else {
             let listed = metadata.redirectURIs.prefix(5).map { TerminalText.sanitized($0, limit: 200) }
+            let loopback = redirectURI.scheme == "http" && ClientMetadata.isLoopbackIP(redirectURI.host ?? "")
+            // `redirect_uri`, the request's: the document's own `redirect_uris` may be valid.
             throw MetadataError.invalidClientMetadata(
-                field: "redirect_uris",
+                field: "redirect_uri",
                 reason: "\(redirectURI.absoluteString) is not one of the document's redirect URIs ("
-                    + listed.joined(separator: ", ") + (metadata.redirectURIs.count > 5 ? ", …" : "")
-                    + "); a loopback one that names no port matches any port, and only its own path (RFC 8252 §7.3)"
+                    + listed.joined(separator: ", ") + (metadata.redirectURIs.count > 5 ? ", …" : "") + ")"
+                    + (loopback
+                        ? "; a loopback one that names no port matches any port, and only its own path (RFC 8252 §7.3)"
+                        : "")
             )
         }
         let requested = try requestedScope(scope, in: metadata)

@@ -58,11 +58,16 @@ extension Router<SandboxContext> {
     func answerUnrouted(
         _ answer: @escaping @Sendable (SandboxRequest, _ otherMethodRouted: Bool) throws -> SandboxResponse
     ) {
-        let routedPaths = Set(routes.map(\.path.description))
+        // The methods of each path, for the `Allow` a 405 carries (RFC 9110 §15.5.6).
+        let allowed = Dictionary(grouping: routes, by: \.path.description)
+            .mapValues { $0.map(\.method.rawValue).sorted().joined(separator: ", ") }
         add(
             middleware: AnsweringMiddleware<HTTPError> { error, context in
                 guard error.status == .notFound else { return nil }
-                return try answer(context.request, routedPaths.contains(context.request.path)).response
+                let methods = allowed[context.request.path]
+                var response = try answer(context.request, methods != nil).response
+                if let methods, response.status == .methodNotAllowed { response.headers[.allow] = methods }
+                return response
             }
         )
     }

@@ -18,7 +18,9 @@ struct PLCDirectoryHandler: OriginHandler {
         router.answerUnrouted { request, _ in
             guard request.method == .get || request.method == .head else {
                 core.monitor.rejected(request, .notFound, "the PLC directory only answers GET")
-                return .json(405, ["message": "method not allowed"])
+                var response = SandboxResponse.json(405, ["message": "method not allowed"])
+                response.headers.append(("Allow", "GET, HEAD"))  // RFC 9110 §15.5.6
+                return response
             }
             return notADID(request, String(request.path.dropFirst()).removingPercentEncoding ?? "")
         }

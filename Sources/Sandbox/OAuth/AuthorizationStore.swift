@@ -296,7 +296,8 @@ actor AuthorizationStore {
     ///
     /// A `clientID` that differs from the session's throws ``Failure/clientMismatch`` and revokes nothing; so does a
     /// confidential client's session when the request did not authenticate as that client
-    /// (``Failure/unauthenticated``, RFC 7009 §2.1).
+    /// (``Failure/unauthenticated``, RFC 7009 §2.1), and a proof of another key than `dpopKeyThumbprint`, the one the
+    /// session is bound to (``Failure/dpopKeyMismatch``, RFC 9449 §5).
     func revoke(
         token: String,
         clientID: String,

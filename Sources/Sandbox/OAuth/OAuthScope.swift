@@ -18,7 +18,7 @@ enum OAuthScope {
 
     /// Parses a scope value strictly; refuses a token that does not parse, or a value without `atproto`.
     static func parse(_ scope: String) throws(Invalid) -> ScopeSet {
-        guard isWellFormed(scope) else {
+        guard ScopeSet.isWellFormed(scope) else {
             throw Invalid(
                 reason: "the scope must be tokens of printable ASCII (no \" or \\) separated by single spaces "
                     + "(RFC 6749 §3.3)"
@@ -32,15 +32,6 @@ enum OAuthScope {
         }
         guard parsed.contains(.atproto) else { throw Invalid(reason: "the scope must contain atproto") }
         return parsed
-    }
-
-    /// Whether `scope` is `scope-token *( SP scope-token )` (RFC 6749 §3.3): no empty token, so no leading, trailing
-    /// or doubled space, as the reference server requires.
-    static func isWellFormed(_ scope: String) -> Bool {
-        scope.split(separator: " ", omittingEmptySubsequences: false).allSatisfy { token in
-            !token.isEmpty
-                && token.unicodeScalars.allSatisfy { (0x21...0x7E).contains($0.value) && $0 != "\"" && $0 != "\\" }
-        }
     }
 
     /// The tokens of a scope value a client registered (a loopback `client_id`'s `scope` parameter or a hosted client

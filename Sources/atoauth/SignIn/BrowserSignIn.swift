@@ -106,12 +106,14 @@ struct BrowserSignIn {
                 redirectURI: redirectURI,
                 scope: options.requestedScope
             )
-        } catch let error as SessionError where error.code == .invalidClientMetadata && error.field == "redirect_uris" {
+        } catch let error as SessionError where error.code == .invalidClientMetadata && error.field == "redirect_uri" {
+            // The listener's redirect URI is not the document's.
             var failure = CLIFailure(error)
             failure.message +=
                 " atoauth takes the redirect at http://127.0.0.1:<port>/callback: the document needs "
-                + "http://127.0.0.1/callback (any port), or, if its loopback redirect URI names a port, give that "
-                + "port with --callback-port."
+                + "http://127.0.0.1/callback (any port)"
+                + (options.callbackPort == nil
+                    ? ", or, if its loopback redirect URI names a port, give that port with --callback-port." : ".")
             throw failure
         }
     }

@@ -78,6 +78,14 @@ struct ClientMetadataTests {
         let data = try document { $0[field] = value }
         let error = #expect(throws: MetadataError.self) { try ClientMetadata(json: data) }
         #expect(error?.field == field, "\(error?.reason ?? "")")
+        guard field != "client_id" else { return }
+        // Named even beside a problem the checker meets first, the decoder's member is the one that broke.
+        let both = try document {
+            $0[field] = value
+            $0["grant_types"] = ["implicit"]
+        }
+        let named = #expect(throws: MetadataError.self) { try ClientMetadata(json: both) }
+        #expect(named?.field == field, "\(named?.reason ?? "")")
     }
 
     @Test("the loopback client_id is http://localhost with the encoded redirect URI and scope, no port")

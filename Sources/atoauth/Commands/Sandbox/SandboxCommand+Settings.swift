@@ -48,7 +48,8 @@ enum SandboxHelp {
             every setting below by its key, with its value
           POST /_sandbox/settings
             a JSON object of settings by key; a value out of its
-            range is refused with 400, naming it:
+            range, or a key that is no setting, is refused with
+            400, naming it:
         \(settingLines)
           POST /_sandbox/client-cache/reset
             drop the fetched client documents and JWKS
