@@ -82,7 +82,8 @@ extension SessionManager {
                 await exchange.discard(response)
                 try await end(
                     current,
-                    "the server's answer to the refresh of \(current.displayName) failed a check (\(error)); "
+                    "the server's answer to the refresh of \(current.displayName) failed a check "
+                        + "(\((error as? SessionError)?.reason ?? "\(error)")); "
                         + "\(exchange.discardedWords), since the old refresh token is spent"
                 )
             }
@@ -193,7 +194,8 @@ extension SessionManager {
     private func end(_ session: Session, _ reason: String) async throws -> Never {
         try await store.delete(session.did)
         broadcaster.publish(.deleted(did: session.did, reason: .refreshRefused))
-        logger.warning("the session of \(session.displayName) ended: \(reason)")
+        // The error thrown says it; a warning too would say it twice.
+        logger.info("the session of \(session.displayName) ended: \(reason)")
         throw SessionError.signInNeeded(reason)
     }
 }

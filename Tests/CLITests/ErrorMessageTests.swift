@@ -239,6 +239,7 @@ struct ErrorMessageTests {
                     "atoauth accounts add alice.test --app-password",
                 ]
             )
+            #expect(ended.stderr.components(separatedBy: "ended:").count == 2, "said once: \(ended.stderr)")
             counters = try await world.sandbox.counters()
             #expect(counters.legacyRefreshesSucceeded == 1)
             #expect(counters.refreshTokenReplays == 0)

@@ -24,8 +24,8 @@ extension PDSHandler {
     /// Checks `Authorization: DPoP <token>` and the `DPoP` proof (RFC 9449 §7): the proof with `ath`, the nonce,
     /// the `jti`, then the token and its `cnf.jkt`.
     ///
-    /// A legacy app-password JWT goes to ``authenticateLegacy(_:scheme:_:)`` instead; an OAuth token sent as
-    /// `Bearer` is refused.
+    /// A legacy app-password JWT goes to ``authenticateLegacy(_:scheme:_:)`` instead, and one not signed here is
+    /// `400 InvalidToken`; an OAuth token sent as `Bearer` is refused.
     func authenticate(_ request: SandboxRequest) async throws(SandboxRejection) -> AuthenticatedCaller {
         let authorizations = request.headerValues("authorization")
         guard let authorization = authorizations.first else {
@@ -43,6 +43,13 @@ extension PDSHandler {
         let scheme = parts.first.map { $0.lowercased() } ?? ""
         if parts.count == 2, let claims = core.legacyJWT.verify(String(parts[1])) {
             return try await authenticateLegacy(request, scheme: scheme, claims)
+        }
+        if scheme == "bearer", parts.count == 2,
+            parts[1].split(separator: ".", omittingEmptySubsequences: false).count == 3
+        {
+            // A JWT not signed here, such as an app-password session's from before the sandbox restarted: the
+            // reference PDS's answer, which sends a client to refresh.
+            throw reject(.invalidToken, 400, "InvalidToken", "Token could not be verified")
         }
         guard scheme != "bearer" else {
             throw unauthorized(

@@ -260,6 +260,20 @@ struct LegacySessionTests {
         #expect(first != nil && first != SandboxAccount(handle: "alice.test", twoFactor: true).authFactorToken)
     }
 
+    @Test("an access JWT another start signed is InvalidToken, as the reference PDS answers, so a client refreshes")
+    func otherStartsJWT() async throws {
+        try await withSandbox { first in
+            let legacy = try await Self.signIn(first, try Self.account(first))
+            try await withSandbox { second in
+                let stale = try await Self.getSession(second, authorization: "Bearer \(legacy.access)", proof: nil)
+                #expect(stale.status == 400)
+                #expect(Self.error(stale) == "InvalidToken")
+                #expect(second.server.counters.rejections(.invalidToken) == 1)
+                #expect(second.server.counters.rejections(.bearerScheme) == 0)
+            }
+        }
+    }
+
     @Test("each start has its own app passwords: one start's signs in there, and the other start refuses it")
     func appPasswordsPerStart() async throws {
         try await withSandbox { first in
