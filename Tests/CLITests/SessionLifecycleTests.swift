@@ -119,6 +119,30 @@ struct SessionLifecycleTests {
         }
     }
 
+    @Test("accounts status --check that refreshed the session shows it as it is after the refresh")
+    func statusCheckAfterRefresh() async throws {
+        try await CLIWorld.with(["--access-token-lifetime", "2"]) { world in
+            try await world.signIn("alice.test")
+            let before = try Self.status(try await world.atoauth("accounts", "status", "--json"))
+            try await world.sandbox.expireAccessTokens()
+            let checked = try Self.status(try await world.atoauth("accounts", "status", "--check", "--json"))
+            #expect((checked["check"] as? [String: Any])?["result"] as? String == "valid")
+            let after = try Self.status(try await world.atoauth("accounts", "status", "--json"))
+            // Issued for 2 s before, for an hour by the refresh: not the same second however fast the machine.
+            let expiry = "accessTokenExpiresAt"
+            #expect(after[expiry] as? String != before[expiry] as? String, "the check refreshed")
+            for field in ["accessTokenExpiresAt", "refreshedAt", "sessionEndsAtLatest"] {
+                #expect(checked[field] as? String == after[field] as? String, "\(field): \(checked) vs \(after)")
+            }
+        }
+    }
+
+    /// The object `accounts status --json` printed.
+    static func status(_ result: CLIProcess.Result) throws -> [String: Any] {
+        #expect(result.status == 0, "\(result.stderr)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+    }
+
     @Test("accounts status --all --check: every account, each session asked live; a revoked one shows as ended, exit 3")
     func statusCheck() async throws {
         try await CLIWorld.with { world in

@@ -53,9 +53,14 @@ struct StatusCommand: AsyncParsableCommand, GlobalOptionUser {
             }
             var statuses: [SessionStatus] = []
             for account in accounts {
-                let session = try await context.accounts.restore(.did(account.did)).session
+                var session = try await context.accounts.restore(.did(account.did)).session
+                let checked = check ? await SessionCheck.run(account, accounts: context.accounts) : nil
+                // The check may have refreshed the session: it is shown as it is now, not as it was.
+                if checked?.result == .valid, let current = try? await context.accounts.restore(.did(account.did)) {
+                    session = current.session
+                }
                 var status = SessionStatus(account: account, session: session, now: Date())
-                if check { status.check = await SessionCheck.run(account, accounts: context.accounts) }
+                status.check = checked
                 statuses.append(status)
             }
             return (statuses, unreadable)
