@@ -194,8 +194,9 @@ extension SessionManager {
     private func end(_ session: Session, _ reason: String) async throws -> Never {
         try await store.delete(session.did)
         broadcaster.publish(.deleted(did: session.did, reason: .refreshRefused))
-        // The error thrown says it; a warning too would say it twice.
-        logger.info("the session of \(session.displayName) ended: \(reason)")
+        // The error thrown tells the caller; a notice, below a warning, keeps a service's log without a front end
+        // that shows warnings saying it twice.
+        logger.notice("the session of \(session.displayName) ended: \(reason)")
         throw SessionError.signInNeeded(reason)
     }
 }
