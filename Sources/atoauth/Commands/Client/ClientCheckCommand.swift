@@ -19,7 +19,8 @@ struct ClientCheckCommand: AsyncParsableCommand, GlobalOptionUser {
             from; a file's is checked on its own), application_type, grant_types, response_types, the scope's \
             permissions, dpop_bound_access_tokens, each redirect URI for the application type, the \
             authentication method, a confidential client's ES256 keys (jwks or jwks_uri; a published private key \
-            is reported), the home page and logo URLs, and the size.
+            is reported), the home page and logo URLs, and the size. For a document at a URL, the key set at its \
+            jwks_uri is fetched the same way and checked as an inline jwks; a file's jwks_uri is not fetched.
 
             Prints one line per problem, `<field>: <problem> [<rule>]`, or `ok: <client_id> is a valid public \
             client document` (or confidential). With --json, one object: {"clientID", "kind": "public" | \
