@@ -33,10 +33,10 @@ extension SessionManager {
         }
     }
 
-    /// The one refresh routine for both kinds, called under the session entry's lock: the refresh token is single-use
-    /// (atproto.com/specs/oauth, Tokens and Session Lifetime), so a note guards against sending a spent one twice,
-    /// the rotated tokens are saved before anyone uses them, and tokens that cannot be kept end the session here and
-    /// at the server.
+    /// The one refresh routine for both kinds, called under the session entry's lock: an OAuth refresh token is
+    /// single-use (atproto.com/specs/oauth, Tokens and Session Lifetime), so a note guards against sending a spent one
+    /// twice, the rotated tokens are saved before anyone uses them, and tokens that cannot be kept end the session
+    /// here and at the server.
     private func refreshRotating(
         _ current: Session,
         exchange prepare: () async throws -> RefreshExchange
@@ -111,12 +111,13 @@ extension SessionManager {
     }
 
     /// Ends the session when an earlier refresh sent `refreshToken` and never settled: it may be spent, and a spent
-    /// refresh token is never sent again.
+    /// refresh token is never sent again, unless its kind of session allows (``Credential/refreshTokenMayBeResent``).
     private func endIfInterrupted(
         _ current: Session,
         refreshToken: String,
         journal: RefreshJournal
     ) async throws {
+        guard !current.credential.refreshTokenMayBeResent else { return }
         switch await journal.interruption(current.did, refreshToken: refreshToken) {
         case nil:
             return
@@ -140,8 +141,9 @@ extension SessionManager {
     ///
     /// A request that certainly never reached the server (a refused destination or connection, a name that did not
     /// resolve, a failed TLS handshake) or that the server turned down for a DPoP nonce (RFC 9449 §8) left the
-    /// token unused, so the note goes. Any other failure, a timeout or a connection cut after sending, may come
-    /// after the server rotated the token: the note stays, marked, and the next refresh ends the session instead
+    /// token unused, so the note goes and the session is kept; so it is when the token may be sent again
+    /// (``Credential/refreshTokenMayBeResent``). Any other failure, a timeout or a connection cut after sending, may
+    /// come after the server rotated the token: the note stays, marked, and the next refresh ends the session instead
     /// of sending the token again.
     private func settleUnanswered(
         _ current: Session,
@@ -149,11 +151,13 @@ extension SessionManager {
         after error: any Error,
         journal: RefreshJournal
     ) async throws -> Never {
-        guard Self.mayHaveReachedServer(error) else {
+        guard Self.mayHaveReachedServer(error), !current.credential.refreshTokenMayBeResent else {
             await journal.end(current.did)
             let reason = (error as? SessionError)?.reason ?? (error as? TransportError).map { "\($0)" } ?? "\(error)"
             await RefreshFailureRecord(at: now(), reason: reason).save(current.did, to: store.keystore)
-            throw error
+            guard var kept = error as? SessionError else { throw error }
+            kept.sessionKept = true
+            throw kept
         }
         await journal.markUnanswered(current.did, refreshToken: refreshToken)
         let warning =

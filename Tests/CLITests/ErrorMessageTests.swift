@@ -214,14 +214,19 @@ struct ErrorMessageTests {
         }
     }
 
-    @Test("a refresh answered after the time limit: exit 1, then the session ends without a replay, saying why")
-    func refreshAnsweredLate() async throws {
+    @Test("an app-password refresh answered after the time limit: exit 1, the session kept; the next command goes on")
+    func appPasswordRefreshAnsweredLate() async throws {
         try await CLIWorld.with(["--access-token-lifetime", "2"]) { world in
             try await world.signInWithAppPassword("alice.test")
-            // The PDS holds the refresh past the client's limit, then carries it out: the refresh JWT is spent.
+            // The PDS holds the refresh past the client's limit, then carries it out: the refresh JWT is used.
             try await world.sandbox.expireAccessTokens(then: #"{"slowResponses": 8}"#)
             let late = try await world.atoauth("whoami", "--request-timeout", "2")
-            expectTeaching(late, exit: 1, saying: ["timed out after 2 s", "will not be sent again"])
+            expectTeaching(
+                late,
+                exit: 1,
+                saying: ["timed out after 2 s", "The session is kept."],
+                never: ["will not be sent again", "ended"]
+            )
             try await world.sandbox.configure(#"{"slowResponses": 0}"#)
             var counters = try await Waiting.value("the sandbox to carry out the late refresh", timeout: .seconds(120))
             {
@@ -230,19 +235,35 @@ struct ErrorMessageTests {
             }
             #expect(counters.legacyRefreshesSucceeded == 1)
 
+            // The used refresh JWT is sent again; the PDS answers it with the same next one.
+            let next = try await world.atoauth("whoami")
+            #expect(next.status == 0, "\(next.stderr)")
+            #expect(next.stdout.contains("alice.test"))
+            counters = try await world.sandbox.counters()
+            #expect(counters.legacyRefreshesSucceeded == 2)
+            #expect(counters.legacyRefreshTokenReuses == 1)
+            #expect(counters.refreshTokenReplays == 0)
+            #expect(try world.storedNames().contains { $0.hasPrefix("session/") })
+            #expect(try world.storedNames().allSatisfy { !$0.hasPrefix("refreshing/") })
+        }
+    }
+
+    @Test("a refresh answer that fails a check (no atproto granted): exit 3, the session ended and revoked, said once")
+    func refreshAnswerFailsCheck() async throws {
+        try await CLIWorld.with(["--access-token-lifetime", "2"]) { world in
+            try await world.signIn("alice.test")
+            try await world.sandbox.expireAccessTokens(then: #"{"withheldPermissions": ["atproto"]}"#)
             let ended = try await world.atoauth("whoami")
             expectTeaching(
                 ended,
                 exit: 3,
                 saying: [
-                    "The session of alice.test ended:", "got no answer in time", "was not sent again",
-                    "atoauth accounts add alice.test --app-password",
+                    "The session of alice.test ended:", "failed a check", "they were revoked",
+                    "atoauth accounts add alice.test",
                 ]
             )
             #expect(ended.stderr.components(separatedBy: "ended:").count == 2, "said once: \(ended.stderr)")
-            counters = try await world.sandbox.counters()
-            #expect(counters.legacyRefreshesSucceeded == 1)
-            #expect(counters.refreshTokenReplays == 0)
+            #expect(try await world.sandbox.counters().revocations == 1)
             #expect(try world.storedNames().allSatisfy { !$0.hasPrefix("session/") && !$0.hasPrefix("refreshing/") })
         }
     }

@@ -19,6 +19,7 @@ final class SandboxProcess: Sendable {
         var totalRejections: Int
         var legacySessionsCreated: Int
         var legacyRefreshesSucceeded: Int
+        var legacyRefreshTokenReuses: Int
         var legacySessionsDeleted: Int
         var blobsStored: Int
     }

@@ -16,6 +16,19 @@ public enum Credential: Sendable, Hashable {
         case .appPassword: .appPassword
         }
     }
+
+    /// Whether a refresh token sent without a known outcome (a timeout, a connection cut after sending, a killed
+    /// process) may be sent again.
+    ///
+    /// An OAuth refresh token is single-use: a second use ends the grant (atproto.com/specs/oauth, Tokens and
+    /// Session Lifetime). An app-password refresh JWT is not: the reference PDS answers it again, with the same next
+    /// refresh token, for two hours after its first use, and with `ExpiredToken` after that.
+    var refreshTokenMayBeResent: Bool {
+        switch self {
+        case .oauth: false
+        case .appPassword: true
+        }
+    }
 }
 
 /// An OAuth grant: who issued it, to which client, and where it is refreshed and revoked.

@@ -19,9 +19,12 @@ public struct SandboxCounters: Sendable, Hashable {
     public var revocations = 0
     /// App-password sessions created by `com.atproto.server.createSession`.
     public var legacySessionsCreated = 0
-    /// App-password sessions refreshed by `com.atproto.server.refreshSession` (replays are counted in
-    /// ``refreshTokenReplays``).
+    /// App-password sessions refreshed by `com.atproto.server.refreshSession` (replays, presented after the reuse
+    /// grace, are counted in ``refreshTokenReplays``).
     public var legacyRefreshesSucceeded = 0
+    /// Used app-password refresh JWTs presented again within their reuse grace (two hours), each answered with the
+    /// same next refresh JWT id; counted in ``legacyRefreshesSucceeded`` too.
+    public var legacyRefreshTokenReuses = 0
     /// App-password sessions ended by `com.atproto.server.deleteSession`.
     public var legacySessionsDeleted = 0
     /// Client assertions of confidential clients accepted (RFC 7523 §3), at the PAR, token and revocation endpoints.

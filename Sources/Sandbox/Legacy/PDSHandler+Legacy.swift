@@ -63,7 +63,11 @@ extension PDSHandler {
             }
         }
         let sessionID = core.randomToken(bytes: 16)
-        let tokens = issueLegacyTokens(for: account.did)
+        let tokens = issueLegacyTokens(
+            for: account.did,
+            accessID: core.randomToken(bytes: 16),
+            refreshID: core.randomToken(bytes: 16)
+        )
         await core.legacySessions.create(
             did: account.did,
             sessionID: sessionID,
@@ -75,15 +79,21 @@ extension PDSHandler {
         return legacySessionAnswer(account, tokens)
     }
 
-    /// `refreshSession` with the refresh JWT as Bearer: rotates it; a used one ends the session.
+    /// `refreshSession` with the refresh JWT as Bearer: rotates it.
+    ///
+    /// A used one is answered with the same next refresh JWT id within the reuse grace, and ends the session after it
+    /// (``LegacySessionStore``).
     private func refreshLegacySession(_ request: SandboxRequest) async throws(SandboxRejection) -> SandboxResponse {
         let claims = try bearerRefreshJWT(request)
-        let tokens = issueLegacyTokens(for: claims.subject)
+        let accessID = core.randomToken(bytes: 16)
+        let newRefreshID = core.randomToken(bytes: 16)
+        let refreshID: String
         do {
-            try await core.legacySessions.rotate(
+            refreshID = try await core.legacySessions.rotate(
                 claims.id,
-                newAccessID: tokens.accessID,
-                newRefreshID: tokens.refreshID
+                newAccessID: accessID,
+                newRefreshID: newRefreshID,
+                now: core.now()
             )
         } catch {
             throw refused(error)
@@ -91,15 +101,25 @@ extension PDSHandler {
         guard let account = core.configuration.account(for: claims.subject) else {
             throw reject(.invalidToken, 400, "InvalidToken", "the token's account no longer exists")
         }
+        if refreshID != newRefreshID {
+            core.monitor.count { $0.legacyRefreshTokenReuses += 1 }
+            core.monitor.note(
+                request,
+                "a used refresh JWT of \(account.handle) was presented again within its grace: same next refresh JWT"
+            )
+        }
         core.monitor.count { $0.legacyRefreshesSucceeded += 1 }
-        return legacySessionAnswer(account, tokens)
+        return legacySessionAnswer(
+            account,
+            issueLegacyTokens(for: account.did, accessID: accessID, refreshID: refreshID)
+        )
     }
 
     /// `deleteSession` with the refresh JWT as Bearer: ends the session.
     private func deleteLegacySession(_ request: SandboxRequest) async throws(SandboxRejection) -> SandboxResponse {
         let claims = try bearerRefreshJWT(request)
         do {
-            try await core.legacySessions.end(claims.id)
+            try await core.legacySessions.end(claims.id, now: core.now())
         } catch {
             throw refused(error)
         }
@@ -117,7 +137,7 @@ extension PDSHandler {
                 .refreshTokenReplay,
                 400,
                 "ExpiredToken",
-                "the refresh token was used before, so its session was deleted"
+                "the refresh token was used more than two hours ago, so its session was deleted"
             )
         case .revoked:
             return reject(.invalidRefreshToken, 400, "ExpiredToken", "Token has been revoked")
@@ -145,12 +165,10 @@ extension PDSHandler {
         }
     }
 
-    /// New access and refresh JWTs for `did`, with their ids.
-    private func issueLegacyTokens(for did: String) -> LegacyTokens {
+    /// Access and refresh JWTs for `did` with the ids given.
+    private func issueLegacyTokens(for did: String, accessID: String, refreshID: String) -> LegacyTokens {
         let now = core.now()
         let settings = core.configuration
-        let accessID = core.randomToken(bytes: 16)
-        let refreshID = core.randomToken(bytes: 16)
         func issue(_ kind: LegacyJWT.Kind, _ id: String, lifetime: TimeInterval) -> String {
             core.legacyJWT.issue(kind, subject: did, id: id, issuedAt: now, expiresAt: now.addingTimeInterval(lifetime))
         }

@@ -55,6 +55,7 @@ extension AuthorizationServerHandler {
             "totalRejections": counters.totalRejections,
             "legacySessionsCreated": counters.legacySessionsCreated,
             "legacyRefreshesSucceeded": counters.legacyRefreshesSucceeded,
+            "legacyRefreshTokenReuses": counters.legacyRefreshTokenReuses,
             "legacySessionsDeleted": counters.legacySessionsDeleted,
             "clientAssertionsAccepted": counters.clientAssertionsAccepted,
             "clientAssertionsRefused": counters.clientAssertionsRefused,

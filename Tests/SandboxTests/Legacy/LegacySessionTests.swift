@@ -3,6 +3,7 @@ import Foundation
 import HTTPTransport
 import Sandbox
 import Testing
+import WireFormat
 
 @Suite("Legacy app-password sessions beside OAuth: createSession, refreshSession, deleteSession, Bearer only")
 struct LegacySessionTests {
@@ -131,23 +132,84 @@ struct LegacySessionTests {
         }
     }
 
-    @Test("a replayed refresh JWT ends the whole session, and the reason is logged")
+    @Test("a used refresh JWT presented again within two hours gets the same next refresh JWT, as on the reference PDS")
+    func reuseWithinGrace() async throws {
+        try await withSandbox { sandbox in
+            let first = try await Self.signIn(sandbox, try Self.account(sandbox))
+            let second = try Self.tokens(
+                try await Self.post(sandbox, "com.atproto.server.refreshSession", bearer: first.refresh)
+            )
+            #expect(try await Self.getSession(sandbox, authorization: "Bearer \(second.access)").status == 200)
+            sandbox.clock.advance(by: 2 * 60 * 60 - 1)
+            let again = try Self.tokens(
+                try await Self.post(sandbox, "com.atproto.server.refreshSession", bearer: first.refresh)
+            )
+            #expect(try Self.jti(again.refresh) == (try Self.jti(second.refresh)))
+            #expect(again.access != second.access)
+            #expect(sandbox.server.counters.legacyRefreshTokenReuses == 1)
+            #expect(sandbox.server.counters.refreshTokenReplays == 0)
+            #expect(sandbox.logMessages.contains { $0.contains("presented again within its grace") })
+            // The new access JWT is good, and the chain goes on from the next refresh JWT, whichever copy is sent.
+            #expect(try await Self.getSession(sandbox, authorization: "Bearer \(again.access)").status == 200)
+            let third = try Self.tokens(
+                try await Self.post(sandbox, "com.atproto.server.refreshSession", bearer: again.refresh)
+            )
+            #expect(try Self.jti(third.refresh) != (try Self.jti(second.refresh)))
+            #expect(sandbox.server.counters.legacyRefreshesSucceeded == 3)
+        }
+    }
+
+    @Test("a refresh JWT used more than two hours ago ends the whole session, and the reason is logged")
     func replayEndsTheSession() async throws {
         try await withSandbox { sandbox in
             let first = try await Self.signIn(sandbox, try Self.account(sandbox))
             let second = try Self.tokens(
                 try await Self.post(sandbox, "com.atproto.server.refreshSession", bearer: first.refresh)
             )
+            sandbox.clock.advance(by: 2 * 60 * 60)
             let replay = try await Self.post(sandbox, "com.atproto.server.refreshSession", bearer: first.refresh)
             #expect(replay.status == 400)
             #expect(Self.error(replay) == "ExpiredToken")
             #expect(sandbox.server.counters.refreshTokenReplays == 1)
             #expect(sandbox.server.counters.rejections(.refreshTokenReplay) == 1)
+            #expect(sandbox.server.counters.legacyRefreshTokenReuses == 0)
             let after = try await Self.post(sandbox, "com.atproto.server.refreshSession", bearer: second.refresh)
             #expect(Self.error(after) == "ExpiredToken")
             #expect(try await Self.getSession(sandbox, authorization: "Bearer \(second.access)").status == 400)
-            #expect(sandbox.logMessages.contains { $0.contains("was used before") })
+            #expect(sandbox.logMessages.contains { $0.contains("used more than two hours ago") })
         }
+    }
+
+    @Test("deleteSession with a refresh JWT used within two hours ends the session; one used before that is a replay")
+    func deleteWithUsedRefreshJWT() async throws {
+        try await withSandbox { sandbox in
+            let account = try Self.account(sandbox)
+            let first = try await Self.signIn(sandbox, account)
+            let second = try Self.tokens(
+                try await Self.post(sandbox, "com.atproto.server.refreshSession", bearer: first.refresh)
+            )
+            let deleted = try await Self.post(sandbox, "com.atproto.server.deleteSession", bearer: first.refresh)
+            #expect(deleted.status == 200)
+            #expect(try await Self.getSession(sandbox, authorization: "Bearer \(second.access)").status == 400)
+
+            let other = try await Self.signIn(sandbox, account)
+            _ = try Self.tokens(
+                try await Self.post(sandbox, "com.atproto.server.refreshSession", bearer: other.refresh)
+            )
+            sandbox.clock.advance(by: 2 * 60 * 60)
+            let late = try await Self.post(sandbox, "com.atproto.server.deleteSession", bearer: other.refresh)
+            #expect(Self.error(late) == "ExpiredToken")
+            #expect(sandbox.server.counters.refreshTokenReplays == 1)
+            #expect(sandbox.server.counters.legacySessionsDeleted == 1)
+        }
+    }
+
+    /// The `jti` of a JWT this sandbox issued.
+    static func jti(_ token: String) throws -> String {
+        let parts = token.split(separator: ".")
+        let payload = try #require(parts.count == 3 ? Base64URL.decode(parts[1]) : nil)
+        let claims = try #require(try JSONSerialization.jsonObject(with: payload) as? [String: Any])
+        return try #require(claims["jti"] as? String)
     }
 
     @Test("a legacy JWT with a DPoP proof, or as Authorization: DPoP, is refused; an OAuth token as Bearer too")
