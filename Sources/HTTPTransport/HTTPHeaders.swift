@@ -64,6 +64,11 @@ extension String {
         self.utf8.count == other.utf8.count
             && zip(self.utf8, other.utf8).allSatisfy { asciiLowercase($0) == asciiLowercase($1) }
     }
+
+    /// Whether the string starts with `prefix`, compared ASCII case-insensitively, with no copy.
+    package func caseInsensitiveHasPrefix(_ prefix: String) -> Bool {
+        self.utf8.starts(with: prefix.utf8) { asciiLowercase($0) == asciiLowercase($1) }
+    }
 }
 
 private func asciiLowercase(_ byte: UInt8) -> UInt8 {

@@ -1,4 +1,5 @@
 package import ATProtoSyntax
+import HTTPTransport
 
 /// The methods a PDS answers itself, and what it asks of an OAuth grant for each, as the reference PDS
 /// (`@atproto/pds`) checks them (atproto.com/specs/permission, Permission Resources; atproto.com/specs/xrpc,
@@ -25,19 +26,22 @@ package enum PDSMethods {
     static func judgement(of nsid: NSID) -> Judgement? {
         let name = canonical(nsid).rawValue
         if let permission = guarded[name] { return .needs(permission) }
-        if noGrant.contains(name) || name.lowercased().hasPrefix("com.atproto.admin.") { return .noGrant }
+        if noGrant.contains(name) || name.caseInsensitiveHasPrefix("com.atproto.admin.") { return .noGrant }
         return open.contains(name) ? .open : nil
     }
 
     /// `nsid` as the PDS's own method of that name, in whatever case, is spelled; else `nsid` itself.
+    ///
+    /// It runs on every call, so it neither copies the name nor parses one again.
     package static func canonical(_ nsid: NSID) -> NSID {
-        spellings[nsid.rawValue.lowercased()].flatMap { try? NSID(validating: $0) } ?? nsid
+        let name = nsid.rawValue
+        return listed[name.utf8.count]?.first { $0.rawValue.caseInsensitiveEquals(name) } ?? nsid
     }
 
-    /// Every method listed here, by its lowercased name.
-    private static let spellings: [String: String] = Dictionary(
-        (Array(guarded.keys) + Array(noGrant) + Array(open)).map { ($0.lowercased(), $0) },
-        uniquingKeysWith: { first, _ in first }
+    /// Every method listed here, parsed once, by the length of its name.
+    private static let listed: [Int: [NSID]] = Dictionary(
+        grouping: (Array(guarded.keys) + Array(noGrant) + Array(open)).compactMap { try? NSID(validating: $0) },
+        by: \.rawValue.utf8.count
     )
 
     /// Methods a grant may call only with a permission over the account or its identity.
