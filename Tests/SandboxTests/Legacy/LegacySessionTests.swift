@@ -87,9 +87,7 @@ struct LegacySessionTests {
             let session = try await Self.getSession(sandbox, authorization: "Bearer \(first.access)")
             #expect(session.status == 200)
             #expect(String(decoding: session.body, as: UTF8.self).contains(alice.did))
-            let second = try Self.tokens(
-                try await Self.post(sandbox, "com.atproto.server.refreshSession", bearer: first.refresh)
-            )
+            let second = try await Self.refresh(sandbox, first.refresh)
             #expect(second.refresh != first.refresh)
             #expect(try await Self.getSession(sandbox, authorization: "Bearer \(second.access)").status == 200)
             let counters = sandbox.server.counters
@@ -136,14 +134,10 @@ struct LegacySessionTests {
     func reuseWithinGrace() async throws {
         try await withSandbox { sandbox in
             let first = try await Self.signIn(sandbox, try Self.account(sandbox))
-            let second = try Self.tokens(
-                try await Self.post(sandbox, "com.atproto.server.refreshSession", bearer: first.refresh)
-            )
+            let second = try await Self.refresh(sandbox, first.refresh)
             #expect(try await Self.getSession(sandbox, authorization: "Bearer \(second.access)").status == 200)
             sandbox.clock.advance(by: 2 * 60 * 60 - 1)
-            let again = try Self.tokens(
-                try await Self.post(sandbox, "com.atproto.server.refreshSession", bearer: first.refresh)
-            )
+            let again = try await Self.refresh(sandbox, first.refresh)
             #expect(try Self.jti(again.refresh) == (try Self.jti(second.refresh)))
             #expect(again.access != second.access)
             #expect(sandbox.server.counters.legacyRefreshTokenReuses == 1)
@@ -151,9 +145,7 @@ struct LegacySessionTests {
             #expect(sandbox.logMessages.contains { $0.contains("presented again within its grace") })
             // The new access JWT is good, and the chain goes on from the next refresh JWT, whichever copy is sent.
             #expect(try await Self.getSession(sandbox, authorization: "Bearer \(again.access)").status == 200)
-            let third = try Self.tokens(
-                try await Self.post(sandbox, "com.atproto.server.refreshSession", bearer: again.refresh)
-            )
+            let third = try await Self.refresh(sandbox, again.refresh)
             #expect(try Self.jti(third.refresh) != (try Self.jti(second.refresh)))
             #expect(sandbox.server.counters.legacyRefreshesSucceeded == 3)
         }
@@ -163,9 +155,7 @@ struct LegacySessionTests {
     func replayEndsTheSession() async throws {
         try await withSandbox { sandbox in
             let first = try await Self.signIn(sandbox, try Self.account(sandbox))
-            let second = try Self.tokens(
-                try await Self.post(sandbox, "com.atproto.server.refreshSession", bearer: first.refresh)
-            )
+            let second = try await Self.refresh(sandbox, first.refresh)
             sandbox.clock.advance(by: 2 * 60 * 60)
             let replay = try await Self.post(sandbox, "com.atproto.server.refreshSession", bearer: first.refresh)
             #expect(replay.status == 400)
@@ -185,23 +175,24 @@ struct LegacySessionTests {
         try await withSandbox { sandbox in
             let account = try Self.account(sandbox)
             let first = try await Self.signIn(sandbox, account)
-            let second = try Self.tokens(
-                try await Self.post(sandbox, "com.atproto.server.refreshSession", bearer: first.refresh)
-            )
+            let second = try await Self.refresh(sandbox, first.refresh)
             let deleted = try await Self.post(sandbox, "com.atproto.server.deleteSession", bearer: first.refresh)
             #expect(deleted.status == 200)
             #expect(try await Self.getSession(sandbox, authorization: "Bearer \(second.access)").status == 400)
 
             let other = try await Self.signIn(sandbox, account)
-            _ = try Self.tokens(
-                try await Self.post(sandbox, "com.atproto.server.refreshSession", bearer: other.refresh)
-            )
+            _ = try await Self.refresh(sandbox, other.refresh)
             sandbox.clock.advance(by: 2 * 60 * 60)
             let late = try await Self.post(sandbox, "com.atproto.server.deleteSession", bearer: other.refresh)
             #expect(Self.error(late) == "ExpiredToken")
             #expect(sandbox.server.counters.refreshTokenReplays == 1)
             #expect(sandbox.server.counters.legacySessionsDeleted == 1)
         }
+    }
+
+    /// The tokens of a successful `refreshSession` with `refreshJWT`.
+    static func refresh(_ sandbox: SandboxHarness, _ refreshJWT: String) async throws -> LegacyTokens {
+        try tokens(try await post(sandbox, "com.atproto.server.refreshSession", bearer: refreshJWT))
     }
 
     /// The `jti` of a JWT this sandbox issued.
@@ -286,9 +277,7 @@ struct LegacySessionTests {
             let expired = try await Self.getSession(sandbox, authorization: "Bearer \(tokens.access)")
             #expect(expired.status == 400)
             #expect(Self.error(expired) == "ExpiredToken")
-            let fresh = try Self.tokens(
-                try await Self.post(sandbox, "com.atproto.server.refreshSession", bearer: tokens.refresh)
-            )
+            let fresh = try await Self.refresh(sandbox, tokens.refresh)
             let deleted = try await Self.post(sandbox, "com.atproto.server.deleteSession", bearer: fresh.refresh)
             #expect(deleted.status == 200)
             #expect(sandbox.server.counters.legacySessionsDeleted == 1)
