@@ -33,10 +33,12 @@ extension SessionManager {
         }
     }
 
-    /// The one refresh routine for both kinds, called under the session entry's lock: an OAuth refresh token is
-    /// single-use (atproto.com/specs/oauth, Tokens and Session Lifetime), so a note guards against sending a spent one
-    /// twice, the rotated tokens are saved before anyone uses them, and tokens that cannot be kept end the session
-    /// here and at the server.
+    /// The one refresh routine for both kinds, called under the session entry's lock: the rotated tokens are saved
+    /// before anyone uses them, and tokens that cannot be kept end the session here and at the server.
+    ///
+    /// An OAuth refresh token is single-use (atproto.com/specs/oauth, Tokens and Session Lifetime), so a note guards
+    /// against sending a spent one twice. A token that may be sent again (``Credential/refreshTokenMayBeResent``)
+    /// needs no note: a refresh that ends without new tokens stored keeps the session.
     private func refreshRotating(
         _ current: Session,
         exchange prepare: () async throws -> RefreshExchange
@@ -44,16 +46,18 @@ extension SessionManager {
         guard let refreshToken = current.refreshToken else {
             try await end(current, "the session of \(current.displayName) has no refresh token")
         }
-        let journal = RefreshJournal(keystore: store.keystore)
-        try await endIfInterrupted(current, refreshToken: refreshToken, journal: journal)
+        let mayResend = current.credential.refreshTokenMayBeResent
+        let journal = mayResend ? nil : RefreshJournal(keystore: store.keystore)
+        if let journal { try await endIfInterrupted(current, refreshToken: refreshToken, journal: journal) }
         let exchange = try await prepare()
-        try await journal.begin(current.did, refreshToken: refreshToken)
+        try await journal?.begin(current.did, refreshToken: refreshToken)
         let response: HTTPResponse
         do {
             response = try await exchange.send(refreshToken)
         } catch {
             let error = SessionError.refreshing(error, account: current.displayName)
-            try await settleUnanswered(current, refreshToken: refreshToken, after: error, journal: journal)
+            guard let journal, Self.mayHaveReachedServer(error) else { try await keep(current, after: error) }
+            try await markUnanswered(current, refreshToken: refreshToken, after: error, journal: journal)
         }
         switch exchange.classify(response) {
         case .refused(let code, let description):
@@ -62,29 +66,30 @@ extension SessionManager {
             logger.info("the server refused the refresh of \(current.did); session deleted")
             throw exchange.refused(code, description)
         case .transient(let status, let code, let description):
-            await journal.end(current.did)
-            var failure = SessionError.requestFailed(
+            let failure = SessionError.requestFailed(
                 "the \(exchange.name) of \(current.displayName)",
                 status: status,
                 serverError: code,
                 description: description
             )
-            failure.sessionKept = true
-            await RefreshFailureRecord(at: now(), reason: failure.description).save(current.did, to: store.keystore)
-            throw failure
+            try await keep(current, after: failure)
         case .refreshed:
-            // From here the old refresh token is spent: a failure must end the session, never keep the old token.
+            // From here an OAuth refresh token is spent: a failure must end the session, never keep the old token.
             let updated: Session
             do {
                 updated = try exchange.adopt(response)
             } catch {
+                // An answer that is no answer at all leaves a token that may be sent again as good as it was.
+                if mayResend, (error as? SessionError)?.code == .invalidTokenResponse {
+                    try await keep(current, after: error)
+                }
                 // The session ends here, so the caller learns to sign in again, with the check that failed.
                 await exchange.discard(response)
                 try await end(
                     current,
                     "the server's answer to the refresh of \(current.displayName) failed a check "
-                        + "(\((error as? SessionError)?.reason ?? "\(error)")); "
-                        + "\(exchange.discardedWords), since the old refresh token is spent"
+                        + "(\((error as? SessionError)?.reason ?? "\(error)")); \(exchange.discardedWords)"
+                        + (mayResend ? "" : ", since the old refresh token is spent")
                 )
             }
             // The server recomputes the grant on every refresh and may grant less (atproto.com/specs/permission).
@@ -95,6 +100,8 @@ extension SessionManager {
                 )
             }
             if let failure = await saveRetrying(updated) {
+                // The stored token may be sent again, and the server answers it with these same tokens.
+                if mayResend { try await keep(current, after: failure) }
                 await exchange.discard(response)
                 try await end(
                     current,
@@ -102,7 +109,7 @@ extension SessionManager {
                         + "since the old refresh token is spent"
                 )
             }
-            await journal.end(current.did)
+            await RefreshJournal(keystore: store.keystore).end(current.did)
             await RefreshFailureRecord.clear(current.did, in: store.keystore)
             broadcaster.publish(.updated(did: current.did))
             logger.debug("refreshed the \(current.kind.rawValue) session of \(current.did)")
@@ -110,14 +117,25 @@ extension SessionManager {
         }
     }
 
+    /// Keeps the stored session after a refresh that left its refresh token as good as it was: the note goes, the
+    /// failure is recorded for `accounts status` and the doctor, and `error` is thrown, saying that the session is
+    /// kept when it is a ``SessionError``.
+    private func keep(_ current: Session, after error: any Error) async throws -> Never {
+        await RefreshJournal(keystore: store.keystore).end(current.did)
+        let reason = (error as? SessionError)?.reason ?? (error as? TransportError).map { "\($0)" } ?? "\(error)"
+        await RefreshFailureRecord(at: now(), reason: reason).save(current.did, to: store.keystore)
+        guard var kept = error as? SessionError else { throw error }
+        kept.sessionKept = true
+        throw kept
+    }
+
     /// Ends the session when an earlier refresh sent `refreshToken` and never settled: it may be spent, and a spent
-    /// refresh token is never sent again, unless its kind of session allows (``Credential/refreshTokenMayBeResent``).
+    /// refresh token is never sent again.
     private func endIfInterrupted(
         _ current: Session,
         refreshToken: String,
         journal: RefreshJournal
     ) async throws {
-        guard !current.credential.refreshTokenMayBeResent else { return }
         switch await journal.interruption(current.did, refreshToken: refreshToken) {
         case nil:
             return
@@ -137,28 +155,19 @@ extension SessionManager {
         }
     }
 
-    /// Settles the note of a refresh request that failed without an answer, then rethrows `error`.
+    /// Marks the note of a refresh request that failed without an answer and may have reached the server (a
+    /// timeout, a connection cut after sending), then rethrows `error`: the server may have rotated the token, so the
+    /// next refresh ends the session instead of sending it again.
     ///
     /// A request that certainly never reached the server (a refused destination or connection, a name that did not
-    /// resolve, a failed TLS handshake) or that the server turned down for a DPoP nonce (RFC 9449 §8) left the
-    /// token unused, so the note goes and the session is kept; so it is when the token may be sent again
-    /// (``Credential/refreshTokenMayBeResent``). Any other failure, a timeout or a connection cut after sending, may
-    /// come after the server rotated the token: the note stays, marked, and the next refresh ends the session instead
-    /// of sending the token again.
-    private func settleUnanswered(
+    /// resolve, a failed TLS handshake) or that the server turned down for a DPoP nonce (RFC 9449 §8) left the token
+    /// unused: the session is kept instead (``keep(_:after:)``).
+    private func markUnanswered(
         _ current: Session,
         refreshToken: String,
         after error: any Error,
         journal: RefreshJournal
     ) async throws -> Never {
-        guard Self.mayHaveReachedServer(error), !current.credential.refreshTokenMayBeResent else {
-            await journal.end(current.did)
-            let reason = (error as? SessionError)?.reason ?? (error as? TransportError).map { "\($0)" } ?? "\(error)"
-            await RefreshFailureRecord(at: now(), reason: reason).save(current.did, to: store.keystore)
-            guard var kept = error as? SessionError else { throw error }
-            kept.sessionKept = true
-            throw kept
-        }
         await journal.markUnanswered(current.did, refreshToken: refreshToken)
         let warning =
             "the refresh of \(current.displayName) got no answer, and the server may have used its refresh token, "

@@ -101,12 +101,15 @@ package actor SessionManager {
         try await store.session(did)
     }
 
-    /// How the last refresh of `did`'s stored session ended without settling, or `nil` when it settled, read under
-    /// the session entry's lock as a refresh reads it: a refresh under way in another process holds the lock and has
-    /// written its note, so it is waited for rather than taken for one that was cut off.
+    /// How the last refresh of `did`'s stored session ended without settling, or `nil` when it settled or its token
+    /// may be sent again (``Credential/refreshTokenMayBeResent``), read under the session entry's lock as a refresh
+    /// reads it: a refresh under way in another process holds the lock and has written its note, so it is waited for
+    /// rather than taken for one that was cut off.
     package nonisolated func unsettledRefresh(of did: DID) async throws -> RefreshJournal.Interruption? {
         try await store.keystore.withLock(Session.entryName(did: did)) {
-            guard let refreshToken = try await store.session(did)?.refreshToken else { return nil }
+            guard let session = try await store.session(did), !session.credential.refreshTokenMayBeResent,
+                let refreshToken = session.refreshToken
+            else { return nil }
             return await RefreshJournal(keystore: store.keystore).interruption(did, refreshToken: refreshToken)
         }
     }

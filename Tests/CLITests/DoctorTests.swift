@@ -145,8 +145,11 @@ struct DoctorTests {
     }
 
     /// Signs alice.test in and writes the note a refresh writes before it sends her refresh token.
-    static func aliceWithRefreshNote(_ world: CLIWorld) async throws -> (store: EncryptedFileKeystore, did: String) {
-        try await world.signIn("alice.test")
+    static func aliceWithRefreshNote(
+        _ world: CLIWorld,
+        appPassword: Bool = false
+    ) async throws -> (store: EncryptedFileKeystore, did: String) {
+        _ = try await appPassword ? world.signInWithAppPassword("alice.test") : world.signIn("alice.test")
         let did = try #require(world.did("alice.test"))
         let refreshToken = try #require(try world.storedSession(did)["refreshToken"] as? String)
         let store = try EncryptedFileKeystore(directory: world.home, keySource: .keyFile(world.keyFile))
@@ -162,6 +165,18 @@ struct DoctorTests {
             #expect(status == 1)
             #expect(checks["last-refresh"]?["status"] as? String == "fail")
             #expect((checks["last-refresh"]?["fix"] as? String)?.contains("atoauth accounts add alice.test") == true)
+        }
+    }
+
+    @Test(
+        "An app-password session's refresh note is no failure: its refresh JWT may be sent again",
+        .timeLimit(.minutes(2))
+    )
+    func appPasswordRefreshNote() async throws {
+        try await CLIWorld.with { world in
+            _ = try await Self.aliceWithRefreshNote(world, appPassword: true)
+            let (_, checks, result) = try await Self.diagnose(world, ["alice.test"])
+            #expect(checks["last-refresh"]?["status"] as? String == "pass", "\(result.stdout)")
         }
     }
 

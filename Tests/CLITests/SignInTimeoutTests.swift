@@ -64,7 +64,10 @@ struct SignInTimeoutTests {
             expectTeaching(
                 late,
                 exit: 1,
-                saying: ["refreshing the session of alice.test", "timed out after 1 s", "--request-timeout SECONDS"]
+                saying: [
+                    "refreshing the session of alice.test", "timed out after 1 s", "--request-timeout SECONDS",
+                    "The session is kept.",
+                ]
             )
         }
     }

@@ -6,7 +6,7 @@ import Foundation
 struct LegacySessionAnswer: Sendable {
     /// The access JWT, sent as `Authorization: Bearer`.
     var accessJwt: String
-    /// The single-use refresh JWT.
+    /// The refresh JWT, rotated on every refresh.
     var refreshJwt: String
     /// The account the tokens are for.
     var did: String

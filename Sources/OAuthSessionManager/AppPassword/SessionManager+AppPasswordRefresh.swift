@@ -21,10 +21,11 @@ extension SessionManager {
             classify: { RefreshOutcome.classifyAppPassword($0) },
             refused: { SessionError.appPasswordRefreshRefused(serverError: $0, message: $1) },
             adopt: { response in
-                guard let answer = LegacySessionAnswer(response.body), answer.did == current.did.rawValue else {
-                    throw SessionError.signInNeeded(
-                        "the server's answer to the refresh of \(current.did) failed a check"
-                    )
+                guard let answer = LegacySessionAnswer(response.body) else {
+                    throw SessionError.invalidTokenResponse("the PDS's answer to the refresh is not a session")
+                }
+                guard answer.did == current.did.rawValue else {
+                    throw SessionError.signInNeeded("the PDS's answer is a session of \(answer.did)")
                 }
                 let claims = LegacyJWTClaims(token: answer.accessJwt)
                 var updated = current

@@ -6,7 +6,7 @@ public import Foundation
 /// The store keeps it encrypted; `description` never shows a token.
 ///
 /// The tokens are the same three things for both kinds: an access token sent with every request, when it expires,
-/// and a single-use refresh token. What they are bound to is the ``credential``: a DPoP-bound OAuth grant
+/// and a refresh token, rotated on every refresh. What they are bound to is the ``credential``: a DPoP-bound OAuth grant
 /// (atproto.com/specs/oauth), or a legacy app-password grant whose tokens are JWTs sent as `Authorization: Bearer`.
 public struct Session: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The account's DID, the tokens' `sub`.
@@ -24,7 +24,7 @@ public struct Session: Sendable, Hashable, CustomStringConvertible, CustomDebugS
     public var accessToken: String
     /// When the access token expires, if the server said.
     public var accessTokenExpiresAt: Date?
-    /// The single-use refresh token (app password: the refresh JWT); secret.
+    /// The refresh token, rotated on every refresh (app password: the refresh JWT); secret.
     public var refreshToken: String?
     /// When the refresh token expires, if the server said (`refresh_token_expires_in` in its token answer, which
     /// RFC 6749 §5.1 allows as an extra member); `nil` when it did not.

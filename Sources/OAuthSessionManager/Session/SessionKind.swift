@@ -6,6 +6,6 @@
 public enum SessionKind: String, Sendable, Hashable, Codable, CaseIterable {
     /// AT Protocol OAuth with DPoP-bound tokens (atproto.com/specs/oauth).
     case oauth
-    /// A legacy app-password session: a Bearer access JWT and a single-use refresh JWT.
+    /// A legacy app-password session: a Bearer access JWT and a refresh JWT, rotated on every refresh.
     case appPassword = "app-password"
 }
