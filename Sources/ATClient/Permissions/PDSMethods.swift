@@ -22,26 +22,50 @@ package enum PDSMethods {
         case noGrant
     }
 
-    /// The judgement of `nsid`, or `nil` when the PDS forwards it.
-    static func judgement(of nsid: NSID) -> Judgement? {
-        let name = canonical(nsid).rawValue
-        if let permission = guarded[name] { return .needs(permission) }
-        if noGrant.contains(name) || name.caseInsensitiveHasPrefix("com.atproto.admin.") { return .noGrant }
-        return open.contains(name) ? .open : nil
+    /// One of the PDS's own methods: its name as the PDS spells it, and how it judges a grant calling it.
+    struct OwnMethod {
+        /// The method's name as listed here.
+        let name: NSID
+        /// What the PDS asks of a grant calling it.
+        let judgement: Judgement
+    }
+
+    /// The PDS's own method that `nsid` names in whatever case, or `nil` when the PDS forwards the call.
+    ///
+    /// It runs on every call, so it neither copies the name nor parses one: a name spelled as listed is found by one
+    /// look-up, another by comparing it with the listed names of its length.
+    static func ownMethod(_ nsid: NSID) -> OwnMethod? {
+        let name = nsid.rawValue
+        if let method = byName[name]
+            ?? byLength[name.utf8.count]?.first(where: { $0.name.rawValue.caseInsensitiveEquals(name) })
+        {
+            return method
+        }
+        return name.caseInsensitiveHasPrefix("com.atproto.admin.") ? OwnMethod(name: nsid, judgement: .noGrant) : nil
     }
 
     /// `nsid` as the PDS's own method of that name, in whatever case, is spelled; else `nsid` itself.
-    ///
-    /// It runs on every call, so it neither copies the name nor parses one again.
     package static func canonical(_ nsid: NSID) -> NSID {
-        let name = nsid.rawValue
-        return listed[name.utf8.count]?.first { $0.rawValue.caseInsensitiveEquals(name) } ?? nsid
+        ownMethod(nsid)?.name ?? nsid
     }
 
-    /// Every method listed here, parsed once, by the length of its name.
-    private static let listed: [Int: [NSID]] = Dictionary(
-        grouping: (Array(guarded.keys) + Array(noGrant) + Array(open)).compactMap { try? NSID(validating: $0) },
-        by: \.rawValue.utf8.count
+    /// Every method listed here, by its name as listed.
+    private static let byName: [String: OwnMethod] = {
+        let judged =
+            guarded.map { ($0.key, Judgement.needs($0.value)) } + noGrant.map { ($0, Judgement.noGrant) }
+            + open.map { ($0, Judgement.open) }
+        return Dictionary(
+            judged.compactMap { name, judgement in
+                (try? NSID(validating: name)).map { (name, OwnMethod(name: $0, judgement: judgement)) }
+            },
+            uniquingKeysWith: { first, _ in first }
+        )
+    }()
+
+    /// Every method listed here, by the length of its name.
+    private static let byLength: [Int: [OwnMethod]] = Dictionary(
+        grouping: byName.values,
+        by: \.name.rawValue.utf8.count
     )
 
     /// Methods a grant may call only with a permission over the account or its identity.

@@ -22,10 +22,11 @@ enum RequiredPermissions {
         contentType: String?
     ) -> CallNeeds {
         // A PDS routes method names without regard to case: `DeleteRecord` is judged as `deleteRecord`.
-        let nsid = PDSMethods.canonical(nsid)
+        let own = PDSMethods.ownMethod(nsid)
+        let nsid = own?.name ?? nsid
         var needs = CallNeeds()
         // The PDS answers its own methods whatever `atproto-proxy` says (atproto.com/specs/xrpc, Service Proxying).
-        switch PDSMethods.judgement(of: nsid) {
+        switch own?.judgement {
         case .open: break
         case .needs(let permission): needs.require(permission)
         case .noGrant: needs.lentToNoGrant = true
