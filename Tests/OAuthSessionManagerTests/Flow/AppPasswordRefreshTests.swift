@@ -87,10 +87,8 @@ struct AppPasswordRefreshTests {
         try await SandboxWorld.with { world in
             let detours = DetouringTransport(world.transport, path: "/xrpc/com.atproto.server.refreshSession")
             let (sessions, _, session) = try await signedIn(world, transport: detours)
-            detours.detourNext { request in
-                var answer = try await world.transport.send(request)
-                answer.body = Data("<html>Sign in to the Wi-Fi</html>".utf8)
-                return answer
+            detours.changeNextAnswer(through: world.transport) {
+                $0.body = Data("<html>Sign in to the Wi-Fi</html>".utf8)
             }
             let error = await #expect(throws: SessionError.self) {
                 try await sessions.refresh(did: session.did, replacing: session.accessToken)

@@ -48,13 +48,10 @@ struct RefreshJournalTests {
         try await SandboxWorld.with { world in
             let detours = DetouringTransport(world.transport, path: "/oauth/token")
             let (sessions, store, session) = try await signedIn(world, transport: detours)
-            detours.detourNext { request in
-                let answer = try await world.transport.send(request)
+            detours.changeNextAnswer(through: world.transport) { answer in
                 var object = try #require(try JSONSerialization.jsonObject(with: answer.body) as? [String: Any])
                 object["token_type"] = "Bearer"
-                var altered = answer
-                altered.body = try JSONSerialization.data(withJSONObject: object)
-                return altered
+                answer.body = try JSONSerialization.data(withJSONObject: object)
             }
             let error = await #expect(throws: SessionError.self) {
                 try await sessions.refresh(did: session.did, replacing: session.accessToken)

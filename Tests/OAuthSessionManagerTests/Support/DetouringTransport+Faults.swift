@@ -24,6 +24,19 @@ extension DetouringTransport {
         }
     }
 
+    /// Sends the next request to the path as usual, through `transport`, and hands its answer back changed by
+    /// `change`: what a proxy that rewrites answers, or a hostile server, would return.
+    func changeNextAnswer(
+        through transport: any HTTPTransport,
+        _ change: @escaping @Sendable (inout HTTPResponse) throws -> Void
+    ) {
+        detourNext { request in
+            var answer = try await transport.send(request)
+            try change(&answer)
+            return answer
+        }
+    }
+
     /// Sends the next request to the path to the same path on 127.0.0.1:`port` instead, through `transport`.
     func sendNext(toPort port: Int, through transport: any HTTPTransport) {
         detourNext { request in
