@@ -5,8 +5,9 @@ package import Keystore
 
 /// A note in the store that an OAuth refresh request is on its way, so a process killed before it saved the rotated
 /// tokens does not leave the next one to send a spent refresh token (atproto.com/specs/oauth, Tokens and Session
-/// Lifetime: refresh tokens are single-use, and a replay ends the session at the server). An app-password refresh
-/// JWT may be sent again, and takes no note.
+/// Lifetime: refresh tokens are single-use, and a replay ends the session at the server).
+///
+/// An app-password refresh JWT may be sent again, and takes no note.
 ///
 /// The note holds a SHA-256 digest of the refresh token sent, never the token. It is written before the request and
 /// removed once its outcome is settled: saved, refused, or certainly never sent (the connection was refused, say).

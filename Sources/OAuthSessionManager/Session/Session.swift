@@ -6,8 +6,9 @@ public import Foundation
 /// The store keeps it encrypted; `description` never shows a token.
 ///
 /// The tokens are the same three things for both kinds: an access token sent with every request, when it expires,
-/// and a refresh token, rotated on every refresh. What they are bound to is the ``credential``: a DPoP-bound OAuth grant
-/// (atproto.com/specs/oauth), or a legacy app-password grant whose tokens are JWTs sent as `Authorization: Bearer`.
+/// and a refresh token, rotated on every refresh. What they are bound to is the ``credential``: a DPoP-bound OAuth
+/// grant (atproto.com/specs/oauth), or a legacy app-password grant whose tokens are JWTs sent as
+/// `Authorization: Bearer`.
 public struct Session: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The account's DID, the tokens' `sub`.
     public var did: DID
