@@ -72,7 +72,7 @@ extension SessionManager {
                 serverError: code,
                 description: description
             )
-            try await keep(current, after: failure)
+            try await keep(current, after: failure, recording: failure.description)
         case .refreshed:
             // From here an OAuth refresh token is spent: a failure must end the session, never keep the old token.
             let updated: Session
@@ -118,11 +118,12 @@ extension SessionManager {
     }
 
     /// Keeps the stored session after a refresh that left its refresh token as good as it was: the note goes, the
-    /// failure is recorded for `accounts status` and the doctor, and `error` is thrown, saying that the session is
-    /// kept when it is a ``SessionError``.
-    private func keep(_ current: Session, after error: any Error) async throws -> Never {
+    /// failure is recorded for `accounts status` and the doctor (as `recording`, or the error's reason), and `error`
+    /// is thrown, saying that the session is kept when it is a ``SessionError``.
+    private func keep(_ current: Session, after error: any Error, recording: String? = nil) async throws -> Never {
         await RefreshJournal(keystore: store.keystore).end(current.did)
-        let reason = (error as? SessionError)?.reason ?? (error as? TransportError).map { "\($0)" } ?? "\(error)"
+        let reason =
+            recording ?? (error as? SessionError)?.reason ?? (error as? TransportError).map { "\($0)" } ?? "\(error)"
         await RefreshFailureRecord(at: now(), reason: reason).save(current.did, to: store.keystore)
         guard var kept = error as? SessionError else { throw error }
         kept.sessionKept = true
