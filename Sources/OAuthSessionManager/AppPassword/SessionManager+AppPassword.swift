@@ -53,6 +53,15 @@ extension SessionManager {
         }
         guard response.isSuccess else {
             let body = ServerErrorBody(response.body, limit: nil)
+            // A server error or a rate limit says nothing of the password (RFC 9110 §15.6, RFC 6585 §4).
+            if response.status >= 500 || response.status == 429 {
+                throw SessionError.requestFailed(
+                    "the app-password sign-in",
+                    status: response.status,
+                    serverError: body.error,
+                    description: body.explanation
+                )
+            }
             throw SessionError.appPasswordRefused(
                 status: response.status,
                 serverError: body.error,
