@@ -84,6 +84,15 @@ extension PDSHandler {
     /// A used one is answered with the same next refresh JWT id within the reuse grace, and ends the session after it
     /// (``LegacySessionStore``).
     private func refreshLegacySession(_ request: SandboxRequest) async throws(SandboxRejection) -> SandboxResponse {
+        if core.updateConfiguration({ $0.faults.refreshServerError.fire() }) {
+            core.monitor.count { $0.injectedRefreshFailures += 1 }
+            throw reject(
+                .injectedFault,
+                500,
+                "InternalServerError",
+                "injected fault refreshServerError: answering 500; the refresh JWT stays valid"
+            )
+        }
         let claims = try bearerRefreshJWT(request)
         let accessID = core.randomToken(bytes: 16)
         let newRefreshID = core.randomToken(bytes: 16)

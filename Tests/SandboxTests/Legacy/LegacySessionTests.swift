@@ -151,6 +151,20 @@ struct LegacySessionTests {
         }
     }
 
+    @Test("the refreshServerErrors fault answers an app-password refresh 500 too, and the refresh JWT stays good")
+    func injectedRefreshFailure() async throws {
+        try await withSandbox { sandbox in
+            let first = try await Self.signIn(sandbox, try Self.account(sandbox))
+            sandbox.server.updateConfiguration { $0.faults.refreshServerError = .times(1) }
+            let failed = try await Self.post(sandbox, "com.atproto.server.refreshSession", bearer: first.refresh)
+            #expect(failed.status == 500)
+            #expect(Self.error(failed) == "InternalServerError")
+            #expect(sandbox.server.counters.injectedRefreshFailures == 1)
+            _ = try await Self.refresh(sandbox, first.refresh)
+            #expect(sandbox.server.counters.legacyRefreshTokenReuses == 0)
+        }
+    }
+
     @Test("a refresh JWT used more than two hours ago ends the whole session, and the reason is logged")
     func replayEndsTheSession() async throws {
         try await withSandbox { sandbox in
