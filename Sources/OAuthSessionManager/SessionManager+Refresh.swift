@@ -80,7 +80,7 @@ extension SessionManager {
                 updated = try exchange.adopt(response)
             } catch {
                 // An answer that is no answer at all leaves a token that may be sent again as good as it was.
-                if mayResend, (error as? SessionError)?.code == .invalidTokenResponse {
+                if mayResend, (error as? SessionError)?.code == .networkFailure {
                     try await keep(current, after: error)
                 }
                 // The session ends here, so the caller learns to sign in again, with the check that failed.

@@ -135,15 +135,23 @@ package actor SessionManager {
     package func refresh(did: DID, replacing accessToken: String?) async throws -> Session {
         while true {
             let task = refreshesInFlight[did] ?? startRefresh(did: did, replacing: accessToken)
+            let outcome: Result<Session, any Error>
             do {
-                return try await withTaskCancellationHandler {
-                    try await task.value
-                } onCancel: {
-                    task.cancel()
-                }
-            } catch is CancellationError where !Task.isCancelled {
-                if refreshesInFlight[did] == task { refreshesInFlight[did] = nil }
+                outcome = .success(
+                    try await withTaskCancellationHandler {
+                        try await task.value
+                    } onCancel: {
+                        task.cancel()
+                    }
+                )
+            } catch {
+                outcome = .failure(error)
             }
+            // The refresh is over, so the next caller starts its own rather than share this one's outcome.
+            if refreshesInFlight[did] == task { refreshesInFlight[did] = nil }
+            // A shared refresh that another caller's cancellation stopped is started again for this one.
+            if case .failure(let error) = outcome, error is CancellationError, !Task.isCancelled { continue }
+            return try outcome.get()
         }
     }
 

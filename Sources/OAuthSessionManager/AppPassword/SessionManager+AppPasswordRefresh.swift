@@ -22,7 +22,11 @@ extension SessionManager {
             refused: { SessionError.appPasswordRefreshRefused(serverError: $0, message: $1) },
             adopt: { response in
                 guard let answer = LegacySessionAnswer(response.body) else {
-                    throw SessionError.invalidTokenResponse("the PDS's answer to the refresh is not a session")
+                    // Like an answer that never came: nothing of it can be read (a captive portal's page, say).
+                    throw SessionError.networkFailure(
+                        "While refreshing the session of \(current.displayName), the PDS's answer was not a session",
+                        outcomeUnknown: true
+                    )
                 }
                 guard answer.did == current.did.rawValue else {
                     throw SessionError.signInNeeded("the PDS's answer is a session of \(answer.did)")

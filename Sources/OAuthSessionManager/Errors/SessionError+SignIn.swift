@@ -194,9 +194,7 @@ extension SessionError {
         case (.requestFailed, .some(.invalidClient)), (.requestFailed, .some(.unauthorizedClient)):
             " Check the client metadata document or --client-id. A confidential client's assertions are refused too "
                 + "when this machine's clock is more than 30 seconds off the server's; `atoauth doctor` checks both."
-        case (.requestFailed, _) where sessionKept, (.networkFailure, _) where sessionKept,
-            (.invalidTokenResponse, _) where sessionKept:
-            " The session is kept."
+        case (.requestFailed, _) where sessionKept, (.networkFailure, _) where sessionKept: " The session is kept."
         default: ""
         }
     }

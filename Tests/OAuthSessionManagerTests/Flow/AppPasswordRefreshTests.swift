@@ -93,6 +93,8 @@ struct AppPasswordRefreshTests {
             let error = await #expect(throws: SessionError.self) {
                 try await sessions.refresh(did: session.did, replacing: session.accessToken)
             }
+            #expect(error?.category == .failed)
+            #expect(error?.description.contains("answer was not a session") == true, "\(String(describing: error))")
             #expect(error?.description.hasSuffix("The session is kept.") == true, "\(String(describing: error))")
             #expect(try await sessions.storedSession(for: session.did)?.refreshToken == session.refreshToken)
             _ = try await sessions.refresh(did: session.did, replacing: session.accessToken)
@@ -130,6 +132,21 @@ struct AppPasswordRefreshTests {
             #expect(world.server.counters.legacyRefreshesSucceeded == 3)
             #expect(world.server.counters.legacyRefreshTokenReuses == 1)
             #expect(world.server.counters.refreshTokenReplays == 0)
+        }
+    }
+
+    @Test("a refresh right after one the PDS failed (HTTP 500) sends its own request instead of sharing the failure")
+    func refreshAfterFailure() async throws {
+        try await SandboxWorld.with { world in
+            let (sessions, _, session) = try await signedIn(world)
+            world.server.updateConfiguration { $0.faults.refreshServerError = .times(1) }
+            await #expect(throws: SessionError.self) {
+                try await sessions.refresh(did: session.did, replacing: session.accessToken)
+            }
+            let refreshed = try await sessions.refresh(did: session.did, replacing: session.accessToken)
+            #expect(refreshed.accessToken != session.accessToken)
+            #expect(world.server.counters.injectedRefreshFailures == 1)
+            #expect(world.server.counters.legacyRefreshesSucceeded == 1)
         }
     }
 
