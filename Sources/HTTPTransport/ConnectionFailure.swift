@@ -16,7 +16,9 @@ enum ConnectionFailure: Equatable {
             self = .tlsHandshake
         } else if text.contains("ssl") || text.contains("tls") {
             self = .tls
-        } else if text.contains("reset") || text.contains("broken pipe") || text.contains("eof") {
+        } else if text.contains("reset") || text.contains("broken pipe") || text.contains("eof")
+            || text.contains("remoteconnectionclosed")
+        {
             self = .reset
         } else {
             self = .other

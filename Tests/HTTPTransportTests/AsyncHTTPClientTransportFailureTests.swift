@@ -48,6 +48,11 @@ struct AsyncHTTPClientTransportFailureTests {
                 }
                 #expect(!server.requests.isEmpty)
                 #expect(error?.mayHaveReachedServer == true, "\(error.map(String.init(describing:)) ?? "no error")")
+                // Cut, not unreachable: the server read the request.
+                #expect(
+                    error?.description.contains("was cut by the server or the network") == true,
+                    "\(error.map(String.init(describing:)) ?? "no error")"
+                )
             }
         }
     }
