@@ -84,8 +84,7 @@ extension PDSHandler {
     /// A used one is answered with the same next refresh JWT id within the reuse grace, and ends the session after it
     /// (``LegacySessionStore``).
     private func refreshLegacySession(_ request: SandboxRequest) async throws(SandboxRejection) -> SandboxResponse {
-        if core.updateConfiguration({ $0.faults.refreshServerError.fire() }) {
-            core.monitor.count { $0.injectedRefreshFailures += 1 }
+        if core.injectsRefreshFailure() {
             throw reject(
                 .injectedFault,
                 500,

@@ -121,9 +121,7 @@ extension AuthorizationServerHandler {
         form: [String: String],
         proof: VerifiedDPoPProof
     ) async throws(SandboxRejection) -> SandboxResponse {
-        let fired = core.updateConfiguration { $0.faults.refreshServerError.fire() }
-        if fired {
-            core.monitor.count { $0.injectedRefreshFailures += 1 }
+        if core.injectsRefreshFailure() {
             throw reject(
                 .injectedFault,
                 "injected fault refreshServerError: answering 500; the refresh token stays valid",

@@ -76,6 +76,14 @@ final class SandboxCore: Sendable {
         Base64URL.encode(random.bytes(count: count))
     }
 
+    /// Uses one firing of the `refreshServerErrors` fault and counts it: whether this refresh, OAuth or app-password,
+    /// is answered 500.
+    func injectsRefreshFailure() -> Bool {
+        guard updateConfiguration({ $0.faults.refreshServerError.fire() }) else { return false }
+        monitor.count { $0.injectedRefreshFailures += 1 }
+        return true
+    }
+
     /// Waits for the `slowResponses` fault, if set: at most ``SandboxSetting/slowResponses``'s upper bound,
     /// whatever the configuration says, so no value overflows the `Duration`.
     func injectedDelay() async {
