@@ -29,7 +29,9 @@ extension SessionManager {
                     )
                 }
                 guard answer.did == current.did.rawValue else {
-                    throw SessionError.signInNeeded("the PDS's answer is a session of \(answer.did)")
+                    throw SessionError.signInNeeded(
+                        "the PDS's answer is a session of \(SessionError.printable(answer.did, limit: 80))"
+                    )
                 }
                 let claims = LegacyJWTClaims(token: answer.accessJwt)
                 var updated = current
