@@ -17,7 +17,7 @@ struct ForwardingTests {
         try await SandboxWorld.with { flow in
             let accounts = flow.accounts()
             let session = try await flow.signIn(with: accounts)
-            let blob = Data((0..<(2 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 13) })
+            let blob = Data.patterned(2 << 20, step: 13)
             let forwarded = try await accounts.client().forward(try Self.upload(blob))
             #expect(forwarded.account == session.did)
             #expect(forwarded.response.status == 200)

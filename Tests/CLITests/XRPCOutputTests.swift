@@ -30,7 +30,7 @@ struct XRPCOutputTests {
 
     @Test("an answer of several MiB is printed whole; --max-response lowers the limit, and the refusal names it")
     func largeAnswer() async throws {
-        let blob = Data((0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        let blob = Data.patterned(3 << 20, step: 31)
         try await Self.withAnswers([
             "/xrpc/com.example.blob.get": ScriptedResponse(
                 headers: [("Content-Type", "application/octet-stream")],

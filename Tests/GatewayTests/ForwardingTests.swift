@@ -58,7 +58,7 @@ struct ForwardingTests {
         try await SandboxWorld.with { world in
             let accounts = world.accounts()
             let alice = try await world.signIn(with: accounts)
-            let blob = Data((0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+            let blob = Data.patterned(3 << 20, step: 31)
             var spool: URL?
             try await RunningGateway.with(
                 accounts,
@@ -89,7 +89,7 @@ struct ForwardingTests {
             // An access token the PDS does not know (a refresh, then the upload again) and no nonce kept (a
             // challenge, then the upload again): the body is read again from its start each time.
             let session = try await world.signInWithRefusedAccessToken(activeIn: accounts)
-            let blob = Data((0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) })
+            let blob = Data.patterned(3 << 20, step: 7, start: 3)
             try await RunningGateway.with(accounts, transport: world.transport) { gateway in
                 accounts.nonceCache.removeAll()
                 let challenges = world.server.counters.nonceChallengesSent

@@ -43,7 +43,7 @@ struct AsyncHTTPClientTransportTests {
 
     @Test("a POST delivers every body byte and header, and the answer's bytes come back unchanged")
     func postRoundTrip() async throws {
-        let body = Data((0..<(64 << 10)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+        let body = Data.patterned(64 << 10, step: 31, start: 7)
         let handler: LoopbackHTTPServer.Handler = { request in
             ScriptedResponse(status: 201, headers: [("Content-Type", "application/octet-stream")], body: request.body)
         }

@@ -7,7 +7,7 @@ import Testing
 @Suite("Streamed exchanges: bodies sent in chunks, answers read as they come")
 struct StreamingTransportTests {
     static func pattern(_ count: Int) -> Data {
-        Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 17) })
+        Data.patterned(count, step: 131, start: 17)
     }
 
     @Test("an 8 MiB body read by position reaches the server whole, and its 8 MiB echo comes back in chunks")
