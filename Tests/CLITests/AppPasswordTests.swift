@@ -134,7 +134,9 @@ struct AppPasswordTests {
         try await CLIWorld.with(["--access-token-lifetime", "2"]) { world in
             try await world.signInWithAppPassword("alice.test")
             try await world.sandbox.expireAccessTokens()
-            let running = try (0..<20).map { _ in try CLIProcess.start(["whoami"], environment: world.environment) }
+            let running = try (0..<20).map { _ in
+                try CLIProcess.start(["whoami"], environment: world.environment, yielding: true)
+            }
             var results: [CLIProcess.Result] = []
             for process in running { results.append(try await process.finish(timeout: .seconds(120))) }
             for result in results { #expect(result.status == 0, "\(result.stderr)") }
