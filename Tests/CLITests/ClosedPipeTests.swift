@@ -25,10 +25,13 @@ struct ClosedPipeTests {
         try await CLIWorld.with { world in
             try await world.signIn("alice.test")
             let did = try #require(world.did("alice.test"))
+            // Five pages of 64 KiB: more than the reader takes with its first line plus what the pipe holds, so the
+            // command is still writing when the pipe closes, however late the reader gets to close it.
+            let text = String(repeating: "x", count: 64 << 10)
             for index in 1...5 {
                 let record =
                     #"{"repo":"\#(did)","collection":"app.bsky.feed.post","rkey":"post\#(index)","#
-                    + #""record":{"text":"number \#(index)"}}"#
+                    + #""record":{"text":"\#(text) \#(index)"}}"#
                 #expect(try await world.atoauth("xrpc", "com.atproto.repo.createRecord", "--input", record).status == 0)
             }
             let pages = try await ClosedPipeRun.run(
