@@ -35,7 +35,7 @@ struct AppPasswordServerErrorTests {
                 #expect(error?.description.contains("try again later") == true, "\(String(describing: error))")
                 #expect(error?.description.contains("Check the handle") == false)
                 #expect(!pds.requests.isEmpty)
-                #expect(try await store.names().filter { $0.hasPrefix("session/") }.isEmpty)
+                #expect(try store.names().filter { $0.hasPrefix("session/") }.isEmpty)
             }
         }
     }
