@@ -105,9 +105,7 @@ public struct IdentityError: CategorizedError, Hashable {
     /// 5xx passes; anything else means the handle or DID is wrong (atproto.com/specs/handle, /did).
     private var advice: String {
         guard code == .handleResolutionFailed || code == .didResolutionFailed, !isNetworkFailure else { return "" }
-        if let status, status == 429 || (500...599).contains(status) {
-            return " The server had a problem; try again later."
-        }
+        if let trouble = ServerTrouble.advice(forStatus: status) { return " " + trouble }
         return code == .handleResolutionFailed
             ? " Check the handle's spelling, or sign in with the account's DID or its PDS's https:// URL."
             : " Check the DID, or sign in with the account's handle."

@@ -199,16 +199,21 @@ extension SessionError {
         }
     }
 
-    /// A failed request's advice depends on who can fix it: the server (5xx: later), the request (4xx: not by
-    /// retrying).
+    /// A failed request's advice depends on who can fix it: the server (5xx or 429: later), the request (other 4xx:
+    /// not by retrying).
     private var requestFailedSummary: String {
         switch (status ?? 0, serverError) {
         case (_, .some(.invalidScope)): "The server refused the requested permissions: \(reason)."
         case (_, .some(.invalidClient)), (_, .some(.unauthorizedClient)):
             "The server does not accept this client: \(reason)."
-        case (500...599, _), (429, _): "The request failed: \(reason). The server had a problem; try again later."
-        case (400...499, _): "The server refused the request: \(reason)."
-        default: "The request failed: \(reason)."
+        case (let status, _):
+            if let trouble = ServerTrouble.advice(forStatus: status) {
+                "The request failed: \(reason). \(trouble)"
+            } else if (400...499).contains(status) {
+                "The server refused the request: \(reason)."
+            } else {
+                "The request failed: \(reason)."
+            }
         }
     }
 }

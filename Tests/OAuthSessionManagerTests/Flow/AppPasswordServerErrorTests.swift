@@ -10,12 +10,15 @@ import Testing
 
 @Suite("An app-password sign-in the PDS cannot serve is the PDS's problem, not the password's")
 struct AppPasswordServerErrorTests {
-    @Test("createSession answered 500 says to try again later, never to check the password; nothing is stored")
-    func serverError() async throws {
-        let failing = ScriptedResponse.json(
-            #"{"error":"InternalServerError","message":"Internal Server Error"}"#,
-            status: 500
-        )
+    @Test(
+        "createSession answered 500 or 429 says why and to try again later, never to check the password; no store",
+        arguments: [
+            (500, "InternalServerError", "The server had a problem; try again later."),
+            (429, "RateLimitExceeded", "The server is limiting how often it is asked; try again later."),
+        ]
+    )
+    func serverError(status: Int, code: String, advice: String) async throws {
+        let failing = ScriptedResponse.json(#"{"error":"\#(code)","message":"No."}"#, status: status)
         try await LoopbackHTTPServer.withServer(handler: LoopbackHTTPServer.always(failing)) { pds in
             try await SandboxWorld.with { world in
                 let detours = DetouringTransport(world.transport, path: "/xrpc/com.atproto.server.createSession")
@@ -32,7 +35,7 @@ struct AppPasswordServerErrorTests {
                     )
                 }
                 #expect(error?.code == .requestFailed)
-                #expect(error?.description.contains("try again later") == true, "\(String(describing: error))")
+                #expect(error?.description.contains(advice) == true, "\(String(describing: error))")
                 #expect(error?.description.contains("Check the handle") == false)
                 #expect(!pds.requests.isEmpty)
                 #expect(try store.names().filter { $0.hasPrefix("session/") }.isEmpty)
