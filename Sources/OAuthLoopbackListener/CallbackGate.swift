@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import WireFormat
 
 /// Decides what the loopback listener does with each request: the pure rules, shared by every connection.
 ///
@@ -109,7 +110,7 @@ final class CallbackGate: Sendable {
     func decide(method: String, target: String, host: String?) -> Decision {
         let (expected, finished) = state.withLock { ($0.expected, $0.finished) }
         if finished { return .refuse(.finished) }
-        guard let host, isOwnHost(host) else { return .refuse(.foreignHost) }
+        guard LoopbackAuthority.names(host, port: port) else { return .refuse(.foreignHost) }
         // Everything before the first `?`: splitting would drop an empty path and read `?/callback?…` as the path.
         let requestPath = target.prefix { $0 != "?" }
         guard method == "GET", requestPath == path, let url = URL(string: "http://127.0.0.1:\(port)\(target)") else {
@@ -136,11 +137,5 @@ final class CallbackGate: Sendable {
     func page(_ page: CallbackPage, forState received: String?) -> CallbackPage {
         guard let expected = expectedState, received != expected else { return page }
         return Self.foreignPage
-    }
-
-    /// Whether `host` is `127.0.0.1`, `localhost` or `[::1]` with this listener's port (RFC 9110 §7.2).
-    private func isOwnHost(_ host: String) -> Bool {
-        let lowered = host.lowercased()
-        return ["127.0.0.1", "localhost", "[::1]"].contains { lowered == "\($0):\(port)" }
     }
 }

@@ -66,6 +66,9 @@ public struct SandboxRejectionReason: RawRepresentable, Sendable, Hashable, Cust
     public static let parRequired = Self(rawValue: "par_required")
     /// The `request_uri` is unknown, used or expired.
     public static let invalidRequestURI = Self(rawValue: "invalid_request_uri")
+    /// A request to the test-control endpoints (`/_sandbox/…`) that a web browser sent, or whose `Host` is not the
+    /// sandbox's own loopback address.
+    public static let controlNotLocal = Self(rawValue: "control_not_local")
     /// The consent form's CSRF token is wrong or used.
     public static let csrfMismatch = Self(rawValue: "csrf_mismatch")
     /// The PKCE verifier does not hash to the challenge (RFC 7636 §4.6).

@@ -63,6 +63,7 @@ struct OriginResponder: HTTPResponder {
             method: request.method.rawValue,
             path: request.uri.path,
             query: request.uri.query,
+            authority: request.head.authority,
             headers: request.headers.map { ($0.name.rawName, $0.value) },
             body: body,
             origin: origin()

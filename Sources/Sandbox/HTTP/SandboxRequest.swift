@@ -17,10 +17,21 @@ struct SandboxRequest: Sendable {
     /// The URL the request was sent to, built from the origin the server listens on (the `Host` header is not
     /// trusted); the target a DPoP proof's `htu` must match.
     var url: URL
+    /// The `Host` the client sent (HTTP/1.1's `Host` header, RFC 9110 §7.2), as it sent it.
+    var authority: String?
 
     /// Creates a request from the server library's parts.
-    init(method: String, path: String, query: String?, headers: [(String, String)], body: Data, origin: String) {
+    init(
+        method: String,
+        path: String,
+        query: String?,
+        authority: String? = nil,
+        headers: [(String, String)],
+        body: Data,
+        origin: String
+    ) {
         self.method = HTTPMethod(rawValue: method)
+        self.authority = authority
         self.path = path
         self.query = query
         var fields: [String: [String]] = [:]

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import WireFormat
 
 /// The sandbox's test-control endpoints, on the authorization server's loopback origin only: read the counters and
 /// change lifetimes and faults of the running server from another process (a test script, a CI job).
@@ -15,15 +16,45 @@ import Hummingbird
 ///   `400` `{"error": "InvalidRequest", "setting", "message"}` naming the setting refused and its range.
 extension AuthorizationServerHandler {
     /// Adds the test-control routes; they come before the injected delay, which they do not wait for.
+    ///
+    /// They answer programs on this machine only (``refusalOfForeignControl(_:)``).
     func addControlRoutes(to router: Router<SandboxContext>) {
-        router.get("/_sandbox/counters") { _ in .json(200, Self.counters(core.monitor.snapshot)) }
-        router.get("/_sandbox/settings") { _ in .json(200, SandboxSetting.values(of: core.configuration)) }
-        router.post("/_sandbox/settings") { request in changeSettings(request) }
-        router.post("/_sandbox/client-cache/reset") { request in
+        let control = router.group("/_sandbox")
+            .add(middleware: RejectionMiddleware(monitor: core.monitor))
+            .add(middleware: CheckMiddleware { context in try Self.refusalOfForeignControl(context.request) })
+        control.get("counters") { _ in .json(200, Self.counters(core.monitor.snapshot)) }
+        control.get("settings") { _ in .json(200, SandboxSetting.values(of: core.configuration)) }
+        control.post("settings") { request in changeSettings(request) }
+        control.post("client-cache/reset") { request in
             let dropped = core.clientDocuments.reset()
             core.monitor.note(request, "dropped \(dropped) cached client document(s)")
             return .json(200, ["dropped": dropped])
         }
+    }
+
+    /// Refuses, with 403, a control request a web browser sent (it carries `Origin`, RFC 6454 §7, or
+    /// `Sec-Fetch-Site`, W3C Fetch Metadata) or whose `Host` is not the sandbox's loopback address (a page whose DNS
+    /// name was rebound to 127.0.0.1).
+    ///
+    /// Without it, any page open in the developer's browser could change the faults: a form post is a simple
+    /// cross-origin request, sent without a CORS preflight, and the settings are read from its body whatever its
+    /// content type.
+    static func refusalOfForeignControl(_ request: SandboxRequest) throws(SandboxRejection) {
+        let fromBrowser = request.header("origin") != nil || request.header("sec-fetch-site") != nil
+        let ownHost = LoopbackAuthority.names(request.authority, port: request.url.port ?? 0)
+        guard fromBrowser || !ownHost else { return }
+        let message =
+            fromBrowser
+            ? "The sandbox's control endpoints answer programs on this machine, not web pages."
+            : "The Host header must name the sandbox's own address (127.0.0.1, localhost or [::1] with its port)."
+        let seen =
+            fromBrowser
+            ? "sent by a web browser" : "for Host “\(TerminalText.sanitized(request.authority ?? "", limit: 80))”"
+        throw SandboxRejection(
+            reason: .controlNotLocal,
+            explanation: "control request refused: \(seen)",
+            answer: .json(403, ["error": "Forbidden", "message": message])
+        )
     }
 
     /// `POST /_sandbox/settings`: checks every setting sent, then applies them all, or none.

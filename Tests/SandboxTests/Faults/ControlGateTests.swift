@@ -1,0 +1,78 @@
+import ATOAuthTesting
+import Foundation
+import Sandbox
+import Testing
+
+@Suite("The test-control endpoints answer programs on this machine, not web pages or a rebound DNS name")
+struct ControlGateTests {
+    /// Sends one request over a fresh connection, exactly as written, and returns the status line's code and the body.
+    static func send(
+        _ method: String,
+        _ path: String,
+        host: String,
+        fields: [String] = [],
+        body: String = "",
+        to sandbox: SandboxHarness
+    ) async throws -> (status: Int, body: String) {
+        let port = try #require(sandbox.endpoints.authorizationServer.port)
+        let connection = try RawHTTPConnection(port: port)
+        var head = ["\(method) \(path) HTTP/1.1", "Host: \(host)", "Connection: close"] + fields
+        if !body.isEmpty { head.append("Content-Length: \(body.utf8.count)") }
+        connection.sendRaw(head.joined(separator: "\r\n") + "\r\n\r\n" + body)
+        let answer = await connection.readAll()
+        let status = answer.split(separator: " ", maxSplits: 2).dropFirst().first.flatMap { Int($0) } ?? 0
+        let text = answer.range(of: "\r\n\r\n").map { String(answer[$0.upperBound...]) } ?? ""
+        return (status, text)
+    }
+
+    @Test(
+        "a form post from a web page cannot change a setting, with or without Origin's sibling Sec-Fetch-Site",
+        arguments: [["Origin: https://attacker.example"], ["Sec-Fetch-Site: cross-site"], ["Origin: null"]]
+    )
+    func browserRefused(fields: [String]) async throws {
+        try await withSandbox { sandbox in
+            let port = try #require(sandbox.endpoints.authorizationServer.port)
+            let post = try await Self.send(
+                "POST",
+                "/_sandbox/settings",
+                host: "127.0.0.1:\(port)",
+                fields: fields + ["Content-Type: text/plain"],
+                body: #"{"noDPoPNonces": true}"#,
+                to: sandbox
+            )
+            #expect(post.status == 403, "\(post.body)")
+            #expect(post.body.contains("not web pages"), "\(post.body)")
+            #expect(!sandbox.server.configuration.faults.noDPoPNonces)
+            let host = "127.0.0.1:\(port)"
+            let read = try await Self.send("GET", "/_sandbox/counters", host: host, fields: fields, to: sandbox)
+            #expect(read.status == 403)
+            #expect(sandbox.server.counters.totalRejections == 2)
+        }
+    }
+
+    @Test("a Host other than the sandbox's loopback address (DNS rebinding) is refused; its loopback names are not")
+    func hostChecked() async throws {
+        try await withSandbox { sandbox in
+            let port = try #require(sandbox.endpoints.authorizationServer.port)
+            for host in ["attacker.example:\(port)", "127.0.0.1:\(port + 1)", "127.0.0.1"] {
+                let answer = try await Self.send("GET", "/_sandbox/settings", host: host, to: sandbox)
+                #expect(answer.status == 403, "\(host): \(answer.body)")
+                #expect(answer.body.contains("Host header"), "\(answer.body)")
+            }
+            for host in ["127.0.0.1:\(port)", "LOCALHOST:\(port)", "[::1]:\(port)"] {
+                let answer = try await Self.send("GET", "/_sandbox/settings", host: host, to: sandbox)
+                #expect(answer.status == 200, "\(host): \(answer.body)")
+            }
+            let change = try await Self.send(
+                "POST",
+                "/_sandbox/settings",
+                host: "localhost:\(port)",
+                fields: ["Content-Type: application/json"],
+                body: #"{"noDPoPNonces": true}"#,
+                to: sandbox
+            )
+            #expect(change.status == 200, "\(change.body)")
+            #expect(sandbox.server.configuration.faults.noDPoPNonces)
+        }
+    }
+}
