@@ -36,6 +36,7 @@ struct OriginListener: Sendable {
     ) async throws -> OriginListener {
         let signal = StartSignal()
         let router = Router(context: SandboxContext.self)
+        router.add(middleware: BrowserAccessMiddleware())
         handler.addRoutes(to: router)
         let responder = OriginResponder(
             router: router.buildResponder(),

@@ -5,7 +5,7 @@ import Testing
 
 @Suite("The test-control endpoints answer programs on this machine, not web pages or a rebound DNS name")
 struct ControlGateTests {
-    /// Sends one request over a fresh connection, exactly as written, and returns the status line's code and the body.
+    /// Sends one request to the authorization server's origin, exactly as written.
     static func send(
         _ method: String,
         _ path: String,
@@ -13,16 +13,9 @@ struct ControlGateTests {
         fields: [String] = [],
         body: String = "",
         to sandbox: SandboxHarness
-    ) async throws -> (status: Int, body: String) {
+    ) async throws -> RawExchange {
         let port = try #require(sandbox.endpoints.authorizationServer.port)
-        let connection = try RawHTTPConnection(port: port)
-        var head = ["\(method) \(path) HTTP/1.1", "Host: \(host)", "Connection: close"] + fields
-        if !body.isEmpty { head.append("Content-Length: \(body.utf8.count)") }
-        connection.sendRaw(head.joined(separator: "\r\n") + "\r\n\r\n" + body)
-        let answer = await connection.readAll()
-        let status = answer.split(separator: " ", maxSplits: 2).dropFirst().first.flatMap { Int($0) } ?? 0
-        let text = answer.range(of: "\r\n\r\n").map { String(answer[$0.upperBound...]) } ?? ""
-        return (status, text)
+        return try await RawExchange.send(method, path, port: port, host: host, fields: fields, body: body)
     }
 
     @Test(
