@@ -69,6 +69,18 @@ struct AppPasswordTests {
             let none = try await world.atoauth("accounts", "add", "bob.test", "--app-password", stdin: Data())
             #expect(none.status == 2, "\(none.stderr)")
             #expect(none.stderr.contains("ATOAUTH_APP_PASSWORD"))
+            // A line past the limit is named as such, not taken for no password at all; it is not echoed.
+            let long = String(repeating: "p", count: 1_500)
+            let tooLong = try await world.atoauth(
+                "accounts",
+                "add",
+                "bob.test",
+                "--app-password",
+                stdin: Data((long + "\n").utf8)
+            )
+            #expect(tooLong.status == 2, "\(tooLong.stderr)")
+            #expect(tooLong.stderr.contains("app password on standard input is longer than 1024 bytes"))
+            #expect(!tooLong.stderr.contains(long) && !tooLong.stdout.contains(long))
             #expect(try world.storedNames().allSatisfy { !$0.hasPrefix("session/") })
 
             let added = try await world.atoauth(

@@ -38,7 +38,9 @@ struct AppPasswordSignIn {
         let password: String
         if let fromEnvironment = environment[Self.passwordVariable].nonEmpty {
             password = fromEnvironment
-        } else if let typed = await input.next(prompt: "App password for \(account)"), !typed.isEmpty {
+        } else if let typed = try await input.next("app password", prompt: "App password for \(account)"),
+            !typed.isEmpty
+        {
             password = typed
         } else {
             throw CLIFailure(
@@ -55,7 +57,7 @@ struct AppPasswordSignIn {
         ) {
             if let code { return code }
             Output.message("The server sent a sign-in code to the account's email address.")
-            return await input.next(prompt: "Sign-in code for \(account)")
+            return try await input.next("sign-in code", prompt: "Sign-in code for \(account)")
         }
     }
 }

@@ -10,8 +10,11 @@ actor SecretInput {
     /// The longest line taken; a longer one is refused, not cut.
     static let maximumLength = 1_024
 
-    /// Reads the next line after showing `prompt` on a terminal; `nil` at end of input or for a line too long.
-    func next(prompt: String) async -> String? {
+    /// Reads the next line, the `what` (such as "app password"), after showing `prompt` on a terminal; `nil` at end
+    /// of input.
+    ///
+    /// - Throws: a usage failure naming `what` and the limit for a line longer than ``maximumLength``.
+    func next(_ what: String, prompt: String) async throws -> String? {
         let terminal = isatty(STDIN_FILENO) == 1
         if terminal {
             TerminalEcho.hide()
@@ -26,7 +29,14 @@ actor SecretInput {
         var iterator = lines ?? StandardInputLines.shared.makeAsyncIterator()
         let line = await iterator.next(isolation: #isolation)
         lines = iterator
-        guard var line, line.utf8.count <= Self.maximumLength else { return nil }
+        guard var line else { return nil }
+        guard line.utf8.count <= Self.maximumLength else {
+            throw CLIFailure(
+                status: .usage,
+                message: "The \(what) on standard input is longer than \(Self.maximumLength) bytes, the most taken; "
+                    + "it was refused, not cut. Check that the line holds the \(what) alone."
+            )
+        }
         if line.hasSuffix("\r") { line.removeLast() }
         return line
     }

@@ -47,11 +47,11 @@ enum FirstUseKey {
         // Echo stays off between the prompts, so a passphrase typed ahead of the next prompt is not shown.
         return try await TerminalEcho.keepingHidden {
             for attempt in 1...tries {
-                let first = await input.next(prompt: "New passphrase for the store")
+                let first = try await input.next("passphrase", prompt: "New passphrase for the store")
                 // Ctrl-C ends the read with no line, as the end of input does: not a choice of the key file.
                 try Task.checkCancellation()
                 guard let first, !first.isEmpty else { return nil }
-                let second = await input.next(prompt: "The same passphrase again")
+                let second = try await input.next("passphrase", prompt: "The same passphrase again")
                 try Task.checkCancellation()
                 guard let second else { break }
                 if first == second { return first }

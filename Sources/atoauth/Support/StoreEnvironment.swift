@@ -40,7 +40,11 @@ enum StoreEnvironment {
             // Echo stays off from the first prompt to the last, so a try typed while one is checked is not shown.
             return try await TerminalEcho.keepingHidden {
                 for attempt in 1...tries {
-                    guard let passphrase = await input.next(prompt: "Passphrase of the store at \(directory.path)"),
+                    guard
+                        let passphrase = try await input.next(
+                            "passphrase",
+                            prompt: "Passphrase of the store at \(directory.path)"
+                        ),
                         !passphrase.isEmpty
                     else { throw error }
                     do {
