@@ -56,41 +56,23 @@ struct AppPasswordTests {
     func signInFromStandardInput() async throws {
         try await CLIWorld.with { world in
             let password = try #require(world.sandbox.appPasswords["bob.test"])
-            let wrong = try await world.atoauth(
-                "accounts",
-                "add",
-                "bob.test",
-                "--app-password",
-                stdin: Data("aaaa-bbbb-cccc-dddd\n".utf8)
-            )
+            let add = ["accounts", "add", "bob.test", "--app-password"]
+            let wrong = try await world.atoauth(add, stdin: Data("aaaa-bbbb-cccc-dddd\n".utf8))
             #expect(wrong.status == 1, "\(wrong.stderr)")
             #expect(wrong.stderr.contains("AuthenticationRequired"), "\(wrong.stderr)")
             #expect(wrong.stderr.contains("Nothing was stored"))
-            let none = try await world.atoauth("accounts", "add", "bob.test", "--app-password", stdin: Data())
+            let none = try await world.atoauth(add, stdin: Data())
             #expect(none.status == 2, "\(none.stderr)")
             #expect(none.stderr.contains("ATOAUTH_APP_PASSWORD"))
             // A line past the limit is named as such, not taken for no password at all; it is not echoed.
             let long = String(repeating: "p", count: 1_500)
-            let tooLong = try await world.atoauth(
-                "accounts",
-                "add",
-                "bob.test",
-                "--app-password",
-                stdin: Data((long + "\n").utf8)
-            )
+            let tooLong = try await world.atoauth(add, stdin: Data((long + "\n").utf8))
             #expect(tooLong.status == 2, "\(tooLong.stderr)")
             #expect(tooLong.stderr.contains("app password on standard input is longer than 1024 bytes"))
             #expect(!tooLong.stderr.contains(long) && !tooLong.stdout.contains(long))
             #expect(try world.storedNames().allSatisfy { !$0.hasPrefix("session/") })
 
-            let added = try await world.atoauth(
-                "-v",
-                "accounts",
-                "add",
-                "bob.test",
-                "--app-password",
-                stdin: Data((password + "\n").utf8)
-            )
+            let added = try await world.atoauth(["-v"] + add, stdin: Data((password + "\n").utf8))
             #expect(added.status == 0, "\(added.stderr)")
             #expect(added.stderr.contains("com.atproto.server.createSession"), "-v logs the exchange: \(added.stderr)")
             let whoami = try await world.atoauth("-v", "whoami")
