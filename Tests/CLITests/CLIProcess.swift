@@ -30,26 +30,17 @@ struct CLIProcess {
     ///
     /// Standard input gets `stdin` and is then closed, unless `keepStdinOpen` is set: then the test writes more with
     /// ``Running/write(_:)`` and ends it with ``Running/closeInput()``.
-    ///
-    /// One of a burst (`yielding`) runs under `nice -n 19`: dozens of processes started at once would otherwise take
-    /// both cores from the tests running beside them for seconds, and a test that paces itself by the clock fails.
     static func start(
         _ arguments: [String],
         environment: [String: String],
         stdin: Data? = nil,
         executable: URL? = nil,
-        keepStdinOpen: Bool = false,
-        yielding: Bool = false
+        keepStdinOpen: Bool = false
     ) throws -> Running {
         let executable = try #require(executable ?? Self.executable, "build the atoauth executable first (swift build)")
         let process = Process()
-        if yielding {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/nice")
-            process.arguments = ["-n", "19", executable.path] + arguments
-        } else {
-            process.executableURL = executable
-            process.arguments = arguments
-        }
+        process.executableURL = executable
+        process.arguments = arguments
         process.environment = environment
         let output = Pipe()
         let errors = Pipe()

@@ -44,9 +44,7 @@ struct SessionLifecycleTests {
     func concurrentProcesses() async throws {
         try await CLIWorld.with(["--access-token-lifetime", "2"]) { world in
             try await signInAndExpire(world)
-            let running = try (0..<20).map { _ in
-                try CLIProcess.start(["whoami"], environment: world.environment, yielding: true)
-            }
+            let running = try (0..<20).map { _ in try CLIProcess.start(["whoami"], environment: world.environment) }
             var results: [CLIProcess.Result] = []
             for process in running { results.append(try await process.finish(timeout: .seconds(120))) }
             for result in results { #expect(result.status == 0, "\(result.stderr)") }

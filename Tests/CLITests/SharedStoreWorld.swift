@@ -78,9 +78,7 @@ struct SharedStoreWorld: Sendable {
         var running: [CLIProcess.Running] = []
         for machine in 0..<machines {
             for index in 0..<count {
-                running.append(
-                    try CLIProcess.start(arguments(machine, index), environment: self.machine(machine), yielding: true)
-                )
+                running.append(try CLIProcess.start(arguments(machine, index), environment: self.machine(machine)))
                 // Starting 200 processes takes seconds; the threads the other tests share are free between them.
                 await Task.yield()
             }
