@@ -102,7 +102,7 @@ public struct IdentityError: CategorizedError, Hashable {
     private var subjectText: String { subject.map { " " + $0 } ?? "" }
 
     /// What to do about a failed resolution, by its cause: a network failure's reason says it already; a server's
-    /// 5xx passes; anything else means the handle or DID is wrong (atproto.com/specs/handle, /did).
+    /// 5xx or 429 passes; anything else means the handle or DID is wrong (atproto.com/specs/handle, /did).
     private var advice: String {
         guard code == .handleResolutionFailed || code == .didResolutionFailed, !isNetworkFailure else { return "" }
         if let trouble = ServerTrouble.advice(forStatus: status) { return " " + trouble }

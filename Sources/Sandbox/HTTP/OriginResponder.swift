@@ -51,7 +51,8 @@ struct OriginResponder: HTTPResponder {
     /// The answer to one request, with its `Date` header.
     private func response(to request: Request) async -> Response {
         var request = request
-        headArrived(request.uri.path)
+        // A CORS preflight is no request of the origin's own, and is not counted as one.
+        if request.method != .options { headArrived(request.uri.path) }
         let body: Data
         do {
             body = Data(try await request.collectBody(upTo: maximumBodySize).readableBytesView)

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTransport
 import Hummingbird
 import WireFormat
 
@@ -32,15 +33,20 @@ extension AuthorizationServerHandler {
         }
     }
 
-    /// Refuses, with 403, a control request a web browser sent (it carries `Origin`, RFC 6454 §7, or
-    /// `Sec-Fetch-Site`, W3C Fetch Metadata) or whose `Host` is not the sandbox's loopback address (a page whose DNS
-    /// name was rebound to 127.0.0.1).
+    /// Refuses, with 403, a control request a web page sent (it carries `Origin`, RFC 6454 §7, or `Sec-Fetch-Site`,
+    /// W3C Fetch Metadata), other than a `GET` typed in the address bar, or whose `Host` is not the sandbox's loopback
+    /// address (a page whose DNS name was rebound to 127.0.0.1).
     ///
     /// Without it, any page open in the developer's browser could change the faults: a form post is a simple
     /// cross-origin request, sent without a CORS preflight, and the settings are read from its body whatever its
     /// content type.
     static func refusalOfForeignControl(_ request: SandboxRequest) throws(SandboxRejection) {
-        let fromBrowser = request.header("origin") != nil || request.header("sec-fetch-site") != nil
+        // A page the developer opens from the address bar (`Sec-Fetch-Site: none`, no `Origin`) reads the counters
+        // and settings; no page can send that value.
+        let origin = request.header("origin")
+        let site = request.header("sec-fetch-site")
+        let typed = request.method == .get && origin == nil && site == "none"
+        let fromBrowser = !typed && (origin != nil || site != nil)
         let ownHost = LoopbackAuthority.names(request.authority, port: request.url.port ?? 0)
         guard fromBrowser || !ownHost else { return }
         let message =

@@ -30,6 +30,7 @@ actor SecretInput {
         let line = await iterator.next(isolation: #isolation)
         lines = iterator
         guard var line else { return nil }
+        if line.hasSuffix("\r") { line.removeLast() }
         guard line.utf8.count <= Self.maximumLength else {
             throw CLIFailure(
                 status: .usage,
@@ -37,7 +38,6 @@ actor SecretInput {
                     + "it was refused, not cut. Check that the line holds the \(what) alone."
             )
         }
-        if line.hasSuffix("\r") { line.removeLast() }
         return line
     }
 }

@@ -34,8 +34,8 @@ enum FirstUseKey {
 
     /// Asks for the new store's passphrase, twice, without echo; `nil` when the person chose the key file.
     ///
-    /// - Throws: `CLIFailure` (usage) when the two differ ``tries`` times or input ends, `CancellationError` on
-    ///   Ctrl-C; nothing is created then, not even a directory.
+    /// - Throws: `CLIFailure` (usage) when the two differ ``tries`` times, input ends or a line is too long,
+    ///   `CancellationError` on Ctrl-C; nothing is created then, not even a directory.
     static func chosenPassphrase(directory: URL, keyFile: URL) async throws -> String? {
         Output.message(
             "atoauth keeps your accounts in an encrypted store at \(directory.path), made to keep what this "

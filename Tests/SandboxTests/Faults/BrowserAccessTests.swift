@@ -27,6 +27,16 @@ struct BrowserAccessTests {
                 #expect(allowed.contains("dpop") && allowed.contains("content-type"), "\(allowed)")
                 #expect(answer.headers["access-control-allow-methods"]?.contains("POST") == true)
             }
+            // A preflight is no XRPC request: it is not counted as one's head.
+            let pds = try #require(sandbox.endpoints.pds.port)
+            let xrpc = try await RawExchange.send(
+                "OPTIONS",
+                "/xrpc/com.atproto.server.getSession",
+                port: pds,
+                fields: [Self.page, "Access-Control-Request-Method: GET", "Access-Control-Request-Headers: dpop"]
+            )
+            #expect(xrpc.status == 204)
+            #expect(sandbox.server.counters.xrpcRequestHeadsReceived == 0)
         }
     }
 

@@ -56,6 +56,20 @@ struct ControlGateTests {
                 let answer = try await Self.send("GET", "/_sandbox/settings", host: host, to: sandbox)
                 #expect(answer.status == 200, "\(host): \(answer.body)")
             }
+            // Typed in the address bar, a GET is read (no page can send `Sec-Fetch-Site: none`); a POST never is.
+            let typed = ["Sec-Fetch-Site: none", "Sec-Fetch-Mode: navigate"]
+            let host = "127.0.0.1:\(port)"
+            let read = try await Self.send("GET", "/_sandbox/counters", host: host, fields: typed, to: sandbox)
+            #expect(read.status == 200, "\(read.body)")
+            let post = try await Self.send(
+                "POST",
+                "/_sandbox/settings",
+                host: "127.0.0.1:\(port)",
+                fields: typed + ["Content-Type: application/json"],
+                body: #"{"noDPoPNonces": true}"#,
+                to: sandbox
+            )
+            #expect(post.status == 403, "\(post.body)")
             let change = try await Self.send(
                 "POST",
                 "/_sandbox/settings",

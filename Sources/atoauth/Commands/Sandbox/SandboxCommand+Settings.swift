@@ -38,7 +38,9 @@ enum SandboxHelp {
         as the reference server takes them, with a document configured or fetched from http://127.0.0.1:PORT/...; \
         their sessions are bound to the assertion's kid.
 
-        Test control (loopback only, on the authorization server's origin):
+        A client in a web page can use the servers (CORS from any origin). \
+        Test control is for programs on this machine, on the authorization \
+        server's origin; a web page's request or another Host is refused 403:
           GET  /_sandbox/counters
             grants, refreshes, replays, nonce challenges, rejections,
             app-password sessions created, refreshed, deleted,
