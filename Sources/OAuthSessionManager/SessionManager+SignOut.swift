@@ -1,6 +1,7 @@
 package import ATProtoSyntax
 import DPoPRequestExecutor
 import Foundation
+import HTTPTransport
 import Keystore
 import Logging
 
@@ -35,9 +36,19 @@ extension SessionManager {
     }
 
     /// Ends an app-password session at its PDS (`com.atproto.server.deleteSession`), best effort.
+    ///
+    /// After a failed refresh, the stored refresh JWT may have been used by a refresh whose answer was lost: the PDS
+    /// then holds a JWT that replaced it and that nobody has, and the reference PDS's `deleteSession` with the used
+    /// one deletes only the used one's record. So the JWT is first refreshed (a used one is answered again, with the
+    /// same replacement, for two hours), and the session is ended with the JWT the answer carries.
     private func deleteAppPasswordSession(_ session: Session, _ grant: AppPasswordGrant) async -> Revocation {
-        guard let refreshJwt = session.refreshToken else {
+        guard var refreshJwt = session.refreshToken else {
             return .failed(reason: "the session of \(session.did) has no refresh token to end it with")
+        }
+        if await RefreshFailureRecord.load(session.did, from: store.keystore) != nil,
+            let current = await currentRefreshJWT(refreshJwt, of: session, grant)
+        {
+            refreshJwt = current
         }
         do {
             try await deleteLegacySession(refreshJwt: refreshJwt, endpoint: grant.deleteEndpoint)
@@ -46,6 +57,24 @@ extension SessionManager {
             logger.info("session deletion failed for \(session.did): \(error)")
             return .failed(reason: "\(error)")
         }
+    }
+
+    /// The refresh JWT the PDS answers a refresh with `refreshJwt` with, or `nil` when no session of the account came.
+    private func currentRefreshJWT(
+        _ refreshJwt: String,
+        of session: Session,
+        _ grant: AppPasswordGrant
+    ) async -> String? {
+        guard
+            let response = try? await postLegacy(
+                grant.refreshEndpoint,
+                bearer: refreshJwt,
+                json: nil,
+                purpose: "app-password session refresh before its deletion"
+            ),
+            response.isSuccess, let answer = LegacySessionAnswer(response.body), answer.did == session.did.rawValue
+        else { return nil }
+        return answer.refreshJwt
     }
 
     /// Revokes, best effort, the grant of a session that a new sign-in replaced; `nil` when there was none.

@@ -27,6 +27,11 @@ public struct SandboxCounters: Sendable, Hashable {
     public var legacyRefreshTokenReuses = 0
     /// App-password sessions ended by `com.atproto.server.deleteSession`.
     public var legacySessionsDeleted = 0
+    /// Of those, the ones ended with a used refresh JWT, within its grace.
+    ///
+    /// The reference PDS deletes only that JWT's record then, and the JWT that replaced it stays good; the sandbox
+    /// ends the whole session.
+    public var legacySessionsDeletedWithUsedJWT = 0
     /// Client assertions of confidential clients accepted (RFC 7523 §3), at the PAR, token and revocation endpoints.
     public var clientAssertionsAccepted = 0
     /// Requests refused for their client authentication: a confidential client's assertion missing or wrong, or a

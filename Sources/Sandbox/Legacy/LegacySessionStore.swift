@@ -75,13 +75,17 @@ actor LegacySessionStore {
 
     /// Ends the session of the refresh JWT `refreshID`: the current one, or one used less than ``reuseGrace`` ago;
     /// one used longer ago is a replay and ends it too.
-    func end(_ refreshID: String, now: Date) throws(Failure) {
+    ///
+    /// - Returns: whether the JWT was a used one.
+    @discardableResult
+    func end(_ refreshID: String, now: Date) throws(Failure) -> Bool {
         if let used = usedRefreshIndex[refreshID] {
             delete(try reusable(used, now: now))
-            return
+            return true
         }
         guard let sessionID = refreshIndex[refreshID] else { throw .revoked }
         delete(sessionID)
+        return false
     }
 
     /// Throws ``Failure/revoked`` unless the access JWT `accessID` belongs to a live session.

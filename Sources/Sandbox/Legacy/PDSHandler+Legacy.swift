@@ -126,13 +126,18 @@ extension PDSHandler {
     /// `deleteSession` with the refresh JWT as Bearer: ends the session.
     private func deleteLegacySession(_ request: SandboxRequest) async throws(SandboxRejection) -> SandboxResponse {
         let claims = try bearerRefreshJWT(request)
+        let used: Bool
         do {
-            try await core.legacySessions.end(claims.id, now: core.now())
+            used = try await core.legacySessions.end(claims.id, now: core.now())
         } catch {
             throw refused(error)
         }
-        core.monitor.count { $0.legacySessionsDeleted += 1 }
-        core.monitor.note(request, "app-password session of \(claims.subject) deleted")
+        core.monitor.count {
+            $0.legacySessionsDeleted += 1
+            if used { $0.legacySessionsDeletedWithUsedJWT += 1 }
+        }
+        let jwt = used ? " with a used refresh JWT (the reference PDS would keep the one that replaced it)" : ""
+        core.monitor.note(request, "app-password session of \(claims.subject) deleted\(jwt)")
         return SandboxResponse(status: 200, headers: [], body: Data())
     }
 

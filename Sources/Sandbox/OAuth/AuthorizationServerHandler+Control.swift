@@ -94,6 +94,7 @@ extension AuthorizationServerHandler {
             "legacyRefreshesSucceeded": counters.legacyRefreshesSucceeded,
             "legacyRefreshTokenReuses": counters.legacyRefreshTokenReuses,
             "legacySessionsDeleted": counters.legacySessionsDeleted,
+            "legacySessionsDeletedWithUsedJWT": counters.legacySessionsDeletedWithUsedJWT,
             "clientAssertionsAccepted": counters.clientAssertionsAccepted,
             "clientAssertionsRefused": counters.clientAssertionsRefused,
             "sessionsEndedByKeyRemoval": counters.sessionsEndedByKeyRemoval,

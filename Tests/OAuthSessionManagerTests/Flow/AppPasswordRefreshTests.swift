@@ -135,6 +135,41 @@ struct AppPasswordRefreshTests {
         }
     }
 
+    @Test("signing out after a refresh whose answer was lost ends the session with the JWT that replaced the used one")
+    func signOutAfterLostAnswer() async throws {
+        try await SandboxWorld.with { world in
+            let detours = DetouringTransport(world.transport, path: "/xrpc/com.atproto.server.refreshSession")
+            let (sessions, _, session) = try await signedIn(world, transport: detours)
+            try await AsyncHTTPClientTransport.withTransport(configuration: DetouringTransport.impatient) { impatient in
+                detours.answerNextLate(from: world.server, through: impatient)
+                await #expect(throws: SessionError.self) {
+                    try await sessions.refresh(did: session.did, replacing: session.accessToken)
+                }
+            }
+            try await Waiting.until("the sandbox rotated the refresh JWT") {
+                world.server.counters.legacyRefreshesSucceeded == 1
+            }
+            #expect(try await sessions.signOut(did: session.did) == .revoked)
+            let counters = world.server.counters
+            #expect(counters.legacyRefreshTokenReuses == 1, "the used JWT was refreshed first")
+            #expect(counters.legacySessionsDeleted == 1)
+            #expect(counters.legacySessionsDeletedWithUsedJWT == 0)
+            #expect(counters.refreshTokenReplays == 0)
+        }
+    }
+
+    @Test("signing out after refreshes that went well sends one request, deleteSession")
+    func signOutSettled() async throws {
+        try await SandboxWorld.with { world in
+            let (sessions, _, session) = try await signedIn(world)
+            _ = try await sessions.refresh(did: session.did, replacing: session.accessToken)
+            #expect(try await sessions.signOut(did: session.did) == .revoked)
+            #expect(world.server.counters.legacyRefreshesSucceeded == 1)
+            #expect(world.server.counters.legacySessionsDeleted == 1)
+            #expect(world.server.counters.legacySessionsDeletedWithUsedJWT == 0)
+        }
+    }
+
     @Test("a refresh right after one the PDS failed (HTTP 500) sends its own request instead of sharing the failure")
     func refreshAfterFailure() async throws {
         try await SandboxWorld.with { world in

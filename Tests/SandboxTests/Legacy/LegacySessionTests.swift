@@ -193,6 +193,7 @@ struct LegacySessionTests {
             let deleted = try await Self.post(sandbox, "com.atproto.server.deleteSession", bearer: first.refresh)
             #expect(deleted.status == 200)
             #expect(try await Self.getSession(sandbox, authorization: "Bearer \(second.access)").status == 400)
+            #expect(sandbox.server.counters.legacySessionsDeletedWithUsedJWT == 1)
 
             let other = try await Self.signIn(sandbox, account)
             _ = try await Self.refresh(sandbox, other.refresh)
@@ -201,6 +202,7 @@ struct LegacySessionTests {
             #expect(Self.error(late) == "ExpiredToken")
             #expect(sandbox.server.counters.refreshTokenReplays == 1)
             #expect(sandbox.server.counters.legacySessionsDeleted == 1)
+            #expect(sandbox.server.counters.legacySessionsDeletedWithUsedJWT == 1)
         }
     }
 
