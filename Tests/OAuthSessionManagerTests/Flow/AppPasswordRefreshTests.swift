@@ -103,26 +103,34 @@ struct AppPasswordRefreshTests {
         }
     }
 
+    /// Signs alice in and refreshes once, answered by the PDS only after the client gave up.
+    ///
+    /// The PDS used the stored JWT, and the client kept it. Returns the session and the refresh's error.
+    private func refreshedWithoutAnswer(
+        _ world: SandboxWorld
+    ) async throws -> (SessionManager, FaultyKeystore, Session, SessionError?) {
+        let detours = DetouringTransport(world.transport, path: "/xrpc/com.atproto.server.refreshSession")
+        let (sessions, store, session) = try await signedIn(world, transport: detours)
+        let error = try await AsyncHTTPClientTransport.withTransport(configuration: DetouringTransport.impatient) {
+            impatient in
+            detours.answerNextLate(from: world.server, through: impatient)
+            return await #expect(throws: SessionError.self) {
+                try await sessions.refresh(did: session.did, replacing: session.accessToken)
+            }
+        }
+        try await Waiting.until("the sandbox rotated the refresh JWT") {
+            world.server.counters.legacyRefreshesSucceeded == 1
+        }
+        return (sessions, store, session, error)
+    }
+
     @Test("a refresh the PDS answered after the client gave up keeps the session; the next one sends the JWT again")
     func answeredLate() async throws {
         try await SandboxWorld.with { world in
-            let detours = DetouringTransport(world.transport, path: "/xrpc/com.atproto.server.refreshSession")
-            let (sessions, store, session) = try await signedIn(world, transport: detours)
-            try await AsyncHTTPClientTransport.withTransport(configuration: DetouringTransport.impatient) { impatient in
-                detours.answerNextLate(from: world.server, through: impatient)
-                let timedOut = await #expect(throws: SessionError.self) {
-                    try await sessions.refresh(did: session.did, replacing: session.accessToken)
-                }
-                #expect(timedOut?.category == .failed)
-                #expect(
-                    timedOut?.description.hasSuffix("The session is kept.") == true,
-                    "\(String(describing: timedOut))"
-                )
-            }
+            let (sessions, store, session, timedOut) = try await refreshedWithoutAnswer(world)
+            #expect(timedOut?.category == .failed)
+            #expect(timedOut?.description.hasSuffix("The session is kept.") == true, "\(String(describing: timedOut))")
             #expect(try await store.names().allSatisfy { !$0.hasPrefix("refreshing/") })
-            try await Waiting.until("the sandbox rotated the refresh JWT") {
-                world.server.counters.legacyRefreshesSucceeded == 1
-            }
 
             // The PDS answers the used JWT again with the same next one, and the chain goes on from there.
             let refreshed = try await sessions.refresh(did: session.did, replacing: session.accessToken)
@@ -138,17 +146,7 @@ struct AppPasswordRefreshTests {
     @Test("signing out after a refresh whose answer was lost ends the session with the JWT that replaced the used one")
     func signOutAfterLostAnswer() async throws {
         try await SandboxWorld.with { world in
-            let detours = DetouringTransport(world.transport, path: "/xrpc/com.atproto.server.refreshSession")
-            let (sessions, _, session) = try await signedIn(world, transport: detours)
-            try await AsyncHTTPClientTransport.withTransport(configuration: DetouringTransport.impatient) { impatient in
-                detours.answerNextLate(from: world.server, through: impatient)
-                await #expect(throws: SessionError.self) {
-                    try await sessions.refresh(did: session.did, replacing: session.accessToken)
-                }
-            }
-            try await Waiting.until("the sandbox rotated the refresh JWT") {
-                world.server.counters.legacyRefreshesSucceeded == 1
-            }
+            let (sessions, _, session, _) = try await refreshedWithoutAnswer(world)
             #expect(try await sessions.signOut(did: session.did) == .revoked)
             let counters = world.server.counters
             #expect(counters.legacyRefreshTokenReuses == 1, "the used JWT was refreshed first")

@@ -5,11 +5,12 @@ import Testing
 
 @Suite("The test-control endpoints answer programs on this machine, not web pages or a rebound DNS name")
 struct ControlGateTests {
-    /// Sends one request to the authorization server's origin, exactly as written.
+    /// Sends one request to the authorization server's origin, exactly as written, with `host` (its own address by
+    /// default) as `Host`.
     static func send(
         _ method: String,
         _ path: String,
-        host: String,
+        host: String? = nil,
         fields: [String] = [],
         body: String = "",
         to sandbox: SandboxHarness
@@ -18,26 +19,27 @@ struct ControlGateTests {
         return try await RawExchange.send(method, path, port: port, host: host, fields: fields, body: body)
     }
 
+    /// Asks, with `fields`, for the `noDPoPNonces` fault.
+    static func askForNoNonces(
+        host: String? = nil,
+        fields: [String],
+        to sandbox: SandboxHarness
+    ) async throws -> RawExchange {
+        let body = #"{"noDPoPNonces": true}"#
+        return try await send("POST", "/_sandbox/settings", host: host, fields: fields, body: body, to: sandbox)
+    }
+
     @Test(
         "a form post from a web page cannot change a setting, with or without Origin's sibling Sec-Fetch-Site",
         arguments: [["Origin: https://attacker.example"], ["Sec-Fetch-Site: cross-site"], ["Origin: null"]]
     )
     func browserRefused(fields: [String]) async throws {
         try await withSandbox { sandbox in
-            let port = try #require(sandbox.endpoints.authorizationServer.port)
-            let post = try await Self.send(
-                "POST",
-                "/_sandbox/settings",
-                host: "127.0.0.1:\(port)",
-                fields: fields + ["Content-Type: text/plain"],
-                body: #"{"noDPoPNonces": true}"#,
-                to: sandbox
-            )
+            let post = try await Self.askForNoNonces(fields: fields + ["Content-Type: text/plain"], to: sandbox)
             #expect(post.status == 403, "\(post.body)")
             #expect(post.body.contains("not web pages"), "\(post.body)")
             #expect(!sandbox.server.configuration.faults.noDPoPNonces)
-            let host = "127.0.0.1:\(port)"
-            let read = try await Self.send("GET", "/_sandbox/counters", host: host, fields: fields, to: sandbox)
+            let read = try await Self.send("GET", "/_sandbox/counters", fields: fields, to: sandbox)
             #expect(read.status == 403)
             #expect(sandbox.server.counters.totalRejections == 2)
         }
@@ -58,26 +60,12 @@ struct ControlGateTests {
             }
             // Typed in the address bar, a GET is read (no page can send `Sec-Fetch-Site: none`); a POST never is.
             let typed = ["Sec-Fetch-Site: none", "Sec-Fetch-Mode: navigate"]
-            let host = "127.0.0.1:\(port)"
-            let read = try await Self.send("GET", "/_sandbox/counters", host: host, fields: typed, to: sandbox)
+            let read = try await Self.send("GET", "/_sandbox/counters", fields: typed, to: sandbox)
             #expect(read.status == 200, "\(read.body)")
-            let post = try await Self.send(
-                "POST",
-                "/_sandbox/settings",
-                host: "127.0.0.1:\(port)",
-                fields: typed + ["Content-Type: application/json"],
-                body: #"{"noDPoPNonces": true}"#,
-                to: sandbox
-            )
+            let post = try await Self.askForNoNonces(fields: typed + ["Content-Type: application/json"], to: sandbox)
             #expect(post.status == 403, "\(post.body)")
-            let change = try await Self.send(
-                "POST",
-                "/_sandbox/settings",
-                host: "localhost:\(port)",
-                fields: ["Content-Type: application/json"],
-                body: #"{"noDPoPNonces": true}"#,
-                to: sandbox
-            )
+            let json = ["Content-Type: application/json"]
+            let change = try await Self.askForNoNonces(host: "localhost:\(port)", fields: json, to: sandbox)
             #expect(change.status == 200, "\(change.body)")
             #expect(sandbox.server.configuration.faults.noDPoPNonces)
         }
