@@ -1,9 +1,9 @@
 import Hummingbird
 
 /// Lets a client in a web page use the sandbox as it uses a real PDS and authorization server, which answer any
-/// origin (the reference servers do; atproto.com/specs/oauth, Clients): a preflight is answered, and every answer to a
-/// request with `Origin` allows it and names the headers a client must read, `DPoP-Nonce` and `WWW-Authenticate`
-/// (RFC 9449 §8–§9), which a browser hides from the page otherwise (Fetch Standard, CORS protocol).
+/// origin, as the reference servers do: a preflight is answered, and every answer to a request with `Origin` allows
+/// it and names the headers a client must read, `DPoP-Nonce` and `WWW-Authenticate` (RFC 9449 §8–§9), which a browser
+/// hides from the page otherwise (Fetch Standard, CORS protocol).
 ///
 /// The test-control endpoints still refuse what a browser sends (``AuthorizationServerHandler/addControlRoutes(to:)``).
 struct BrowserAccessMiddleware: RouterMiddleware {
