@@ -59,22 +59,16 @@ extension SessionManager {
         }
     }
 
-    /// The refresh JWT the PDS answers a refresh with `refreshJwt` with, or `nil` when no session of the account came.
+    /// The refresh JWT the PDS answers a refresh with `refreshJwt` with, or `nil` when no session of the account came:
+    /// the refresh routine's own exchange, its answer read and checked the same way, and not stored.
     private func currentRefreshJWT(
         _ refreshJwt: String,
         of session: Session,
         _ grant: AppPasswordGrant
     ) async -> String? {
-        guard
-            let response = try? await postLegacy(
-                grant.refreshEndpoint,
-                bearer: refreshJwt,
-                json: nil,
-                purpose: "app-password session refresh before its deletion"
-            ),
-            response.isSuccess, let answer = LegacySessionAnswer(response.body), answer.did == session.did.rawValue
-        else { return nil }
-        return answer.refreshJwt
+        let exchange = appPasswordRefresh(session, grant)
+        guard let response = try? await exchange.send(refreshJwt), response.isSuccess else { return nil }
+        return (try? exchange.adopt(response))?.refreshToken
     }
 
     /// Revokes, best effort, the grant of a session that a new sign-in replaced; `nil` when there was none.

@@ -25,7 +25,7 @@ struct SandboxRequest: Sendable {
         method: String,
         path: String,
         query: String?,
-        authority: String? = nil,
+        authority: String?,
         headers: [(String, String)],
         body: Data,
         origin: String

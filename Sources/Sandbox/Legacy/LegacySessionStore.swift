@@ -77,7 +77,6 @@ actor LegacySessionStore {
     /// one used longer ago is a replay and ends it too.
     ///
     /// - Returns: whether the JWT was a used one.
-    @discardableResult
     func end(_ refreshID: String, now: Date) throws(Failure) -> Bool {
         if let used = usedRefreshIndex[refreshID] {
             delete(try reusable(used, now: now))
