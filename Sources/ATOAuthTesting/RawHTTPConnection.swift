@@ -48,10 +48,21 @@ package final class RawHTTPConnection: Sendable {
 
     /// Sends `GET target` with this `Host` header (none when `nil`).
     package func sendGet(_ target: String, host: String?) {
-        var text = "GET \(target) HTTP/1.1\r\n"
-        if let host { text += "Host: \(host)\r\n" }
-        text += "\r\n"
-        sendRaw(text)
+        sendRequest("GET", target, host: host)
+    }
+
+    /// Sends one HTTP/1.1 request exactly as given: this `Host` header (none when `nil`), then `fields` (each
+    /// `Name: value`), and `body` with its `Content-Length` when there is one.
+    package func sendRequest(
+        _ method: String,
+        _ target: String,
+        host: String?,
+        fields: [String] = [],
+        body: String = ""
+    ) {
+        var head = ["\(method) \(target) HTTP/1.1"] + (host.map { ["Host: \($0)"] } ?? []) + fields
+        if !body.isEmpty { head.append("Content-Length: \(body.utf8.count)") }
+        sendRaw(head.map { $0 + "\r\n" }.joined() + "\r\n" + body)
     }
 
     /// Sends exactly these bytes, such as part of a request head; `false` when the connection is closed or broken.

@@ -132,9 +132,7 @@ struct AccessTests {
     /// `GET /_gateway/health` on a connection of its own, with this `Host` (none when `nil`); the whole answer.
     private func raw(_ gateway: GatewayClient, host: String?, target origin: String = "") async throws -> String {
         let connection = try RawHTTPConnection(port: gateway.port)
-        var head = "GET \(origin)/_gateway/health HTTP/1.1\r\n"
-        if let host { head += "Host: \(host)\r\n" }
-        connection.sendRaw(head + "Connection: close\r\n\r\n")
+        connection.sendRequest("GET", "\(origin)/_gateway/health", host: host, fields: ["Connection: close"])
         return await connection.readAll()
     }
 }

@@ -18,9 +18,8 @@ struct RawExchange {
         body: String = ""
     ) async throws -> RawExchange {
         let connection = try RawHTTPConnection(port: port)
-        var head = ["\(method) \(path) HTTP/1.1", "Host: \(host ?? "127.0.0.1:\(port)")", "Connection: close"] + fields
-        if !body.isEmpty { head.append("Content-Length: \(body.utf8.count)") }
-        connection.sendRaw(head.joined(separator: "\r\n") + "\r\n\r\n" + body)
+        let own = host ?? "127.0.0.1:\(port)"
+        connection.sendRequest(method, path, host: own, fields: ["Connection: close"] + fields, body: body)
         let answer = await connection.readAll()
         let parts = answer.components(separatedBy: "\r\n\r\n")
         let lines = parts[0].components(separatedBy: "\r\n")
