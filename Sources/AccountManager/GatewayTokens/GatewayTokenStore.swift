@@ -114,12 +114,12 @@ package struct GatewayTokenStore: Sendable {
     }
 
     private func load() async throws -> [GatewayTokenRecord] {
-        guard let data = try await store.load(Self.entry) else { return [] }
-        do {
-            return try JSONDecoder.tokens.decode([GatewayTokenRecord].self, from: data)
-        } catch {
-            throw GatewayTokenError.unreadable("the entry \(Self.entry) is not a token list")
-        }
+        try await store.loadDecoded(
+            [GatewayTokenRecord].self,
+            from: Self.entry,
+            decoder: .tokens,
+            unreadable: GatewayTokenError.unreadable("the entry \(Self.entry) is not a token list")
+        ) ?? []
     }
 
     private func save(_ records: [GatewayTokenRecord]) async throws {

@@ -1,3 +1,5 @@
+import WireFormat
+
 extension DPoPTarget {
     /// The `htu` of a URL in the common form `http[s]://host[:port][/path][?query][#fragment]` whose host is plain
     /// ASCII (letters, digits, `.`, `-`), read straight from the URL's text; `nil` for any other form (user info,
@@ -19,7 +21,7 @@ extension DPoPTarget {
                 return nil
             }
             let hostStart = index
-            while index < bytes.count, isPlainHostByte(bytes[index]) { index += 1 }
+            while index < bytes.count, HostNameByte.isAllowed(bytes[index]) { index += 1 }
             let host = hostStart..<index
             guard !host.isEmpty else { return nil }
             var port: Int?
@@ -52,15 +54,6 @@ extension DPoPTarget {
         guard bytes.count >= count else { return false }
         for offset in 0..<count where asciiLowercase(bytes[offset]) != prefix.utf8Start[offset] { return false }
         return true
-    }
-
-    private static func isPlainHostByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "-"):
-            true
-        default: false
-        }
     }
 
     private static func isAuthorityEnd(_ byte: UInt8) -> Bool {

@@ -18,12 +18,12 @@ struct SessionStore: Sendable {
     func session(_ did: DID) async throws -> Session? {
         let name = Session.entryName(did: did)
         return try await entriesRead.value(of: name, in: keystore) {
-            guard let data = try await keystore.load(name) else { return nil }
-            do {
-                return try Self.decoder.decode(Session.self, from: data)
-            } catch {
-                throw SessionError.storedSessionUnreadable("the stored session of \(did) cannot be decoded")
-            }
+            try await keystore.loadDecoded(
+                Session.self,
+                from: name,
+                decoder: Self.decoder,
+                unreadable: SessionError.storedSessionUnreadable("the stored session of \(did) cannot be decoded")
+            )
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import WireFormat
 
 /// What the sandbox's pages show of a client, from its client metadata document: its `client_name`, `logo_uri` and
 /// `client_uri` (RFC 7591 §2), each kept only when it passes the checks below.
@@ -65,24 +66,12 @@ struct ClientPresentation: Sendable, Hashable {
         else { return nil }
         switch components.scheme {
         case "https":
-            guard !host.isEmpty, host.utf8.allSatisfy(isDNSNameByte) else { return nil }
+            guard !host.isEmpty, host.utf8.allSatisfy(HostNameByte.isAllowed) else { return nil }
             return address
         case "http":
             return ClientResolver.isLoopbackIP(address) ? address : nil
         default:
             return nil
-        }
-    }
-
-    /// Whether a byte may be in a host name (letters, digits, `-` and `.`; an international name in its `xn--`
-    /// form), so a host never carries a character a `Content-Security-Policy` or an HTML attribute gives meaning.
-    private static func isDNSNameByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."):
-            true
-        default:
-            false
         }
     }
 

@@ -149,12 +149,12 @@ package struct ClientKeySet: Sendable {
     }
 
     private func storedRecords() async throws -> [ClientKeyRecord] {
-        guard let data = try await keystore.load(Self.indexEntry) else { return [] }
-        do {
-            return try Self.decoder.decode([ClientKeyRecord].self, from: data)
-        } catch {
-            throw MetadataError.storedKeyUnreadable("the client key set in the store is damaged")
-        }
+        try await keystore.loadDecoded(
+            [ClientKeyRecord].self,
+            from: Self.indexEntry,
+            decoder: Self.decoder,
+            unreadable: MetadataError.storedKeyUnreadable("the client key set in the store is damaged")
+        ) ?? []
     }
 
     private func save(_ records: [ClientKeyRecord]) async throws {
