@@ -54,7 +54,7 @@ extension SessionManager {
             guard metadata.tokenEndpointAuthMethodsSupported.contains("private_key_jwt") else {
                 throw SessionError.invalidAuthorizationServerMetadata(
                     "“token_endpoint_auth_methods_supported” does not include private_key_jwt, so a confidential "
-                        + "client cannot sign in there (\(MetadataRule.clientAuthentication))",
+                        + "client cannot sign in there (\(MetadataCheck.clientAuthentication.rule))",
                     field: "token_endpoint_auth_methods_supported"
                 )
             }

@@ -27,3 +27,15 @@ extension Finding {
         )
     }
 }
+
+extension Finding {
+    /// A metadata check passed, under its name and rule.
+    static func pass(_ check: MetadataCheck, _ seen: String) -> Finding {
+        .pass(check.rawValue, seen, rule: check.rule)
+    }
+
+    /// A metadata check failed, under its name and rule.
+    static func fail(_ check: MetadataCheck, _ seen: String, fix: String, who: Party) -> Finding {
+        .fail(check.rawValue, seen, rule: check.rule, fix: fix, who: who)
+    }
+}

@@ -17,11 +17,10 @@ extension SignInDoctor {
         } catch {
             result.findings.append(
                 .fail(
-                    ProtectedResourceMetadata.check,
+                    .protectedResource,
                     error is FetchError
                         ? Self.reason(of: error)
                         : "\(pds.absoluteString)\(ProtectedResourceMetadata.wellKnownPath): \(Self.reason(of: error))",
-                    rule: MetadataRule.protectedResource,
                     fix: ProtectedResourceMetadata.fix,
                     who: .server
                 )
@@ -60,7 +59,7 @@ extension SignInDoctor {
 
     private static var skippedAfterResource: [Finding] {
         ServerExamination.skippedChecks(
-            after: ProtectedResourceMetadata.check,
+            after: MetadataCheck.protectedResource.rawValue,
             because: "the PDS's protected-resource metadata is unusable"
         )
     }
@@ -80,22 +79,21 @@ extension SignInDoctor {
             let body = try await resolver.authorizationServerDocument(for: issuer)
             let wire = try JSONDecoder().decode(AuthorizationServerMetadataWire.self, from: body)
             result.findings.append(
-                .pass("as-metadata", "\(location) is JSON metadata", rule: MetadataRule.serverMetadata)
+                .pass(.serverMetadata, "\(location) is JSON metadata")
             )
             return wire
         } catch let error as DecodingError {
             result.findings.append(
                 .fail(
-                    "as-metadata",
+                    .serverMetadata,
                     "\(location): \(MetadataDecoding.reason(of: error))",
-                    rule: MetadataRule.serverMetadata,
                     fix: fix,
                     who: .server
                 )
             )
         } catch {
             result.findings.append(
-                .fail("as-metadata", Self.reason(of: error), rule: MetadataRule.serverMetadata, fix: fix, who: .server)
+                .fail(.serverMetadata, Self.reason(of: error), fix: fix, who: .server)
             )
         }
         return nil

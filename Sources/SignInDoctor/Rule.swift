@@ -1,5 +1,5 @@
 /// The rules the checks follow, by the section that states each; the metadata rules are the engine's
-/// (`MetadataRule`), which a sign-in's errors cite too.
+/// (`MetadataCheck`), which a sign-in's errors cite too.
 enum Rule {
     static let handleResolution = "atproto.com/specs/handle, Handle Resolution"
     static let handleBothWays =

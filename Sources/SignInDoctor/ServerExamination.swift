@@ -11,11 +11,7 @@ struct ServerExamination: Sendable {
     var pushedRequestEndpoint: URL?
 
     /// Every check of the metadata, in order, with its rule.
-    static let checks: [(name: String, rule: String)] =
-        [
-            (ProtectedResourceMetadata.check, MetadataRule.protectedResource),
-            ("as-metadata", MetadataRule.serverMetadata),
-        ] + AuthorizationServerMetadataCheck.checks
+    static let checks = MetadataCheck.allCases.map { (name: $0.rawValue, rule: $0.rule) }
 
     /// The checks after `check`, skipped for the same reason.
     static func skippedChecks(after check: String? = nil, because why: String) -> [Finding] {

@@ -18,9 +18,8 @@ extension AuthorizationServerMetadataCheck {
             switch endpoint(value) {
             case .failure(let problem):
                 return .fail(
-                    "as-metadata-endpoints",
+                    .endpoints,
                     "“\(member)”: \(problem.reason)",
-                    rule: MetadataRule.endpoints,
                     member: member,
                     fix: "Every endpoint must be an https:// URL on a public address. " + Self.operatorFix,
                     who: .server
@@ -49,42 +48,32 @@ extension AuthorizationServerMetadataCheck {
         }
         guard seen.isEmpty else {
             return .warn(
-                "as-metadata-endpoints",
+                .endpoints,
                 seen.joined(separator: "; "),
-                rule: MetadataRule.endpoints,
                 fix: fixes.joined(separator: " "),
                 who: .server
             )
         }
-        return .pass("as-metadata-endpoints", "every endpoint is on \(issuer)", rule: MetadataRule.endpoints)
+        return .pass(.endpoints, "every endpoint is on \(issuer)")
     }
 
     /// `nil` when the PDS is not known.
     var protectedResources: MetadataFinding? {
         guard let pds else { return nil }
         guard let listed = wire.protectedResources else {
-            return .pass(
-                "as-protected-resources",
-                "the server does not list its protected resources",
-                rule: MetadataRule.protectedResources
-            )
+            return .pass(.protectedResources, "the server does not list its protected resources")
         }
         guard listed.contains(pds) else {
             return .fail(
-                "as-protected-resources",
+                .protectedResources,
                 "“protected_resources” does not include the PDS \(pds)",
-                rule: MetadataRule.protectedResources,
                 member: "protected_resources",
                 fix: "The authorization server must list the PDS among its protected resources, or the PDS must name "
                     + "its real authorization server; their operator must fix it.",
                 who: .server
             )
         }
-        return .pass(
-            "as-protected-resources",
-            "“protected_resources” includes \(pds)",
-            rule: MetadataRule.protectedResources
-        )
+        return .pass(.protectedResources, "“protected_resources” includes \(pds)")
     }
 
     /// Why an endpoint member cannot be used.

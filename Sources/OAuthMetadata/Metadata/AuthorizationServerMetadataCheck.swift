@@ -7,22 +7,6 @@ import HTTPTransport
 /// A sign-in throws the first failure (``AuthorizationServerMetadata/init(json:issuer:resource:allowHTTPLoopback:)``);
 /// the doctor reports every finding under its check's name.
 package struct AuthorizationServerMetadataCheck: Sendable {
-    /// The checks, in the order ``findings`` gives them, each with its rule.
-    package static let checks: [(name: String, rule: String)] = [
-        ("as-metadata-issuer", MetadataRule.issuer),
-        ("as-metadata-par", MetadataRule.pushedRequests),
-        ("as-metadata-dpop", MetadataRule.dpopAlgorithms),
-        ("as-metadata-pkce", MetadataRule.pkce),
-        ("as-metadata-grants", MetadataRule.grants),
-        ("as-metadata-iss", MetadataRule.issParameter),
-        ("as-metadata-client-auth", MetadataRule.clientAuthentication),
-        ("as-metadata-client-id-documents", MetadataRule.clientIDDocuments),
-        ("as-metadata-scopes", MetadataRule.scopes),
-        ("as-metadata-prompt", MetadataRule.prompts),
-        ("as-metadata-endpoints", MetadataRule.endpoints),
-        ("as-protected-resources", MetadataRule.protectedResources),
-    ]
-
     let wire: AuthorizationServerMetadataWire
     /// The issuer the metadata was fetched for, as the PDS names it.
     let issuer: String
@@ -71,9 +55,8 @@ package struct AuthorizationServerMetadataCheck: Sendable {
     private var issuerCheck: MetadataFinding {
         guard let stated = wire.issuer else {
             return .fail(
-                "as-metadata-issuer",
+                .issuer,
                 "“issuer” is missing",
-                rule: MetadataRule.issuer,
                 member: "issuer",
                 fix: Self.operatorFix,
                 who: .server
@@ -81,40 +64,33 @@ package struct AuthorizationServerMetadataCheck: Sendable {
         }
         guard stated == issuer else {
             return .fail(
-                "as-metadata-issuer",
+                .issuer,
                 "“issuer” is \(stated), but the PDS names \(issuer) and the metadata was fetched there",
-                rule: MetadataRule.issuer,
                 member: "issuer",
                 fix: "The metadata's “issuer” must be identical to the URL it is served under, and to the entry in the "
                     + "PDS's authorization_servers; the server's operator must make them one.",
                 who: .server
             )
         }
-        return .pass("as-metadata-issuer", "“issuer” is \(stated), as the PDS names it", rule: MetadataRule.issuer)
+        return .pass(.issuer, "“issuer” is \(stated), as the PDS names it")
     }
 
     private var pushedRequests: MetadataFinding {
         if let failure = Self.requiredTrue(
             wire.requirePushedAuthorizationRequests,
-            "as-metadata-par",
+            .pushedRequests,
             member: "require_pushed_authorization_requests",
-            rule: MetadataRule.pushedRequests,
             fix: "The AT Protocol profile requires PAR: the metadata must say true. " + Self.operatorFix
         ) {
             return failure
         }
         switch endpoint(wire.pushedAuthorizationRequestEndpoint) {
         case .success(let url):
-            return .pass(
-                "as-metadata-par",
-                "PAR is required, at \(url.absoluteString)",
-                rule: MetadataRule.pushedRequests
-            )
+            return .pass(.pushedRequests, "PAR is required, at \(url.absoluteString)")
         case .failure(let problem):
             return .fail(
-                "as-metadata-par",
+                .pushedRequests,
                 "“pushed_authorization_request_endpoint”: \(problem.reason)",
-                rule: MetadataRule.pushedRequests,
                 member: "pushed_authorization_request_endpoint",
                 fix: Self.operatorFix,
                 who: .server
@@ -124,21 +100,19 @@ package struct AuthorizationServerMetadataCheck: Sendable {
 
     private var dpop: MetadataFinding {
         listCheck(
-            "as-metadata-dpop",
+            .dpopAlgorithms,
             wire.dpopSigningAlgValuesSupported,
             member: "dpop_signing_alg_values_supported",
-            required: "ES256",
-            rule: MetadataRule.dpopAlgorithms
+            required: "ES256"
         )
     }
 
     private var pkce: MetadataFinding {
         listCheck(
-            "as-metadata-pkce",
+            .pkce,
             wire.codeChallengeMethodsSupported,
             member: "code_challenge_methods_supported",
-            required: "S256",
-            rule: MetadataRule.pkce
+            required: "S256"
         )
     }
 
@@ -152,30 +126,24 @@ package struct AuthorizationServerMetadataCheck: Sendable {
         ]
         for (member, values, value) in required {
             let finding = listCheck(
-                "as-metadata-grants",
+                .grants,
                 values,
                 member: member,
-                required: value,
-                rule: MetadataRule.grants
+                required: value
             )
             if finding.outcome == .fail { return finding }
         }
-        return .pass(
-            "as-metadata-grants",
-            "the authorization code flow, with refresh tokens",
-            rule: MetadataRule.grants
-        )
+        return .pass(.grants, "the authorization code flow, with refresh tokens")
     }
 
     private var issParameter: MetadataFinding {
         Self.requiredTrue(
             wire.authorizationResponseIssParameterSupported,
-            "as-metadata-iss",
+            .issParameter,
             member: "authorization_response_iss_parameter_supported",
-            rule: MetadataRule.issParameter,
             fix: "The server must send “iss” with every authorization response and say so; without it a client "
                 + "cannot tell which server answered (mix-up attacks). " + Self.operatorFix
-        ) ?? .pass("as-metadata-iss", "authorization responses carry “iss”", rule: MetadataRule.issParameter)
+        ) ?? .pass(.issParameter, "authorization responses carry “iss”")
     }
 
     private var clientAuthentication: MetadataFinding {
@@ -183,9 +151,8 @@ package struct AuthorizationServerMetadataCheck: Sendable {
         let listed = "“token_endpoint_auth_methods_supported” is \(Self.text(wire.tokenEndpointAuthMethodsSupported))"
         guard methods.contains("none") else {
             return .fail(
-                "as-metadata-client-auth",
+                .clientAuthentication,
                 listed + ", without none",
-                rule: MetadataRule.clientAuthentication,
                 member: "token_endpoint_auth_methods_supported",
                 fix: "Public clients (native apps, this CLI) authenticate with “none”: the server must list it. "
                     + Self.operatorFix,
@@ -194,9 +161,8 @@ package struct AuthorizationServerMetadataCheck: Sendable {
         }
         guard methods.contains("private_key_jwt") else {
             return .warn(
-                "as-metadata-client-auth",
+                .clientAuthentication,
                 listed,
-                rule: MetadataRule.clientAuthentication,
                 fix: "Public clients sign in, but confidential clients (private_key_jwt) cannot; the profile expects "
                     + "both. " + Self.operatorFix,
                 who: .server
@@ -205,35 +171,28 @@ package struct AuthorizationServerMetadataCheck: Sendable {
         let algorithms = wire.tokenEndpointAuthSigningAlgValuesSupported ?? []
         guard algorithms.contains("ES256") else {
             return .warn(
-                "as-metadata-client-auth",
+                .clientAuthentication,
                 "“token_endpoint_auth_signing_alg_values_supported” is "
                     + Self.text(wire.tokenEndpointAuthSigningAlgValuesSupported),
-                rule: MetadataRule.clientAuthentication,
                 fix: "Confidential clients sign their assertions with ES256; the server must list it. "
                     + Self.operatorFix,
                 who: .server
             )
         }
-        return .pass(
-            "as-metadata-client-auth",
-            "none and private_key_jwt (ES256)",
-            rule: MetadataRule.clientAuthentication
-        )
+        return .pass(.clientAuthentication, "none and private_key_jwt (ES256)")
     }
 
     private var clientIDDocuments: MetadataFinding {
         Self.requiredTrue(
             wire.clientIDMetadataDocumentSupported,
-            "as-metadata-client-id-documents",
+            .clientIDDocuments,
             member: "client_id_metadata_document_supported",
-            rule: MetadataRule.clientIDDocuments,
             fix: "AT Protocol clients are identified by the URL of their metadata document; the server must "
                 + "accept them and say so. " + Self.operatorFix
         )
             ?? .pass(
-                "as-metadata-client-id-documents",
-                "client ID metadata documents are accepted",
-                rule: MetadataRule.clientIDDocuments
+                .clientIDDocuments,
+                "client ID metadata documents are accepted"
             )
     }
 
@@ -241,9 +200,8 @@ package struct AuthorizationServerMetadataCheck: Sendable {
         let supported = wire.scopesSupported ?? []
         guard supported.contains("atproto") else {
             return .fail(
-                "as-metadata-scopes",
+                .scopes,
                 "“scopes_supported” is \(Self.text(wire.scopesSupported)), without atproto",
-                rule: MetadataRule.scopes,
                 member: "scopes_supported",
                 fix: Self.operatorFix,
                 who: .server
@@ -253,58 +211,46 @@ package struct AuthorizationServerMetadataCheck: Sendable {
             .filter { $0.hasPrefix("transition:") && !supported.contains($0) }
         guard unlisted.isEmpty else {
             return .warn(
-                "as-metadata-scopes",
+                .scopes,
                 "the server does not list \(unlisted.joined(separator: ", ")) in “scopes_supported” "
                     + "(\(supported.joined(separator: " ")))",
-                rule: MetadataRule.scopes,
                 fix: "Ask for permissions the server offers: granular permission scopes, or the transition scopes "
                     + "it lists.",
                 who: .app
             )
         }
-        return .pass(
-            "as-metadata-scopes",
-            "scopes_supported: \(supported.joined(separator: " "))",
-            rule: MetadataRule.scopes
-        )
+        return .pass(.scopes, "scopes_supported: \(supported.joined(separator: " "))")
     }
 
     private var prompts: MetadataFinding {
         guard let values = wire.promptValuesSupported else {
             return .warn(
-                "as-metadata-prompt",
+                .prompts,
                 "“prompt_values_supported” is missing",
-                rule: MetadataRule.prompts,
                 fix: "Signing in works; signing up (prompt=create) cannot be offered until the server lists its "
                     + "prompt values. " + Self.operatorFix,
                 who: .server
             )
         }
-        return .pass(
-            "as-metadata-prompt",
-            "prompt values: \(values.joined(separator: ", "))",
-            rule: MetadataRule.prompts
-        )
+        return .pass(.prompts, "prompt values: \(values.joined(separator: ", "))")
     }
 
     private func listCheck(
-        _ check: String,
+        _ check: MetadataCheck,
         _ values: [String]?,
         member: String,
-        required: String,
-        rule: String
+        required: String
     ) -> MetadataFinding {
         guard let values, values.contains(required) else {
             return .fail(
                 check,
                 "“\(member)” is \(Self.text(values)), without \(required)",
-                rule: rule,
                 member: member,
                 fix: "The AT Protocol profile requires \(required). " + Self.operatorFix,
                 who: .server
             )
         }
-        return .pass(check, "\(member): \(values.joined(separator: ", "))", rule: rule)
+        return .pass(check, "\(member): \(values.joined(separator: ", "))")
     }
 
     static func text(_ value: Bool?) -> String { value.map { $0 ? "true" : "false" } ?? "missing" }
@@ -312,13 +258,12 @@ package struct AuthorizationServerMetadataCheck: Sendable {
     /// The server's failure when the flag `member`, which the profile requires, is not `true`; `nil` when it is.
     static func requiredTrue(
         _ value: Bool?,
-        _ id: String,
+        _ check: MetadataCheck,
         member: String,
-        rule: String,
         fix: String
     ) -> MetadataFinding? {
         guard value != true else { return nil }
-        return .fail(id, "“\(member)” is \(text(value))", rule: rule, member: member, fix: fix, who: .server)
+        return .fail(check, "“\(member)” is \(text(value))", member: member, fix: fix, who: .server)
     }
 
     static func text(_ values: [String]?) -> String {

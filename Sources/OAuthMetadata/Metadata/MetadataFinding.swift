@@ -29,7 +29,7 @@ package struct MetadataFinding: Sendable, Hashable {
     package var outcome: Outcome
     /// What was seen, in words; names the member.
     package var seen: String
-    /// The rule followed, by section (one of ``MetadataRule``).
+    /// The rule followed, by section (the check's ``MetadataCheck/rule``).
     package var rule: String
     /// The metadata member the problem is in, such as `issuer`, when there is one.
     package var member: String?
@@ -39,25 +39,32 @@ package struct MetadataFinding: Sendable, Hashable {
     package var who: Party?
 
     /// A rule met.
-    static func pass(_ check: String, _ seen: String, rule: String) -> MetadataFinding {
-        MetadataFinding(check: check, outcome: .pass, seen: seen, rule: rule)
+    static func pass(_ check: MetadataCheck, _ seen: String) -> MetadataFinding {
+        MetadataFinding(check: check.rawValue, outcome: .pass, seen: seen, rule: check.rule)
     }
 
     /// A rule broken in `member`.
     static func fail(
-        _ check: String,
+        _ check: MetadataCheck,
         _ seen: String,
-        rule: String,
         member: String?,
         fix: String,
         who: Party = .server
     ) -> MetadataFinding {
-        MetadataFinding(check: check, outcome: .fail, seen: seen, rule: rule, member: member, fix: fix, who: who)
+        MetadataFinding(
+            check: check.rawValue,
+            outcome: .fail,
+            seen: seen,
+            rule: check.rule,
+            member: member,
+            fix: fix,
+            who: who
+        )
     }
 
     /// A gap that does not stop a sign-in.
-    static func warn(_ check: String, _ seen: String, rule: String, fix: String, who: Party) -> MetadataFinding {
-        MetadataFinding(check: check, outcome: .warn, seen: seen, rule: rule, fix: fix, who: who)
+    static func warn(_ check: MetadataCheck, _ seen: String, fix: String, who: Party) -> MetadataFinding {
+        MetadataFinding(check: check.rawValue, outcome: .warn, seen: seen, rule: check.rule, fix: fix, who: who)
     }
 
     /// What a sign-in's error says: what was seen, then the rule it breaks.

@@ -54,7 +54,7 @@ package struct ProtectedResourceMetadata: Sendable, Hashable {
         allowHTTPLoopback: Bool = false
     ) -> (metadata: ProtectedResourceMetadata?, finding: MetadataFinding) {
         func failure(_ seen: String, _ member: String?) -> (ProtectedResourceMetadata?, MetadataFinding) {
-            (nil, .fail(Self.check, seen, rule: MetadataRule.protectedResource, member: member, fix: Self.fix))
+            (nil, .fail(.protectedResource, seen, member: member, fix: Self.fix))
         }
         let wire: Wire
         do {
@@ -88,11 +88,8 @@ package struct ProtectedResourceMetadata: Sendable, Hashable {
             scopesSupported: wire.scopesSupported
         )
         let seen = "\(resource) names the authorization server \(issuer)"
-        return (metadata, .pass(Self.check, seen, rule: MetadataRule.protectedResource))
+        return (metadata, .pass(.protectedResource, seen))
     }
-
-    /// The check's name in the doctor's report.
-    package static let check = "resource-metadata"
 
     /// What the PDS's operator must do when the check fails.
     package static let fix =
