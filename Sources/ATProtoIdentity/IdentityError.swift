@@ -33,9 +33,6 @@ public struct IdentityError: CategorizedError, Hashable {
 
     /// Which failure this is, whatever its details: `error.code == .invalidInput`.
     public let code: Code
-    /// `securityCheckFailed` when records disagree or the DID document cannot be trusted; `failed` when the
-    /// identity could not be resolved now (network, server); `usage` for input that cannot be used.
-    public let category: FailureCategory
     /// What went wrong, in words, safe to print.
     public let reason: String
     /// The document member whose check failed, such as `id` or `alsoKnownAs`, when there is one.
@@ -53,7 +50,6 @@ public struct IdentityError: CategorizedError, Hashable {
 
     init(
         _ code: Code,
-        _ category: FailureCategory,
         _ reason: String,
         field: String? = nil,
         status: Int? = nil,
@@ -63,7 +59,6 @@ public struct IdentityError: CategorizedError, Hashable {
         subject: String? = nil
     ) {
         self.code = code
-        self.category = category
         self.isNetworkFailure = isNetworkFailure
         self.subject = subject.map { TerminalText.sanitized($0, limit: 300) }
         self.reason = TerminalText.sanitized(reason)
@@ -115,7 +110,7 @@ public struct IdentityError: CategorizedError, Hashable {
 extension IdentityError {
     /// What the user typed is neither a handle, a DID nor an https server URL.
     public static func invalidInput(_ reason: String) -> IdentityError {
-        IdentityError(.invalidInput, .usage, reason)
+        IdentityError(.invalidInput, reason)
     }
 
     /// Neither DNS nor HTTPS (nor the configured service) gave a DID for the handle (atproto.com/specs/handle).
@@ -129,7 +124,6 @@ extension IdentityError {
     ) -> IdentityError {
         IdentityError(
             .handleResolutionFailed,
-            .failed,
             reason,
             status: status,
             serverError: serverError,
@@ -141,12 +135,12 @@ extension IdentityError {
 
     /// The handle's DNS TXT records name several different DIDs.
     public static func conflictingHandleRecords(_ reason: String) -> IdentityError {
-        IdentityError(.conflictingHandleRecords, .securityCheckFailed, reason)
+        IdentityError(.conflictingHandleRecords, reason)
     }
 
     /// DNS and HTTPS resolution of a handle gave different DIDs.
     public static func handleMethodsDisagree(_ reason: String) -> IdentityError {
-        IdentityError(.handleMethodsDisagree, .securityCheckFailed, reason)
+        IdentityError(.handleMethodsDisagree, reason)
     }
 
     /// The DID document could not be fetched or read (atproto.com/specs/did).
@@ -158,7 +152,6 @@ extension IdentityError {
     ) -> IdentityError {
         IdentityError(
             .didResolutionFailed,
-            .failed,
             reason,
             status: status,
             isNetworkFailure: isNetworkFailure,
@@ -168,16 +161,27 @@ extension IdentityError {
 
     /// The DID document failed a check: its `id`, its PDS service or the PDS URL.
     public static func invalidDIDDocument(_ reason: String, field: String? = nil) -> IdentityError {
-        IdentityError(.invalidDIDDocument, .securityCheckFailed, reason, field: field)
+        IdentityError(.invalidDIDDocument, reason, field: field)
     }
 
     /// The bidirectional handle check failed: the document's handle and the DID do not point at each other.
     public static func handleNotConfirmed(_ reason: String) -> IdentityError {
-        IdentityError(.handleNotConfirmed, .securityCheckFailed, reason, field: "alsoKnownAs")
+        IdentityError(.handleNotConfirmed, reason, field: "alsoKnownAs")
     }
 }
 
 extension IdentityError {
+    /// `securityCheckFailed` when records disagree or the DID document cannot be trusted; `failed` when the
+    /// identity could not be resolved now (network, server); `usage` for input that cannot be used.
+    public var category: FailureCategory {
+        switch code {
+        case .invalidInput: .usage
+        case .handleResolutionFailed, .didResolutionFailed: .failed
+        case .conflictingHandleRecords, .handleMethodsDisagree, .invalidDIDDocument, .handleNotConfirmed:
+            .securityCheckFailed
+        }
+    }
+
     /// Where the failure lies: the caller's input for what is no handle or DID; otherwise the resolvers and
     /// what they answered.
     public var origin: FailureOrigin {
