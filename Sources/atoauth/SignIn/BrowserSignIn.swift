@@ -1,6 +1,5 @@
 import AccountManager
 import Foundation
-import HTTPTransport
 import OAuthLoopbackListener
 import OAuthMetadata
 import OAuthSessionManager
@@ -31,21 +30,12 @@ struct BrowserSignIn {
             pendingState = request.state
             listener.expect(state: request.state)
             started = true
-            Output.message("Open this URL to sign in:\n\(request.url.absoluteString)")
-            let wait = RedirectWait(
-                destination: .listener(listener),
-                state: request.state,
-                timeout: options.timeout,
-                launch: options.noBrowser ? nil : BrowserOpener.open(request.url, environment: context.environment)
+            let signIn = try await steps.finish(
+                request,
+                at: .listener(listener),
+                options: options,
+                environment: context.environment
             )
-            let callback = try await wait.callback()
-            pendingState = nil
-            let signIn: AccountSignIn
-            do {
-                signIn = try await steps.complete(callback)
-            } catch {
-                throw Self.cutOff(error)
-            }
             await listener.finish(with: .signedIn(as: signIn.account.displayName))
             return signIn
         } catch {
@@ -61,17 +51,6 @@ struct BrowserSignIn {
             .value
             throw error
         }
-    }
-
-    /// A server that could not be reached after the approval (it went away mid-sign-in), saying to start again,
-    /// since the approval's code is spent or expires; other errors unchanged.
-    static func cutOff(_ error: any Error) -> any Error {
-        let unreachable =
-            error is TransportError || (error as? SessionError)?.code == .networkFailure
-        guard unreachable else { return error }
-        var failure = CLIFailure(error)
-        failure.message += " Nothing was stored; start the sign-in again."
-        return failure
     }
 
     /// A failure before the browser opens (the account, its servers' metadata, the pushed authorization request),

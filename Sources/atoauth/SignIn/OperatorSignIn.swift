@@ -25,20 +25,12 @@ struct OperatorSignIn {
         let client = try await signingKey.client(for: self, context.accounts)
         let request = try await steps.start(client)
         do {
-            Output.message("Open this URL to sign in:\n\(request.url.absoluteString)")
-            let wait = RedirectWait(
-                destination: .page(RedirectPage(redirectURI: client.redirectURI, state: request.state)),
-                state: request.state,
-                timeout: options.timeout,
-                launch: options.noBrowser ? nil : BrowserOpener.open(request.url, environment: context.environment)
+            let signedIn = try await steps.finish(
+                request,
+                at: .page(RedirectPage(redirectURI: client.redirectURI, state: request.state)),
+                options: options,
+                environment: context.environment
             )
-            let callback = try await wait.callback()
-            let signedIn: AccountSignIn
-            do {
-                signedIn = try await steps.complete(callback)
-            } catch {
-                throw BrowserSignIn.cutOff(error)
-            }
             if case .file(let key) = signingKey { await Self.reportAdded(key, context) }
             return signedIn
         } catch {

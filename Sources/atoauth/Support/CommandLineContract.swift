@@ -121,9 +121,7 @@ struct CommandLineContract: Sendable {
         }
         let words = GlobalOptionPlacement.normalize(given).filter { !$0.hasPrefix("-") }
         let (command, path) = CommandSuggestion.command(named: words)
-        return "Error: \(ATOAuthCommand.message(for: error))\nUsage: "
-            + ATOAuthCommand.usageString(for: command)
-            + "\n  See '\(path) --help' for more information."
+        return CommandSuggestion.usageError(ATOAuthCommand.message(for: error), command: command, path: path)
     }
 
     /// The first Ctrl-C cancels the running command (which cleans up) and says so, as a JSON log line with `--json`;

@@ -79,11 +79,13 @@ enum CommandSuggestion {
         }
         let message = habit.map { "Unknown option '\($0.name)'. \($0.pointer)" } ?? "Unknown option '\(unknown)'"
         if json { return CLIFailure(status: .usage, message: message) }
-        return CLIFailure(
-            status: .usage,
-            message: "Error: \(message)\nUsage: " + ATOAuthCommand.usageString(for: command)
-                + "\n  See '\(path) --help' for more information."
-        )
+        return CLIFailure(status: .usage, message: usageError(message, command: command, path: path))
+    }
+
+    /// `message` as argument-parser prints a usage error: with the usage of `command`, and where its help is.
+    static func usageError(_ message: String, command: any ParsableCommand.Type, path: String) -> String {
+        "Error: \(message)\nUsage: " + ATOAuthCommand.usageString(for: command)
+            + "\n  See '\(path) --help' for more information."
     }
 
     /// The command the leading `words` name, by name or alias (`accounts rm` is `atoauth accounts remove`), and its

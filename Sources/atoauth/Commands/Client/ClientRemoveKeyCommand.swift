@@ -71,25 +71,21 @@ struct ClientRemoveKeyCommand: AsyncParsableCommand, GlobalOptionUser {
             let ended = try await context.accounts.removeClientKey(kid, force: force)
             return (state, ended)
         }
-        if global.json {
-            try Output.json(
-                RemovedKeyJSON(
-                    kid: kid,
-                    state: state?.rawValue,
-                    endedSessions: ended.map {
-                        RemovedKeyJSON.EndedSession(did: $0.did.rawValue, handle: $0.handle?.description)
-                    }
-                )
-            )
-        } else {
-            Output.line("Removed the client key \(kid) from the store.")
-            for account in ended {
-                Output.line(
-                    "Ended the session of \(account.displayName) (\(account.did)); sign it in again as this client "
-                        + "with another key."
-                )
+        let removed = RemovedKeyJSON(
+            kid: kid,
+            state: state?.rawValue,
+            endedSessions: ended.map {
+                RemovedKeyJSON.EndedSession(did: $0.did.rawValue, handle: $0.handle?.description)
             }
+        )
+        let endedLines = ended.map {
+            "\nEnded the session of \($0.displayName) (\($0.did)); sign it in again as this client with another key."
         }
+        try Output.result(
+            removed,
+            json: global.json,
+            text: "Removed the client key \(kid) from the store." + endedLines.joined()
+        )
         var advice = "Publish the client metadata without it: `atoauth client metadata` writes the keys left."
         if state == .current {
             advice +=

@@ -136,12 +136,12 @@ struct DoctorCommand: AsyncParsableCommand, GlobalOptionUser {
             keyFile: try? StoreEnvironment.defaultKeyFile(environment: environment)
         )
         var shown = paths.shown(diagnosis)
-        if settings.json {
-            if problems { shown.checks = shown.failures }
-            try Output.json(shown)
-        } else {
-            Output.line(DoctorReport.text(shown, deadline: deadline, problemsOnly: problems))
-        }
+        if settings.json, problems { shown.checks = shown.failures }
+        try Output.result(
+            shown,
+            json: settings.json,
+            text: DoctorReport.text(shown, deadline: deadline, problemsOnly: problems)
+        )
         if diagnosis.hasFailure || !diagnosis.isComplete { throw ExitCode.failed }
     }
 }

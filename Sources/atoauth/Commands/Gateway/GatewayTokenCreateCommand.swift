@@ -85,11 +85,7 @@ struct GatewayTokenCreateCommand: AsyncParsableCommand {
                 now: Date()
             )
         }
-        if store.json {
-            try Output.json(CreatedTokenJSON(record, token: token))
-        } else {
-            Output.line(token)
-        }
+        try Output.result(CreatedTokenJSON(record, token: token), json: store.json, text: token)
         if Output.isTerminal {
             Output.message("This token will not be shown again; only its hash is kept.")
         }

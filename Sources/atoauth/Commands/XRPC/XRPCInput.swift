@@ -16,15 +16,11 @@ struct XRPCInput {
     /// The content type is `contentType` when given; else `application/json` when the bytes are JSON (inline input
     /// must be); else the type the file's extension implies; else `application/octet-stream`. A body sent as JSON
     /// must be JSON.
-    static func read(
-        _ argument: String,
-        contentType: String?,
-        standardInput: FileHandle = .standardInput
-    ) throws -> XRPCInput {
+    static func read(_ argument: String, contentType: String?) throws -> XRPCInput {
         let body: Data
         var implied: String?
         if argument == "-" {
-            body = try readAll(standardInput, name: "standard input")
+            body = try readStandardInput()
         } else if argument.hasPrefix("@") {
             let path = String(argument.dropFirst())
             guard !path.isEmpty else { throw usage("--input @ needs a file name after the @, such as @photo.png.") }
@@ -56,20 +52,20 @@ struct XRPCInput {
         .data
     }
 
-    /// Everything `handle` holds, up to ``maximumSize``.
-    private static func readAll(_ handle: FileHandle, name: String) throws -> Data {
+    /// Everything standard input holds, up to ``maximumSize``.
+    private static func readStandardInput() throws -> Data {
         var data = Data()
         do {
-            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            while let chunk = try FileHandle.standardInput.read(upToCount: 1 << 20), !chunk.isEmpty {
                 data.append(chunk)
                 guard data.count <= maximumSize else {
-                    throw usage("Cannot send \(name): it is larger than \(maximumSize >> 30) GiB.")
+                    throw usage("Cannot send standard input: it is larger than \(maximumSize >> 30) GiB.")
                 }
             }
         } catch let failure as CLIFailure {
             throw failure
         } catch {
-            throw usage("Cannot read \(name): \(error.localizedDescription).")
+            throw usage("Cannot read standard input: \(error.localizedDescription).")
         }
         return data
     }
