@@ -227,7 +227,7 @@ let package = Package(
         .target(
             name: "Sandbox",
             dependencies: [
-                "Failures", "WireFormat", "HTTPTransport", "ATProtoPermissions",
+                "Failures", "WireFormat", "HTTPTransport", "ATProtoSyntax", "ATProtoPermissions",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -23,11 +23,6 @@ struct SandboxResponse: Sendable {
         headers.append((name, value))
     }
 
-    /// The first value of a header, if present.
-    func header(_ name: String) -> String? {
-        headers.first { $0.name.lowercased() == name.lowercased() }?.value
-    }
-
     /// A JSON response, never cached (RFC 6749 §5.1 asks `Pragma: no-cache` of a token answer too).
     static func json(_ status: Int, _ object: [String: Any], contentType: String = "application/json") -> Self {
         SandboxResponse(
@@ -52,15 +47,17 @@ struct SandboxResponse: Sendable {
         SandboxResponse(status: status, headers: [("Location", location), ("Cache-Control", "no-store")])
     }
 
-    /// An HTML page that may not be framed, with a strict content security policy.
-    static func html(_ status: Int, _ page: String) -> Self {
-        SandboxResponse(
+    /// An HTML page that may not be framed, with a strict content security policy: images load only from
+    /// `imageOrigin`, when one is given.
+    static func html(_ status: Int, _ page: String, imageOrigin: String? = nil) -> Self {
+        let policy = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'"
+        return SandboxResponse(
             status: status,
             headers: [
                 ("Content-Type", "text/html; charset=utf-8"),
                 ("Cache-Control", "no-store"),
                 ("X-Frame-Options", "DENY"),
-                ("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'"),
+                ("Content-Security-Policy", policy + (imageOrigin.map { "; img-src " + $0 } ?? "")),
             ],
             body: Data(page.utf8)
         )

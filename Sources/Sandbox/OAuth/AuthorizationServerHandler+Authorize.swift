@@ -89,11 +89,7 @@ extension AuthorizationServerHandler {
     ) async -> SandboxResponse {
         let csrfToken = core.randomToken()
         await core.authorizations.openInteraction(pushed, csrfToken: csrfToken)
-        var response = SandboxResponse.html(200, page(csrfToken))
-        if let origin = pushed.clientPresentation.logoOrigin, let policy = response.header("Content-Security-Policy") {
-            response.setHeader("Content-Security-Policy", policy + "; img-src " + origin)
-        }
-        return response
+        return .html(200, page(csrfToken), imageOrigin: pushed.clientPresentation.logoOrigin)
     }
 
     /// `POST /oauth/authorize`: the consent form; approve issues a code, deny redirects with `access_denied`.
@@ -146,14 +142,9 @@ extension AuthorizationServerHandler {
             return await approve(request, pushed, account: account, status: 303)
         case "deny":
             core.monitor.note(request, "the user denied \(pushed.clientID)")
-            return .redirect(
-                Self.redirectLocation(
-                    pushed.redirectURI,
-                    [
-                        ("error", "access_denied"), ("error_description", "The user denied the request"),
-                        ("state", pushed.state),
-                    ] + issParameter
-                ),
+            return redirect(
+                pushed,
+                [("error", "access_denied"), ("error_description", "The user denied the request")],
                 status: 303
             )
         default:
@@ -190,15 +181,21 @@ extension AuthorizationServerHandler {
         )
         await core.authorizations.issueCode(code, record: record)
         core.monitor.note(request, "\(account.handle) approved \(pushed.clientID); code \(SandboxMonitor.redact(code))")
-        return .redirect(
-            Self.redirectLocation(pushed.redirectURI, [("code", code), ("state", pushed.state)] + issParameter),
-            status: status
-        )
+        return redirect(pushed, [("code", code)], status: status)
     }
 
-    /// The `iss` parameter of a redirect to the client (RFC 9207 §2), or none under the `noIssParameter` fault.
-    private var issParameter: [(String, String)] {
-        core.configuration.faults.noIssParameter ? [] : [("iss", issuer)]
+    /// A redirect to the client with `parameters`, then `state` and `iss` (RFC 6749 §4.1.2, RFC 9207 §2; no `iss`
+    /// under the `noIssParameter` fault).
+    private func redirect(
+        _ pushed: PushedAuthorization,
+        _ parameters: [(String, String)],
+        status: Int
+    ) -> SandboxResponse {
+        let iss = core.configuration.faults.noIssParameter ? [] : [("iss", issuer)]
+        return .redirect(
+            Self.redirectLocation(pushed.redirectURI, parameters + [("state", pushed.state)] + iss),
+            status: status
+        )
     }
 
     private func errorPage(

@@ -116,30 +116,24 @@ extension AuthorizationServerHandler {
     /// permission sets the sandbox publishes (an `include:` it cannot resolve is refused, as the reference server
     /// refuses one whose lexicon it cannot fetch); answers the canonical scope.
     private func validateScope(_ scope: String?, client: ClientRegistration) throws(SandboxRejection) -> String {
-        guard let scope else { throw reject(.invalidScope, "scope is required", error: "invalid_scope") }
+        guard let scope else { throw invalidScope("scope is required") }
         let requested: ScopeSet
         do {
             requested = try OAuthScope.parse(scope)
         } catch {
-            throw reject(.invalidScope, error.reason, error: "invalid_scope")
+            throw invalidScope(error.reason)
         }
         if let undeclared = scope.split(separator: " ").first(where: { !client.scopes.contains(String($0)) }) {
-            throw reject(
-                .invalidScope,
-                "Scope \"\(undeclared)\" is not declared in the client metadata",
-                error: "invalid_scope"
-            )
+            throw invalidScope("Scope \"\(undeclared)\" is not declared in the client metadata")
         }
         let settings = core.configuration
         if let refused = PermissionGrant.refused(in: requested, settings: settings) {
-            throw reject(.invalidScope, "the scope \(refused) is not accepted by this server", error: "invalid_scope")
+            throw invalidScope("the scope \(refused) is not accepted by this server")
         }
         if let unknown = PermissionGrant.unknownSets(in: requested, settings: settings).first {
-            throw reject(
-                .invalidScope,
+            throw invalidScope(
                 "include:\(unknown): the permission set \(unknown) could not be resolved (this server publishes no "
-                    + "lexicon for it)",
-                error: "invalid_scope"
+                    + "lexicon for it)"
             )
         }
         return requested.description

@@ -204,7 +204,7 @@ extension AuthorizationServerHandler {
         case .clientMismatch:
             return invalidGrant(.invalidClient, "client_id differs from the session's client")
         case .scopeWidened:
-            return reject(.invalidScope, "a refresh cannot widen the session's scope", error: "invalid_scope")
+            return invalidScope("a refresh cannot widen the session's scope")
         case .keyMismatch:
             return invalidGrant(.dpopKeyMismatch, "the DPoP proof's key is not the session's key")
         }
@@ -217,7 +217,7 @@ extension AuthorizationServerHandler {
         now: Date,
         lifetime: TimeInterval
     ) -> SandboxResponse {
-        var response = SandboxResponse.json(
+        .json(
             200,
             [
                 "access_token": accessToken,
@@ -228,7 +228,5 @@ extension AuthorizationServerHandler {
                 "sub": session.subject,
             ]
         )
-        response.setHeader("Pragma", "no-cache")
-        return response
     }
 }

@@ -78,6 +78,11 @@ struct AuthorizationServerHandler: OriginHandler {
         reject(reason, explanation, error: "invalid_grant")
     }
 
+    /// An `invalid_scope` refusal (RFC 6749 §5.2), counted as `invalid_scope`.
+    func invalidScope(_ explanation: String) -> SandboxRejection {
+        reject(.invalidScope, explanation, error: "invalid_scope")
+    }
+
     /// The form parameter `name`, or an `invalid_request` refusal saying it is required.
     func required(_ form: [String: String], _ name: String) throws(SandboxRejection) -> String {
         guard let value = form[name] else { throw reject(.invalidRequest, "\(name) is required") }

@@ -1,4 +1,5 @@
 import ATProtoPermissions
+import ATProtoSyntax
 import Foundation
 
 extension PDSHandler {
@@ -29,7 +30,7 @@ extension PDSHandler {
     /// `com.atproto.repo.createRecord`: stores a record in the caller's own repository.
     func createRecord(_ request: SandboxRequest, _ caller: AuthenticatedCaller) async throws -> SandboxResponse {
         let input = try writeInput(request, caller, limit: 1_000_000)
-        guard let collection = input["collection"] as? String, XRPCSyntax.isNSID(collection) else {
+        guard let collection = input["collection"] as? String, NSID.isValid(collection) else {
             throw invalid("collection must be an NSID")
         }
         let record = try typedRecord(input, collection: collection)
@@ -104,9 +105,9 @@ extension PDSHandler {
         return RepositoryStore.Record(cid: ContentID.record(value), value: value)
     }
 
-    /// The `collection` and `rkey` a write to one record names.
+    /// The `collection` and `rkey` a request for one record names, in its JSON body or its query.
     private func recordAddress(_ input: [String: Any]) throws -> (collection: String, rkey: String) {
-        guard let collection = input["collection"] as? String, XRPCSyntax.isNSID(collection),
+        guard let collection = input["collection"] as? String, NSID.isValid(collection),
             let rkey = input["rkey"] as? String, XRPCSyntax.isRecordKey(rkey)
         else {
             throw invalid("collection and rkey are required")
@@ -129,11 +130,7 @@ extension PDSHandler {
     func getRecord(_ request: SandboxRequest, _ caller: AuthenticatedCaller) async throws -> SandboxResponse {
         let parameters = (try? request.queryParameters()) ?? [:]
         let account = try hostedRepo(parameters)
-        guard let collection = parameters["collection"], XRPCSyntax.isNSID(collection),
-            let rkey = parameters["rkey"], XRPCSyntax.isRecordKey(rkey)
-        else {
-            throw invalid("collection and rkey are required")
-        }
+        let (collection, rkey) = try recordAddress(parameters)
         let uri = "at://\(account.did)/\(collection)/\(rkey)"
         guard let record = await core.repositories.record(did: account.did, collection: collection, rkey: rkey),
             parameters["cid"] == nil || parameters["cid"] == record.cid
@@ -147,7 +144,7 @@ extension PDSHandler {
     func listRecords(_ request: SandboxRequest, _ caller: AuthenticatedCaller) async throws -> SandboxResponse {
         let parameters = (try? request.queryParameters()) ?? [:]
         let account = try hostedRepo(parameters)
-        guard let collection = parameters["collection"], XRPCSyntax.isNSID(collection) else {
+        guard let collection = parameters["collection"], NSID.isValid(collection) else {
             throw invalid("collection must be an NSID")
         }
         let limit = parameters["limit"].map { Int($0) ?? 0 } ?? 50

@@ -1,27 +1,7 @@
 import Foundation
 
-/// Syntax checks of atproto identifiers used by the repository endpoints, and record-key generation.
+/// The record-key syntax of the repository endpoints (atproto.com/specs/record-key), and record-key generation.
 enum XRPCSyntax {
-    /// Whether a string is an NSID such as `app.bsky.feed.post`: at least three dot-separated segments, the last
-    /// one letters and digits starting with a letter (atproto NSID spec, simplified).
-    static func isNSID(_ value: String) -> Bool {
-        let segments = value.split(separator: ".", omittingEmptySubsequences: false)
-        guard value.utf8.count <= 317, segments.count >= 3 else { return false }
-        for (index, segment) in segments.enumerated() {
-            guard !segment.isEmpty, segment.utf8.count <= 63, segment.first?.isASCII == true else { return false }
-            if index == segments.count - 1 {
-                guard segment.first?.isLetter == true,
-                    segment.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) })
-                else { return false }
-            } else {
-                guard segment.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }),
-                    segment.first != "-", segment.last != "-"
-                else { return false }
-            }
-        }
-        return segments[0].first?.isLetter == true
-    }
-
     /// Whether a string is a record key: 1–512 characters of `A–Z a–z 0–9 . - _ : ~`, not `.` or `..`.
     static func isRecordKey(_ value: String) -> Bool {
         guard (1...512).contains(value.utf8.count), value != ".", value != ".." else { return false }

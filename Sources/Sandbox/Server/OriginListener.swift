@@ -2,7 +2,6 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -34,7 +33,8 @@ struct OriginListener: Sendable {
         now: @escaping @Sendable () -> Date,
         logger: Logger
     ) async throws -> OriginListener {
-        let signal = StartSignal()
+        // The bound port, or why the server could not start: whichever comes first.
+        let (started, signal) = AsyncThrowingStream<Int, any Error>.makeStream()
         let router = Router(context: SandboxContext.self)
         router.add(middleware: BrowserAccessMiddleware())
         handler.addRoutes(to: router)
@@ -54,20 +54,21 @@ struct OriginListener: Sendable {
             responder: responder,
             server: responder.server,
             configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: port)),
-            onServerRunning: { channel in signal.finish(.success(channel.localAddress?.port ?? port)) },
+            onServerRunning: { channel in signal.yield(channel.localAddress?.port ?? port) },
             logger: applicationLogger
         )
         let task = Task {
             do {
                 try await application.run()
-                signal.finish(.failure(ListenerStopped()))
+                signal.finish(throwing: ListenerStopped())
             } catch {
-                signal.finish(.failure(error))
+                signal.finish(throwing: error)
                 throw error
             }
         }
         do {
-            let boundPort = try await signal.wait()
+            var ports = started.makeAsyncIterator()
+            guard let boundPort = try await ports.next() else { throw ListenerStopped() }
             return OriginListener(port: boundPort, task: task)
         } catch let error as IOError where error.errnoCode == EADDRINUSE {
             task.cancel()
@@ -90,39 +91,5 @@ struct OriginListener: Sendable {
     }
 }
 
-/// The server ended before it said it was running.
+/// The server ended, or the wait for it was cancelled, before it said it was running.
 private struct ListenerStopped: Error {}
-
-/// A one-shot result shared by the server's start callback and the waiting caller; the first result wins.
-private final class StartSignal: Sendable {
-    private enum State {
-        case waiting(CheckedContinuation<Int, any Error>?)
-        case finished(Result<Int, any Error>)
-    }
-
-    private let state = Mutex<State>(.waiting(nil))
-
-    func finish(_ result: Result<Int, any Error>) {
-        let continuation: CheckedContinuation<Int, any Error>? = state.withLock { state in
-            guard case .waiting(let continuation) = state else { return nil }
-            state = .finished(result)
-            return continuation
-        }
-        continuation?.resume(with: result)
-    }
-
-    func wait() async throws -> Int {
-        try await withCheckedThrowingContinuation { continuation in
-            let finished: Result<Int, any Error>? = state.withLock { state in
-                switch state {
-                case .finished(let result):
-                    return result
-                case .waiting:
-                    state = .waiting(continuation)
-                    return nil
-                }
-            }
-            if let finished { continuation.resume(with: finished) }
-        }
-    }
-}

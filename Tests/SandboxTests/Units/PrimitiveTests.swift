@@ -26,11 +26,8 @@ struct PrimitiveTests {
         #expect(ContentID.record(Data("{}".utf8)).hasPrefix("bafyrei"))
     }
 
-    @Test("record keys and NSIDs follow the atproto syntax")
+    @Test("record keys and TIDs follow the atproto syntax")
     func syntax() {
-        #expect(XRPCSyntax.isNSID("app.bsky.feed.post"))
-        #expect(!XRPCSyntax.isNSID("app.bsky"))
-        #expect(!XRPCSyntax.isNSID("app.bsky.feed.1post"))
         #expect(XRPCSyntax.isRecordKey("self") && XRPCSyntax.isRecordKey("3jzfcijpj2z2a"))
         #expect(!XRPCSyntax.isRecordKey("..") && !XRPCSyntax.isRecordKey("a/b"))
         #expect(XRPCSyntax.tid(micros: 0, clockID: 0) == "2222222222222")
