@@ -154,9 +154,8 @@ struct ConfidentialSignInTests {
         try await Self.withOneKeyClient { world, clientID, key, keyFile in
             #expect(try await Self.operatorSignIn(world, clientID, key, keyFile).result.status == 0)
 
-            // A kid is a base64url thumbprint: one that begins with "-" goes after "--", as the command's help says
-            // (one in 64 do; `-…h…` would read as -h otherwise).
-            let kid = key.keyID.hasPrefix("-") ? ["--", key.keyID] : [key.keyID]
+            // A kid is a base64url thumbprint, taken as the kid even when it begins with "-" (one in 64 do).
+            let kid = [key.keyID]
             let refused = try await world.atoauth(["client", "remove-key"] + kid)
             #expect(refused.status == 2, "\(refused.stderr)")
             #expect(refused.stderr.contains("1 session uses the client key \(key.keyID)"), "\(refused.stderr)")
@@ -245,7 +244,7 @@ struct ConfidentialSignInTests {
         }
     }
 
-    @Test("--client-key without a confidential --client-id, or with --callback-port, is a usage error")
+    @Test("--client-key without a confidential --client-id, or with --callback-port, is refused; a -kid is no option")
     func usage() async throws {
         try await ScratchHome.with { scratch in
             let missing = try await scratch.atoauth(["accounts", "add", "alice.test", "--client-key", "kid"])
@@ -275,6 +274,13 @@ struct ConfidentialSignInTests {
                 removal.stderr.contains("-dashed") && !removal.stderr.contains("Unknown option"),
                 "\(removal.stderr)"
             )
+            // A thumbprint whose letters spell options (-h, -v) is the kid still, before or after --force.
+            let thumbprint = "-hv" + String(repeating: "A", count: 40)
+            for arguments in [[thumbprint], [thumbprint, "--force"], ["--force", thumbprint]] {
+                let spelled = try await scratch.atoauth(["client", "remove-key"] + arguments)
+                #expect(spelled.status == 2, "\(arguments): \(spelled.stdout)")
+                #expect(spelled.stderr.contains(thumbprint) && spelled.stdout.isEmpty, "\(spelled.stderr)")
+            }
         }
     }
 }

@@ -32,12 +32,13 @@ struct ClientRemoveKeyCommand: AsyncParsableCommand, GlobalOptionUser {
     /// development servers on loopback.
     static let globalOptions = GlobalOption.store.union([.allowHTTPLoopback, .requestTimeout])
 
-    // A kid is a base64url thumbprint, which may begin with "-": taken as the argument, never as an option. One
-    // whose letters include an option's (`-xh…` holds -h) must follow `--`, which ends the options as everywhere.
+    // A kid is a base64url thumbprint, which may begin with "-": taken as the argument, never as an option. A
+    // thumbprint whose letters include an option's (`-xh…` holds -h) is moved behind `--` before parsing
+    // (GlobalOptionPlacement); another kid must follow `--`, which ends the options as everywhere.
     @Argument(
         parsing: .allUnrecognized,
         help: ArgumentHelp(
-            "The key's kid, as `atoauth client keys` lists it; one that begins with - goes after --.",
+            "The key's kid, as `atoauth client keys` lists it; a kid not made by atoauth that begins with - goes after --.",
             valueName: "kid"
         )
     )
