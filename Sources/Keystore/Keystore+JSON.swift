@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 extension Keystore {
     /// The entry `name` decoded from JSON, or `nil` when there is none; `unreadable` is thrown when its bytes are not a

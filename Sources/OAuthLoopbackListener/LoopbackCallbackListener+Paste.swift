@@ -56,7 +56,7 @@ extension LoopbackCallbackListener {
     }
 
     /// The line without surrounding white space and without bracketed-paste markers (`ESC [200~`, `ESC [201~`).
-    private static func cleaned(_ text: String) -> String {
+    package static func cleaned(_ text: String) -> String {
         text.replacingOccurrences(of: "\u{1B}[200~", with: "")
             .replacingOccurrences(of: "\u{1B}[201~", with: "")
             .trimmingCharacters(in: .whitespacesAndNewlines)

@@ -7,7 +7,7 @@ import Darwin
 #endif
 
 /// Permission bits and file types the store checks, and how it prints them.
-enum FileMode {
+package enum FileMode {
     /// The mode of the store directory and every directory it creates.
     static let directory: UInt32 = 0o700
     /// The mode of every file the store creates.
@@ -20,7 +20,7 @@ enum FileMode {
     private static let regularType: UInt32 = 0o100_000
 
     /// Returns the permission bits of `mode` as a four-digit octal string such as `0644`.
-    static func octal(_ mode: UInt32) -> String {
+    package static func octal(_ mode: UInt32) -> String {
         let digits = String(mode & 0o7777, radix: 8)
         return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }

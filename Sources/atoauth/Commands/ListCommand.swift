@@ -34,14 +34,8 @@ struct ListCommand: AsyncParsableCommand, GlobalOptionUser {
     @OptionGroup var global: GlobalOptions<Self>
     func run() async throws {
         let listing = try await CLIContext.run(global) { try await $0.accounts.accountListing() }
-        if global.json {
-            try Output.json(
-                listing.accounts.map { ListedAccountJSON.account(AccountJSON($0)) }
-                    + listing.unreadable.map { ListedAccountJSON.unreadable(UnreadableAccountJSON($0)) }
-            )
-        } else if listing.accounts.isEmpty && listing.unreadable.isEmpty {
-            Output.message("No accounts. Sign in with: atoauth accounts add <handle>")
-        } else {
+        let readable = listing.accounts.map { AccountJSON($0) }
+        try ReadableOrNot.print(readable, unreadable: listing.unreadable, json: global.json) {
             let rows = listing.accounts.map { account in
                 [
                     (account.active ? "* " : "  ") + (account.handle?.description ?? "-"), account.did.rawValue,
@@ -57,13 +51,9 @@ struct ListCommand: AsyncParsableCommand, GlobalOptionUser {
             } else {
                 for row in rows { Output.line(row.joined(separator: " ")) }
             }
-            for session in listing.unreadable { Output.message(UnreadableAccountJSON.notice(session)) }
         }
     }
 }
-
-/// One element of the `accounts list --json` array: an account, or a session that cannot be read.
-typealias ListedAccountJSON = ReadableOrNot<AccountJSON>
 
 /// One element of an array of accounts (`accounts list --json`, `accounts status --all --json`): what is shown of a
 /// readable account, or a session that cannot be read.
@@ -75,6 +65,25 @@ enum ReadableOrNot<Readable: Encodable>: Encodable {
         switch self {
         case .account(let account): try account.encode(to: encoder)
         case .unreadable(let session): try session.encode(to: encoder)
+        }
+    }
+
+    /// Prints accounts: with `--json`, one array of the readable ones and then the sessions that cannot be read;
+    /// else `text` when there are readable ones, a notice on stderr for each unreadable session, and how to sign in
+    /// when there is no account at all.
+    static func print(
+        _ readable: [Readable],
+        unreadable: [UnreadableSession],
+        json: Bool,
+        text: () -> Void
+    ) throws {
+        if json {
+            try Output.json(readable.map(Self.account) + unreadable.map { .unreadable(UnreadableAccountJSON($0)) })
+        } else if readable.isEmpty && unreadable.isEmpty {
+            Output.message("No accounts. Sign in with: atoauth accounts add <handle>")
+        } else {
+            text()
+            for session in unreadable { Output.message(UnreadableAccountJSON.notice(session)) }
         }
     }
 }

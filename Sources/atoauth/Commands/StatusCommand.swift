@@ -65,20 +65,12 @@ struct StatusCommand: AsyncParsableCommand, GlobalOptionUser {
             }
             return (statuses, unreadable)
         }
-        if global.json {
-            if all {
-                try Output.json(
-                    statuses.map { ReadableOrNot.account($0) }
-                        + unreadable.map { ReadableOrNot.unreadable(UnreadableAccountJSON($0)) }
-                )
-            } else {
-                try Output.json(statuses[0])
-            }
-        } else if statuses.isEmpty && unreadable.isEmpty {
-            Output.message("No accounts. Sign in with: atoauth accounts add <handle>")
+        if global.json, !all {
+            try Output.json(statuses[0])
         } else {
-            if !statuses.isEmpty { Output.line(statuses.map(\.text).joined(separator: "\n\n")) }
-            for session in unreadable { Output.message(UnreadableAccountJSON.notice(session)) }
+            try ReadableOrNot.print(statuses, unreadable: unreadable, json: global.json) {
+                if !statuses.isEmpty { Output.line(statuses.map(\.text).joined(separator: "\n\n")) }
+            }
         }
         let results = statuses.compactMap { $0.check?.result }
         if results.contains(.ended) { throw ExitCode.signInNeeded }

@@ -80,7 +80,7 @@ struct OperatorSignIn {
         let shown = TerminalText.sanitized(path, limit: 200)
         if file.mode & 0o077 != 0 {
             Output.message(
-                "Warning: the client key file \(shown) has mode \(UserFile.octal(file.mode)), so other users may read "
+                "Warning: the client key file \(shown) has mode \(FileMode.octal(file.mode)), so other users may read "
                     + "or change it; run chmod 600 on it."
             )
         }

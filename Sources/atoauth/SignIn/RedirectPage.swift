@@ -14,9 +14,7 @@ struct RedirectPage: Sendable {
     ///
     /// Surrounding white space and a terminal's bracketed-paste markers are ignored; the pasted text is never logged.
     func check(pasted text: String) -> (PastedRedirect, URL?) {
-        let cleaned = text.replacingOccurrences(of: "\u{1B}[200~", with: "")
-            .replacingOccurrences(of: "\u{1B}[201~", with: "")
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let cleaned = LoopbackCallbackListener.cleaned(text)
         guard !cleaned.isEmpty else { return (.blank, nil) }
         guard cleaned.utf8.count <= LoopbackCallbackListener.maximumPastedLength,
             !cleaned.contains(where: \.isWhitespace), let pasted = URLComponents(string: cleaned),

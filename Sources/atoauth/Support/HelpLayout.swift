@@ -43,20 +43,8 @@ enum HelpLayout {
     /// arguments: never inside `[--scope <permissions>]`.
     private static func wrapUsage(_ line: Substring, width: Int) -> String {
         let indent = String(repeating: " ", count: "USAGE: ".count)
-        var lines: [String] = []
-        var current = ""
-        for piece in topLevelPieces(line) {
-            if current.isEmpty || current == indent {
-                current += piece
-            } else if current.count + 1 + piece.count <= width {
-                current += " " + piece
-            } else {
-                lines.append(current)
-                current = indent + piece
-            }
-        }
-        lines.append(current)
-        return lines.joined(separator: "\n")
+        return TerminalLayout.filled(topLevelPieces(line), width: width, first: "", continuation: indent)
+            .joined(separator: "\n")
     }
 
     /// The line split at spaces outside `[…]` and `<…>`.

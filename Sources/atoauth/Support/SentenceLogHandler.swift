@@ -1,3 +1,4 @@
+import Failures
 import Foundation
 import Logging
 
@@ -16,7 +17,6 @@ struct SentenceLogHandler: LogHandler {
         let prefix = event.level >= .error ? "Error" : "Warning"
         var text = "\(event.message)"
         if let first = text.first, first.isLowercase { text = first.uppercased() + text.dropFirst() }
-        if let last = text.last, !".!?".contains(last) { text += "." }
-        Output.message("\(prefix): \(text)")
+        Output.message("\(prefix): \(Sentence.ended(text))")
     }
 }

@@ -50,28 +50,40 @@ enum TerminalLayout {
         var hanging = indent
         if text.hasPrefix("- ") || text.hasPrefix("* ") { hanging += "  " }
         if hanging.count > width / 2 { hanging = "" }
+        let lines = filled(text.split(separator: " "), width: width, first: indent, continuation: hanging)
+        // A prompt's trailing space stays, so the answer does not touch it.
+        return lines.joined(separator: "\n") + (line.hasSuffix(" ") ? " " : "")
+    }
+
+    /// `pieces` joined by spaces into lines of at most `width` columns, filled greedily: the first line starts with
+    /// `first`, the others with `continuation`; a piece wider than the width gets a line of its own.
+    static func filled(
+        _ pieces: [some StringProtocol],
+        width: Int,
+        first: String,
+        continuation: String
+    ) -> [String] {
         var lines: [String] = []
-        var current = indent
-        var currentWidth = indent.count
+        var current = first
+        var currentWidth = displayWidth(first)
         var empty = true
-        for word in text.split(separator: " ") {
-            let wordWidth = displayWidth(word)
+        for piece in pieces {
+            let pieceWidth = displayWidth(piece)
             if empty {
-                current += word
-                currentWidth += wordWidth
+                current += piece
+                currentWidth += pieceWidth
                 empty = false
-            } else if currentWidth + 1 + wordWidth <= width {
-                current += " " + word
-                currentWidth += 1 + wordWidth
+            } else if currentWidth + 1 + pieceWidth <= width {
+                current += " " + piece
+                currentWidth += 1 + pieceWidth
             } else {
                 lines.append(current)
-                current = hanging + word
-                currentWidth = hanging.count + wordWidth
+                current = continuation + piece
+                currentWidth = displayWidth(continuation) + pieceWidth
             }
         }
         lines.append(current)
-        // A prompt's trailing space stays, so the answer does not touch it.
-        return lines.joined(separator: "\n") + (line.hasSuffix(" ") ? " " : "")
+        return lines
     }
 
     /// The columns `text` takes on a terminal: two for a wide (East Asian or emoji) character, none for a combining

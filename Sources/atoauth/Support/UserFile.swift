@@ -35,10 +35,4 @@ enum UserFile {
         guard !file.exceedsLimit else { throw CLIFailure(status: .usage, message: tooLarge(shown)) }
         return file
     }
-
-    /// The permission bits of `mode` as four octal digits, such as `0644`.
-    static func octal(_ mode: UInt32) -> String {
-        let digits = String(mode & 0o7777, radix: 8)
-        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
-    }
 }

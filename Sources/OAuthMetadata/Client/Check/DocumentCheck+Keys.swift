@@ -4,9 +4,6 @@ import HTTPTransport
 import WireFormat
 
 extension DocumentCheck {
-    /// The members of a JWK that only a private key has (RFC 7518 §6.2.2 and §6.3.2, §6.4.1 for `k`).
-    static let privateMembers = ["d", "p", "q", "dp", "dq", "qi", "oth", "k"]
-
     /// A confidential client's signing algorithm and keys: ES256, and exactly one of `jwks` and `jwks_uri`.
     ///
     /// Any document's `jwks` is checked for private keys, which must never be published.
@@ -96,7 +93,7 @@ extension DocumentCheck {
         }
         let keyID = key["kid"]?.string
         let name = keyID.map { "\(label) (kid \(Self.quoted($0)))" } ?? label
-        let secret = Self.privateMembers.filter { key[$0] != nil }
+        let secret = ClientKey.privateMembers.filter { key[$0] != nil }
         if !secret.isEmpty {
             report(
                 field,

@@ -10,6 +10,10 @@ import WireFormat
 /// The private key leaves this type only as ``privateJWK``, for a file written `0600` or a sealed store entry;
 /// `description` shows only the `kid`.
 public struct ClientKey: Sendable, CustomStringConvertible {
+    /// The members of a JWK that only a private key has (RFC 7518 §6.2.2 and §6.3.2, §6.4.1 for `k`): a key set
+    /// to publish holds none of them.
+    package static let privateMembers = ["d", "p", "q", "dp", "dq", "qi", "oth", "k"]
+
     /// The key's `kid`, which the authorization server binds sessions to.
     public let keyID: String
     let privateKey: P256.Signing.PrivateKey

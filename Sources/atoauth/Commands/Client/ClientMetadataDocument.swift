@@ -16,9 +16,6 @@ struct ClientMetadataDocument {
         case location(String)
     }
 
-    /// The members of a JWK that only a private key has (RFC 7518 §6.2.2, §6.3.2 and §6.4.1).
-    static let privateMembers: Set<String> = ["d", "p", "q", "dp", "dq", "qi", "oth", "k"]
-
     var clientID: String
     /// A native app's public client, rather than a confidential web client.
     var native: Bool
@@ -134,7 +131,7 @@ struct ClientMetadataDocument {
             )
         }
         let holdsPrivateKey = keys.contains { key in
-            (key as? [String: Any]).map { !privateMembers.isDisjoint(with: $0.keys) } ?? false
+            (key as? [String: Any]).map { key in ClientKey.privateMembers.contains { key[$0] != nil } } ?? false
         }
         guard !holdsPrivateKey else {
             throw CLIFailure(
