@@ -40,7 +40,7 @@ extension SignInDoctor {
         result.findings.append(Finding(examined.finding))
         guard let wire = await fetchServerMetadata(issuer: issuer, resolver: resolver, into: &result) else {
             result.findings += ServerExamination.skippedChecks(
-                after: "as-metadata",
+                after: MetadataCheck.serverMetadata.rawValue,
                 because: "the authorization server's metadata is unusable"
             )
             return result

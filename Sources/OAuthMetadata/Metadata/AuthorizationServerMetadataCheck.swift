@@ -33,7 +33,7 @@ package struct AuthorizationServerMetadataCheck: Sendable {
 
     static let operatorFix = "The authorization server's operator must correct its metadata."
 
-    /// Every finding, in the order of ``checks``; `as-protected-resources` only when the PDS is known.
+    /// Every finding, in the order of ``MetadataCheck``; `as-protected-resources` only when the PDS is known.
     package var findings: [MetadataFinding] {
         [
             issuerCheck, pushedRequests, dpop, pkce, grants, issParameter, clientAuthentication, clientIDDocuments,

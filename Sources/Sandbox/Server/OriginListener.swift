@@ -68,7 +68,11 @@ struct OriginListener: Sendable {
         }
         do {
             var ports = started.makeAsyncIterator()
-            guard let boundPort = try await ports.next() else { throw ListenerStopped() }
+            guard let boundPort = try await ports.next() else {
+                // The stream ends without a port only when the wait is cancelled: say so, as a cancellation.
+                try Task.checkCancellation()
+                throw ListenerStopped()
+            }
             return OriginListener(port: boundPort, task: task)
         } catch let error as IOError where error.errnoCode == EADDRINUSE {
             task.cancel()
@@ -91,5 +95,5 @@ struct OriginListener: Sendable {
     }
 }
 
-/// The server ended, or the wait for it was cancelled, before it said it was running.
+/// The server ended before it said it was running.
 private struct ListenerStopped: Error {}
