@@ -19,7 +19,6 @@ struct BrowserSignIn {
     func run(_ context: CLIContext, _ steps: SignInSteps) async throws -> AccountSignIn {
         let listener = try await LoopbackCallbackListener.start(port: options.callbackPort ?? 0)
         var pendingState: String?
-        var started = false
         do {
             let request: AuthorizationRequest
             do {
@@ -29,7 +28,6 @@ struct BrowserSignIn {
             }
             pendingState = request.state
             listener.expect(state: request.state)
-            started = true
             let signIn = try await steps.finish(
                 request,
                 at: .listener(listener),
@@ -43,7 +41,7 @@ struct BrowserSignIn {
             // the authorization URL exists no redirect can be the browser's: what reached the listener then hears
             // nothing of the account.
             let accounts = context.accounts
-            let message = started ? CLIFailure(error).message : "No sign-in is under way here."
+            let message = pendingState == nil ? "No sign-in is under way here." : CLIFailure(error).message
             await Task {
                 await listener.finish(with: .failed(message))
                 if let pendingState { try? await accounts.cancelAuthorization(state: pendingState) }
