@@ -1,3 +1,4 @@
+import ATOAuthTesting
 import Foundation
 import Testing
 
@@ -48,15 +49,9 @@ struct ReadmeLibraryExampleTests {
     @Test("the check builds that block: the script's generated source holds it, under the block's one import")
     func checkScriptWrapsTheBlock() async throws {
         let block = try Self.libraryBlock()
-        let script = Process()
-        script.executableURL = Self.root.appending(path: "scripts/check-readme-example")
-        script.arguments = ["--print"]
-        let output = Pipe()
-        script.standardOutput = output
-        try script.run()
-        let generated = String(decoding: try output.fileHandleForReading.readToEnd() ?? Data(), as: UTF8.self)
-        script.waitUntilExit()
-        #expect(script.terminationStatus == 0)
+        let script = try await ChildProcess.run(Self.root.appending(path: "scripts/check-readme-example"), ["--print"])
+        let generated = script.standardOutput
+        #expect(script.status == 0)
 
         let lines = generated.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.filter(Self.isImport) == ["import ATOAuth"])

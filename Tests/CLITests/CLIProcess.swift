@@ -38,17 +38,17 @@ struct CLIProcess {
         keepStdinOpen: Bool = false
     ) throws -> Running {
         let executable = try #require(executable ?? Self.executable, "build the atoauth executable first (swift build)")
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = environment
         let output = Pipe()
         let errors = Pipe()
         let input = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = input
-        try process.run()
+        let process = try ChildProcess(
+            executable,
+            arguments,
+            environment: environment,
+            input: .pipe(input),
+            output: .pipe(output),
+            error: .pipe(errors)
+        )
         if let stdin { input.fileHandleForWriting.write(stdin) }
         if !keepStdinOpen { try? input.fileHandleForWriting.close() }
         return Running(
@@ -72,34 +72,29 @@ struct CLIProcess {
     }
 
     /// Waits for `process` to exit, polling so no thread blocks; after `timeout` it is killed and an issue recorded.
-    static func waitForExit(_ process: Process, timeout: Duration) async throws {
+    static func waitForExit(_ process: ChildProcess, timeout: Duration) async throws {
         if await !Waiting.atMost(timeout, until: { !process.isRunning }) {
-            process.terminate()
-            Issue.record("atoauth \(process.arguments ?? []) did not exit within \(timeout)")
+            Issue.record("\(process.commandLine) did not exit within \(timeout)")
+            process.signal(SIGKILL)
+            await process.waitUntilExit()
         }
-        process.waitUntilExit()
     }
 
     /// A started process whose output is drained in the background, so it never blocks on a full pipe; the test can
     /// look at its standard error while it runs and write to its standard input.
     final class Running: Sendable {
-        let process: Process
+        let process: ChildProcess
         private let input: FileHandle?
         private let stdout = OutputBuffer()
         private let stderr = OutputBuffer()
         private let stdoutTask: Task<Void, Never>
         private let stderrTask: Task<Void, Never>
 
-        init(process: Process, output: FileHandle, errors: FileHandle, input: FileHandle? = nil) {
+        init(process: ChildProcess, output: FileHandle, errors: FileHandle, input: FileHandle? = nil) {
             self.process = process
             self.input = input
             stdoutTask = Task { [stdout] in await Self.drain(output, into: stdout) }
             stderrTask = Task { [stderr] in await Self.drain(errors, into: stderr) }
-        }
-
-        /// A test that failed before it waited for the process does not leave it running.
-        deinit {
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         }
 
         /// Reads a pipe to its end (``OutputBuffer/fill(from:then:)``); returns once it has ended.
@@ -111,7 +106,7 @@ struct CLIProcess {
 
         /// Sends a signal, such as SIGINT for Ctrl-C.
         func signal(_ number: Int32) {
-            kill(process.processIdentifier, number)
+            process.signal(number)
         }
 
         /// Writes to the process's standard input (started with `keepStdinOpen`).

@@ -13,7 +13,7 @@ extension OutputBuffer {
     }
 }
 
-extension Process {
+extension ChildProcess {
     /// Waits until `produce` finds what a starting child prints (its address, its settings), and returns it; the
     /// child is killed when it exits first (`failure` says why) or the wait times out, so a failed start never leaves
     /// it running.
@@ -30,17 +30,8 @@ extension Process {
                 return nil
             }
         } catch {
-            if isRunning { kill(processIdentifier, SIGKILL) }
+            signal(SIGKILL)
             throw error
         }
-    }
-
-    /// Sends `signal`, waits up to `timeout` for the exit, then kills the child; says whether it stopped by itself.
-    @discardableResult
-    func stop(_ signal: Int32, within timeout: Duration) async -> Bool {
-        if isRunning { kill(processIdentifier, signal) }
-        if await Waiting.atMost(timeout, until: { !isRunning }) { return true }
-        kill(processIdentifier, SIGKILL)
-        return false
     }
 }

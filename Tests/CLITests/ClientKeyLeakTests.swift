@@ -132,7 +132,7 @@ struct ClientKeyLeakTests {
 /// `atoauth sandbox --auto-approve -v --json` in its own process, with its log kept: everything it writes on
 /// standard output and standard error, as an operator running it sees it.
 final class LoggedSandbox: Sendable {
-    let process: Process
+    let process: ChildProcess
     /// The variables it printed for atoauth (`ATOAUTH_PLC_DIRECTORY`, …).
     let environment: [String: String]
     /// Its authorization server's origin.
@@ -168,11 +168,6 @@ final class LoggedSandbox: Sendable {
             if let handle = entry["handle"], let did = entry["did"] { accounts[handle] = did }
         }
         self.accounts = accounts
-    }
-
-    /// A test that failed before it stopped the sandbox does not leave it running.
-    deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 
     /// The settings the sandbox prints as its first line of standard output, once that line is whole.

@@ -1,3 +1,4 @@
+import ATOAuthTesting
 import Foundation
 import Synchronization
 import Testing
@@ -82,7 +83,7 @@ private struct ClosedPipeRun {
         case error
     }
 
-    var reason: Process.TerminationReason
+    var reason: ChildProcess.TerminationReason
     var status: Int32
     /// What the other stream received.
     var other: String
@@ -96,19 +97,17 @@ private struct ClosedPipeRun {
         stream: Stream = .output
     ) async throws -> ClosedPipeRun {
         let executable = try #require(CLIProcess.executable, "build the atoauth executable first (swift build)")
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = environment
         let closed = Pipe()
         let drained = Pipe()
-        process.standardOutput = stream == .output ? closed : drained
-        process.standardError = stream == .output ? drained : closed
-        process.standardInput = FileHandle.nullDevice
         let reader = closed.fileHandleForReading
         if closing == .atOnce { try reader.close() }
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
+        let process = try ChildProcess(
+            executable,
+            arguments,
+            environment: environment,
+            output: .pipe(stream == .output ? closed : drained),
+            error: .pipe(stream == .output ? drained : closed)
+        )
         let other = OutputBuffer()
         let otherEnded = Task {
             await withCheckedContinuation { continuation in

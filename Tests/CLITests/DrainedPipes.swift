@@ -1,3 +1,4 @@
+import ATOAuthTesting
 import Foundation
 import Synchronization
 
@@ -17,17 +18,16 @@ final class DrainedPipes: Sendable {
         _ executable: URL,
         arguments: [String],
         environment: [String: String]
-    ) throws -> (Process, stdout: OutputBuffer, stderr: OutputBuffer, pipes: DrainedPipes) {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = environment
+    ) throws -> (ChildProcess, stdout: OutputBuffer, stderr: OutputBuffer, pipes: DrainedPipes) {
         let output = Pipe()
         let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let process = try ChildProcess(
+            executable,
+            arguments,
+            environment: environment,
+            output: .pipe(output),
+            error: .pipe(errors)
+        )
         let stdout = OutputBuffer()
         let stderr = OutputBuffer()
         let pipes = DrainedPipes()

@@ -173,7 +173,7 @@ struct FirstUseKeyTests {
 
     /// Sends SIGINT, as Ctrl-C does, once atoauth catches it (`SigCgt` in `/proc/<pid>/status`): before, the signal
     /// would kill the process rather than cancel the command.
-    static func interrupt(_ process: Process) async throws {
+    static func interrupt(_ process: ChildProcess) async throws {
         let statusFile = "/proc/\(process.processIdentifier)/status"
         try await Waiting.until("atoauth to catch SIGINT") {
             try #require(process.isRunning, "atoauth ended before it caught SIGINT")
@@ -183,6 +183,6 @@ struct FirstUseKeyTests {
             else { return false }
             return mask & (1 << UInt64(SIGINT - 1)) != 0
         }
-        kill(process.processIdentifier, SIGINT)
+        process.signal(SIGINT)
     }
 }

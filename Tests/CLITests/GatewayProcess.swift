@@ -6,7 +6,7 @@ import Testing
 /// `atoauth gateway` running as its own process in a ``CLIWorld``, started on a free loopback port (or a Unix
 /// socket), its output drained in the background.
 final class GatewayProcess: Sendable {
-    let process: Process
+    let process: ChildProcess
     /// `http://127.0.0.1:<port>`, or `unix:<path>`, as the gateway printed it.
     let address: String
     /// The file holding the gateway's access token.
@@ -66,11 +66,6 @@ final class GatewayProcess: Sendable {
         let line = text.split(separator: "\n").first { $0.hasPrefix("{") }
         let object = line.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         return object?["listening"] as? String
-    }
-
-    /// A test that failed before it stopped the gateway does not leave it running.
-    deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 
     /// The token the gateway wrote, without its line end.

@@ -1,3 +1,4 @@
+import ATOAuthTesting
 import Foundation
 import Testing
 
@@ -258,8 +259,7 @@ struct GlobalOptionTests {
             ["sandbox", "--json", "--test-account", "carol.test"],
             until: "\n"
         )
-        kill(process.processIdentifier, SIGINT)
-        process.waitUntilExit()
+        await process.stop(SIGINT, within: .seconds(10))
         let line = try #require(text.split(separator: "\n").first)
         let settings = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         let accounts = try #require(settings["accounts"] as? [[String: String]])

@@ -1,3 +1,4 @@
+import ATOAuthTesting
 import Foundation
 import Testing
 

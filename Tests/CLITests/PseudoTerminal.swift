@@ -6,7 +6,7 @@ import Testing
 /// Runs the built `atoauth` with standard input, output and error on a pseudo-terminal, as in a terminal window:
 /// the test types into the terminal and reads the screen's byte stream.
 final class TerminalProcess: Sendable {
-    let process: Process
+    let process: ChildProcess
     private let controller: Int32
     private let name: String
     private let screen = OutputBuffer()
@@ -18,16 +18,15 @@ final class TerminalProcess: Sendable {
         let (controller, name) = try PTY.openController()
         let terminal = open(name, O_RDWR | O_NOCTTY)
         try #require(terminal >= 0, "cannot open \(name): errno \(errno)")
-        let handle = FileHandle(fileDescriptor: terminal, closeOnDealloc: true)
-        process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = environment
-        process.standardInput = handle
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
-        try handle.close()  // The child holds it now; its exit ends the screen's stream.
+        defer { close(terminal) }  // The child holds it now; its exit ends the screen's stream.
+        process = try ChildProcess(
+            executable,
+            arguments,
+            environment: environment,
+            input: .descriptor(terminal),
+            output: .descriptor(terminal),
+            error: .descriptor(terminal)
+        )
         self.controller = controller
         self.name = name
         let screen = self.screen
@@ -87,7 +86,6 @@ final class TerminalProcess: Sendable {
 
     /// Closes the terminal; a test that failed before the program ended does not leave it running.
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         close(controller)
     }
 }

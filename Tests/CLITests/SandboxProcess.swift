@@ -24,7 +24,7 @@ final class SandboxProcess: Sendable {
         var blobsStored: Int
     }
 
-    let process: Process
+    let process: ChildProcess
     let environment: [String: String]
     let authorizationServer: URL
     let pds: URL
@@ -71,7 +71,7 @@ final class SandboxProcess: Sendable {
         self.appPasswords = secrets["App passwords:"] ?? [:]
         self.signInCodes = secrets["Sign-in codes:"] ?? [:]
         guard let authorizationServer, let pds else {
-            kill(process.processIdentifier, SIGKILL)
+            process.signal(SIGKILL)
             throw SandboxStartFailure(output: text)
         }
         self.authorizationServer = authorizationServer
@@ -80,16 +80,15 @@ final class SandboxProcess: Sendable {
 
     /// Starts `atoauth arguments…` with only PATH set, collecting its stdout from a Dispatch thread, and returns
     /// once the output contains `marker`.
-    static func launch(_ arguments: [String], until marker: String) async throws -> (Process, String) {
+    static func launch(_ arguments: [String], until marker: String) async throws -> (ChildProcess, String) {
         let executable = try #require(CLIProcess.executable, "build the atoauth executable first (swift build)")
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
         let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try ChildProcess(
+            executable,
+            arguments,
+            environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"],
+            output: .pipe(pipe)
+        )
         let handle = pipe.fileHandleForReading
         let output = OutputBuffer()
         output.fill(from: handle)
@@ -149,11 +148,6 @@ final class SandboxProcess: Sendable {
         if await !process.stop(SIGINT, within: .seconds(10)) {
             Issue.record("the sandbox did not stop within 10 seconds of Ctrl-C")
         }
-    }
-
-    /// A test that failed before it stopped the sandbox does not leave it running.
-    deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 }
 

@@ -171,7 +171,7 @@ final class ExampleProcess: Sendable {
         .map { $0.deletingLastPathComponent().appendingPathComponent("atoauth-web-example") }
         .flatMap { FileManager.default.isExecutableFile(atPath: $0.path) ? $0 : nil }
 
-    let process: Process
+    let process: ChildProcess
     /// `http://127.0.0.1:<port>`, as the example printed it.
     let origin: String
     private let stderr: OutputBuffer
@@ -195,7 +195,7 @@ final class ExampleProcess: Sendable {
     /// The origin from the `listening on <origin>` line, once printed; the process is ended when it exits or prints
     /// none within a minute.
     private static func printedOrigin(
-        of process: Process,
+        of process: ChildProcess,
         stdout: OutputBuffer,
         stderr: OutputBuffer
     ) async throws -> String {

@@ -250,6 +250,7 @@ struct EveryErrorTests {
                 .allowMoreTime
             ),
             Row(WaitTimedOut(event: "the gateway's address", timeout: .seconds(60)), .failed),
+            Row(try thrown { _ = try ChildProcess(URL(fileURLWithPath: "/nonexistent/program")) }, .failed),
             Row(try thrown { throw ClientKey.UnreadablePrivateScalar() }, .failed),
         ]
     }

@@ -1,3 +1,4 @@
+import ATOAuthTesting
 import Failures
 import Foundation
 import Keystore
@@ -57,16 +58,14 @@ struct TransportSecurityTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let certificate = directory.appendingPathComponent("other.crt").path
         let key = directory.appendingPathComponent("other.key").path
-        let openssl = Process()
-        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        openssl.arguments = [
-            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1", "-subj",
-            "/CN=other.example", "-addext", "subjectAltName=DNS:other.example", "-keyout", key, "-out", certificate,
-        ]
-        openssl.standardError = FileHandle.nullDevice
-        try openssl.run()
-        openssl.waitUntilExit()
-        try #require(openssl.terminationStatus == 0)
+        let openssl = try await ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/openssl"),
+            [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1", "-subj",
+                "/CN=other.example", "-addext", "subjectAltName=DNS:other.example", "-keyout", key, "-out", certificate,
+            ]
+        )
+        try #require(openssl.status == 0, "\(openssl.standardError)")
         let fake = try FakePostgres(["tls", certificate, key])
         defer { fake.stop() }
         let url =

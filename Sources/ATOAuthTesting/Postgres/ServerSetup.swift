@@ -66,16 +66,12 @@ struct ServerSetup {
     /// Starts the watchdog, which starts the server on `port` and answers `down`, `up` and `stop` on its standard
     /// input; the end of its input (this process ending) stops the server and removes the directory.
     ///
-    /// - Returns: The watchdog's process id and the write end of its input.
-    func launch(port: Int) throws -> (pid_t, FileHandle) {
+    /// - Returns: The watchdog and the write end of its input.
+    func launch(port: Int) throws -> (ChildProcess, FileHandle) {
         let privilege =
             asRoot ? "setpriv --reuid=\(Self.unprivilegedID) --regid=\(Self.unprivilegedID) --clear-groups " : ""
-        // It first closes the descriptors it inherited beyond its standard streams: `Process` children of other tests
-        // started at the same moment leak theirs (pipes, and the sockets Foundation watches to learn that they
-        // ended), and the server would keep them open for the whole run. It waits for the server by its pid file,
-        // which the server removes when it has stopped.
+        // It waits for the server by its pid file, which the server removes when it has stopped.
         let script = """
-            for fd in /proc/$$/fd/*; do n=${fd##*/}; [ "$n" -gt 2 ] && eval "exec $n>&-"; done 2>/dev/null
             up() { \(privilege)"$1/postgres" -D "$2" -p "$3" >>"$4" 2>&1 & pid=$!; }
             down() {
                 kill -"${1:-INT}" $pid 2>/dev/null
@@ -98,14 +94,13 @@ struct ServerSetup {
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         defer { close(ends[0]) }
         do {
-            let pid = try SpawnedProcess.spawn(
-                "/bin/bash",
+            let watchdog = try ChildProcess(
+                URL(fileURLWithPath: "/bin/bash"),
                 ["-c", script, "watchdog", binaries.path, data.path, "\(port)", log.path, directory.path],
-                input: ends[0],
-                output: nil,
-                error: nil
+                input: .descriptor(ends[0]),
+                killedWhenDropped: false
             )
-            return (pid, FileHandle(fileDescriptor: ends[1], closeOnDealloc: true))
+            return (watchdog, FileHandle(fileDescriptor: ends[1], closeOnDealloc: true))
         } catch {
             close(ends[1])
             throw error

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 extension ThrowawayPostgres {
     /// A database of a throwaway server, each test its own so that parallel tests never meet.
@@ -68,16 +68,11 @@ extension ThrowawayPostgres {
     /// For a test that needs a lock held by another process. The test waits for what the session does
     /// (``execute(_:database:)`` on `pg_locks`), and ends it with ``endSessions(holdingAdvisoryLocksOn:)``, which
     /// leaves other databases alone.
-    public func startSession(_ sql: String, database: String) throws -> Process {
-        let process = Process()
-        process.executableURL = binaries.appendingPathComponent("psql")
-        process.arguments = [
-            "-X", "-q", "-h", socketDirectory, "-p", "\(port)", "-U", user, "-d", database, "-c", sql,
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        return process
+    public func startSession(_ sql: String, database: String) throws -> ChildProcess {
+        try ChildProcess(
+            binaries.appendingPathComponent("psql"),
+            ["-X", "-q", "-h", socketDirectory, "-p", "\(port)", "-U", user, "-d", database, "-c", sql]
+        )
     }
 
     /// Ends the server's sessions on `database` that hold an advisory lock, as a lost connection would: their

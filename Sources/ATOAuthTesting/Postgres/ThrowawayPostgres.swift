@@ -37,10 +37,10 @@ public final class ThrowawayPostgres: Sendable {
     public let password = "throwaway-password"
 
     let binaries: URL
-    private let watchdog: pid_t
+    private let watchdog: ChildProcess
     private let commands: FileHandle
 
-    private init(directory: URL, port: Int, binaries: URL, watchdog: pid_t, commands: FileHandle) {
+    private init(directory: URL, port: Int, binaries: URL, watchdog: ChildProcess, commands: FileHandle) {
         self.directory = directory
         self.socketDirectory = directory.appendingPathComponent("socket").path
         self.port = port
@@ -106,7 +106,7 @@ public final class ThrowawayPostgres: Sendable {
     public func stop() async {
         send("stop")
         try? commands.close()
-        await Waiting.atMost(.seconds(30)) { SpawnedProcess.poll(watchdog) != nil }
+        await Waiting.atMost(.seconds(30)) { !watchdog.isRunning }
     }
 
     /// Stops the server (a fast shutdown: sessions end, connections close), keeps it down for `downtime`, then
@@ -137,7 +137,7 @@ public final class ThrowawayPostgres: Sendable {
 
     private func waitUntilReady() async throws {
         try await Waiting.until("the PostgreSQL server to accept connections") {
-            guard SpawnedProcess.poll(watchdog) == nil else {
+            guard watchdog.isRunning else {
                 throw ThrowawayPostgresError("the server's watchdog ended")
             }
             return try await isReady()

@@ -40,47 +40,27 @@ struct IndependentVerifierTests {
         var jkt: String
     }
 
-    /// Runs the script on a Dispatch thread: Python's start-up and its blocking pipe reads must not hold one of the
-    /// few cooperative threads that the parallel suite's in-process servers need.
+    /// Runs the script in `mode` with `input` as JSON (snake_case keys), and decodes what it prints.
     static func runScript<Input: Encodable & Sendable, Output: Decodable & Sendable>(
         _ mode: String,
         _ input: Input,
         as output: Output.Type
     ) async throws -> Output {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result { try runScriptBlocking(mode, input, as: output) })
-            }
-        }
-    }
-
-    private static func runScriptBlocking<Input: Encodable, Output: Decodable>(
-        _ mode: String,
-        _ input: Input,
-        as: Output.Type
-    ) throws -> Output {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, mode]
-        let stdin = Pipe()
-        let stdout = Pipe()
-        let stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
-        stdin.fileHandleForWriting.write(try encoder.encode(input))
-        try stdin.fileHandleForWriting.close()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        let errors = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        try #require(
-            process.terminationStatus == 0,
-            "python3 \(script.lastPathComponent) failed (scripts/test installs pydpop and joserfc into .venv): \(errors)"
+        let finished = try await ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            ["python3", script.path, mode],
+            input: try encoder.encode(input)
         )
-        return try JSONDecoder().decode(Output.self, from: output)
+        try #require(
+            finished.status == 0,
+            """
+            python3 \(script.lastPathComponent) failed (scripts/test installs pydpop and joserfc into .venv): \
+            \(finished.standardError)
+            """
+        )
+        return try JSONDecoder().decode(Output.self, from: finished.outputData)
     }
 
     @Test("pydpop and joserfc accept our proofs, with and without nonce and ath, and reject a tampered one")

@@ -1,3 +1,4 @@
+import ATOAuthTesting
 import Foundation
 import Testing
 
@@ -9,39 +10,24 @@ import Darwin
 
 /// A running `KeystoreStressHelper` child process.
 final class StressHelperProcess: Sendable {
-    private let process: Process
-    private let exits: AsyncStream<Process.TerminationReason>
+    private let process: ChildProcess
     private let errorPipe = Pipe()
 
     /// Starts the helper with `arguments`.
     init(_ arguments: [String]) throws {
-        let (exits, continuation) = AsyncStream.makeStream(of: Process.TerminationReason.self)
-        let process = Process()
-        process.executableURL = try Self.executableURL()
-        process.arguments = arguments
-        process.standardError = errorPipe
-        process.terminationHandler = { finished in
-            continuation.yield(finished.terminationReason)
-            continuation.finish()
-        }
-        self.process = process
-        self.exits = exits
-        try process.run()
+        process = try ChildProcess(Self.executableURL(), arguments, error: .pipe(errorPipe))
     }
 
     /// Kills the helper with SIGKILL.
     func kill() {
-        sendKill(process.processIdentifier)
+        process.signal(SIGKILL)
     }
 
     /// Waits for the helper to exit and returns its status; a normal exit with status 0 means success.
-    func waitForExit() async -> (reason: Process.TerminationReason, status: Int32, errors: String) {
-        var reason = Process.TerminationReason.exit
-        for await finished in exits {
-            reason = finished
-        }
+    func waitForExit() async -> (reason: ChildProcess.TerminationReason, status: Int32, errors: String) {
+        await process.waitUntilExit()
         let errors = String(decoding: errorPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        return (reason, process.terminationStatus, errors)
+        return (process.terminationReason, process.terminationStatus, errors)
     }
 
     /// Finds the helper executable beside the test bundle, or in the package's debug build folder.
@@ -66,9 +52,4 @@ final class StressHelperProcess: Sendable {
         Issue.record("\(name) not found in \(candidates.map(\.path))")
         throw CocoaError(.fileNoSuchFile)
     }
-}
-
-/// Sends SIGKILL to `pid`; a file-scope function so the name reaches libc's `kill`.
-private func sendKill(_ pid: Int32) {
-    _ = kill(pid, SIGKILL)
 }

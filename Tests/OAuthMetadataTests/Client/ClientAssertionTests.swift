@@ -1,3 +1,4 @@
+import ATOAuthTesting
 import Foundation
 import OAuthMetadata
 import Testing
@@ -21,28 +22,11 @@ struct ClientAssertionTests {
         let request: [String: Any] = [
             "assertion": assertion, "jwk": key.publicJWK, "client_id": clientID, "audience": audience,
         ]
-        let input = try JSONSerialization.data(withJSONObject: request)
-        let output: Data = try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(
-                    with: Result {
-                        let process = Process()
-                        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-                        process.arguments = ["python3", script.path]
-                        let stdin = Pipe()
-                        let stdout = Pipe()
-                        process.standardInput = stdin
-                        process.standardOutput = stdout
-                        try process.run()
-                        stdin.fileHandleForWriting.write(input)
-                        try stdin.fileHandleForWriting.close()
-                        let data = stdout.fileHandleForReading.readDataToEndOfFile()
-                        process.waitUntilExit()
-                        return data
-                    }
-                )
-            }
-        }
+        let output = try await ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            ["python3", script.path],
+            input: try JSONSerialization.data(withJSONObject: request)
+        ).outputData
         return try JSONDecoder().decode(Verdict.self, from: output)
     }
 

@@ -1,3 +1,4 @@
+import ATOAuthTesting
 import Dispatch
 import Foundation
 
@@ -9,7 +10,7 @@ import Glibc
 /// client sent it a password.
 final class FakePostgres: @unchecked Sendable {
     let port: Int
-    private let process: Process
+    private let process: ChildProcess
     private let output: FileHandle
 
     /// Starts `fake_postgres.py` with `arguments` and reads its port.
@@ -17,14 +18,13 @@ final class FakePostgres: @unchecked Sendable {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("fake_postgres.py")
         let pipe = Pipe()
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path] + arguments
-        process.standardOutput = pipe
+        process = try ChildProcess(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            ["python3", script.path] + arguments,
+            output: .pipe(pipe)
+        )
         output = pipe.fileHandleForReading
-        try process.run()
         guard let line = Self.readLine(output), let port = Int(line) else {
-            process.terminate()
             throw CocoaError(.fileReadCorruptFile)
         }
         self.port = port
@@ -38,9 +38,9 @@ final class FakePostgres: @unchecked Sendable {
         }
     }
 
-    /// Stops the fake; Foundation reaps it (`waitUntilExit` off the main thread can hang in swift-corelibs).
+    /// Stops the fake.
     func stop() {
-        kill(process.processIdentifier, SIGKILL)
+        process.signal(SIGKILL)
     }
 
     private static func readLine(_ handle: FileHandle) -> String? {
