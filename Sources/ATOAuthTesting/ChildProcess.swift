@@ -115,7 +115,11 @@ public final class ChildProcess: Sendable {
         guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "posix_spawn_file_actions_addclosefrom_np") else {
             throw ChildProcessFailure("the C library has no posix_spawn_file_actions_addclosefrom_np (glibc 2.34)")
         }
-        _ = unsafeBitCast(symbol, to: AddCloseFrom.self)(&actions, STDERR_FILENO + 1)
+        let status = unsafeBitCast(symbol, to: AddCloseFrom.self)(&actions, STDERR_FILENO + 1)
+        guard status == 0 else {
+            let reason = String(cString: strerror(status))
+            throw ChildProcessFailure("cannot have the child close the descriptors it inherits: \(reason)")
+        }
         return 0
         #endif
     }
