@@ -8,6 +8,12 @@ struct InstallTests {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("scripts/install")
 
+    /// How long an install may take before the test calls it hung.
+    ///
+    /// Stripping the debug binary and starting it five times takes 3 s alone, but 40 s or more when the processes
+    /// wait for CPU beside the full suite and CI's fuzzers.
+    static let installDeadline: Duration = .seconds(300)
+
     @Test("scripts/install PREFIX puts the binary, the man page and three completions in place, and they work")
     func install() async throws {
         try await ScratchHome.with { scratch in
@@ -16,7 +22,8 @@ struct InstallTests {
             let installed = try await CLIProcess.run(
                 [Self.script.path, prefix.path],
                 environment: scratch.environment.merging(["ATOAUTH_INSTALL_BINARY": executable.path]) { $1 },
-                executable: URL(fileURLWithPath: "/bin/bash")
+                executable: URL(fileURLWithPath: "/bin/bash"),
+                timeout: Self.installDeadline
             )
             #expect(installed.status == 0, "\(installed.stderr)")
             #expect(installed.stdout.hasPrefix("Installed atoauth 0.1.0 under \(prefix.path)"), "\(installed.stdout)")
@@ -55,7 +62,8 @@ struct InstallTests {
             let installed = try await CLIProcess.run(
                 ["-c", #"cd "$1" && exec "$2" relative-prefix"#, "bash", scratch.directory.path, Self.script.path],
                 environment: scratch.environment.merging(["ATOAUTH_INSTALL_BINARY": executable.path]) { $1 },
-                executable: URL(fileURLWithPath: "/bin/bash")
+                executable: URL(fileURLWithPath: "/bin/bash"),
+                timeout: Self.installDeadline
             )
             #expect(installed.status == 0, "\(installed.stderr)")
             let binary = scratch.directory.appendingPathComponent("relative-prefix/bin/atoauth")
