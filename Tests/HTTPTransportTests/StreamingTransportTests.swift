@@ -44,19 +44,21 @@ struct StreamingTransportTests {
     func bodyTimeouts() async throws {
         let echo: LoopbackHTTPServer.Handler = { request in ScriptedResponse(status: 200, body: request.body) }
         try await LoopbackHTTPServer.withServer(handler: echo) { server in
-            let limits = AsyncHTTPClientTransport.Configuration(totalTimeout: .seconds(4))
+            // The limit is twenty times the pause between two pieces, so a pause stretched by a busy machine stays
+            // far below it.
+            let limits = AsyncHTTPClientTransport.Configuration(totalTimeout: .seconds(10))
             try await AsyncHTTPClientTransport.withTransport(configuration: limits) { transport in
                 let request = HTTPRequest(method: .post, url: server.url("/upload"))
-                // Six pieces a second apart: six seconds in all, never four without a byte.
-                let moving = HTTPRequestBody(length: 6 * 1024) { offset, count in
-                    try await Task.sleep(for: .seconds(1))  // Pacing a slow upload on purpose.
-                    return Self.pattern(6 * 1024).subdata(in: offset..<(offset + min(count, 1024)))
+                // 24 pieces half a second apart: twelve seconds in all, never ten without a byte.
+                let moving = HTTPRequestBody(length: 24 * 1024) { offset, count in
+                    try await Task.sleep(for: .milliseconds(500))  // Pacing a slow upload on purpose.
+                    return Self.pattern(24 * 1024).subdata(in: offset..<(offset + min(count, 1024)))
                 }
                 let started = ContinuousClock.now
                 let answer = try await transport.stream(request, body: moving)
                 #expect(answer.status == 200)
-                #expect(try await answer.body.collect(upTo: 1 << 20) == Self.pattern(6 * 1024))
-                #expect(ContinuousClock.now - started > .seconds(5))
+                #expect(try await answer.body.collect(upTo: 1 << 20) == Self.pattern(24 * 1024))
+                #expect(ContinuousClock.now - started > .seconds(11))
 
                 // One piece, then nothing: the second piece would come only after a minute, long past the limit.
                 let resumed = Flag()
