@@ -169,14 +169,20 @@ public final class ChildProcess: Sendable {
         }
     }
 
-    /// Sends `signal`, waits up to `timeout` for the end, then kills the child; says whether it ended by itself.
+    /// Waits up to `timeout` for the end, then kills the child and waits for that; says whether it ended by itself.
+    @discardableResult
+    public func waitForExit(killingAfter timeout: Duration) async -> Bool {
+        if await Waiting.atMost(timeout, until: { !isRunning }) { return true }
+        signal(SIGKILL)
+        await waitUntilExit()
+        return false
+    }
+
+    /// Sends `signal`, then waits as ``waitForExit(killingAfter:)`` does; says whether the child ended by itself.
     @discardableResult
     public func stop(_ signal: Int32, within timeout: Duration) async -> Bool {
         self.signal(signal)
-        if await Waiting.atMost(timeout, until: { !isRunning }) { return true }
-        self.signal(SIGKILL)
-        await waitUntilExit()
-        return false
+        return await waitForExit(killingAfter: timeout)
     }
 
     deinit {

@@ -51,7 +51,7 @@ struct ReadmeLibraryExampleTests {
         let block = try Self.libraryBlock()
         let script = try await ChildProcess.run(Self.root.appending(path: "scripts/check-readme-example"), ["--print"])
         let generated = script.standardOutput
-        #expect(script.status == 0)
+        #expect(script.status == 0, "\(script.standardError)")
 
         let lines = generated.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.filter(Self.isImport) == ["import ATOAuth"])

@@ -73,10 +73,8 @@ struct CLIProcess {
 
     /// Waits for `process` to exit, polling so no thread blocks; after `timeout` it is killed and an issue recorded.
     static func waitForExit(_ process: ChildProcess, timeout: Duration) async throws {
-        if await !Waiting.atMost(timeout, until: { !process.isRunning }) {
+        if await !process.waitForExit(killingAfter: timeout) {
             Issue.record("\(process.commandLine) did not exit within \(timeout)")
-            process.signal(SIGKILL)
-            await process.waitUntilExit()
         }
     }
 

@@ -22,12 +22,13 @@ struct ClientAssertionTests {
         let request: [String: Any] = [
             "assertion": assertion, "jwk": key.publicJWK, "client_id": clientID, "audience": audience,
         ]
-        let output = try await ChildProcess.run(
+        let finished = try await ChildProcess.run(
             URL(fileURLWithPath: "/usr/bin/env"),
             ["python3", script.path],
             input: try JSONSerialization.data(withJSONObject: request)
-        ).outputData
-        return try JSONDecoder().decode(Verdict.self, from: output)
+        )
+        try #require(finished.status == 0, "python3 \(script.lastPathComponent) failed: \(finished.standardError)")
+        return try JSONDecoder().decode(Verdict.self, from: finished.outputData)
     }
 
     @Test("joserfc verifies the signature and finds iss = sub = client_id, aud, jti, iat and exp 60 s later")

@@ -21,7 +21,8 @@ final class FakePostgres: @unchecked Sendable {
         process = try ChildProcess(
             URL(fileURLWithPath: "/usr/bin/env"),
             ["python3", script.path] + arguments,
-            output: .pipe(pipe)
+            output: .pipe(pipe),
+            error: .descriptor(STDERR_FILENO)  // A traceback reaches the test's log, as it would from a terminal.
         )
         output = pipe.fileHandleForReading
         guard let line = Self.readLine(output), let port = Int(line) else {
