@@ -2,19 +2,8 @@ package import Foundation
 
 /// What ``LoopbackHTTPServer`` answers to one request.
 package struct ScriptedResponse: Sendable {
-    /// How to send a body slowly, in chunked encoding.
-    package struct Trickle: Sendable {
-        /// Bytes per chunk.
-        package var chunkSize: Int
-        /// The pause before each chunk.
-        package var interval: Duration
-
-        /// Creates a trickle.
-        package init(chunkSize: Int, interval: Duration) {
-            self.chunkSize = chunkSize
-            self.interval = interval
-        }
-    }
+    /// How to send a body slowly, in chunked encoding: bytes per chunk, and the pause before each chunk.
+    package typealias Trickle = (chunkSize: Int, interval: Duration)
 
     /// The status code.
     package var status: Int

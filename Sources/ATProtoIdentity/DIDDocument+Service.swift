@@ -16,9 +16,7 @@ extension DIDDocument {
         }
 
         private enum CodingKeys: String, CodingKey {
-            case id
-            case type
-            case serviceEndpoint
+            case id, type, serviceEndpoint
         }
 
         /// Decodes an entry; `type` may be a string or an array, and a non-string endpoint is kept as `nil`.

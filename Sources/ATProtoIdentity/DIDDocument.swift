@@ -82,9 +82,7 @@ public struct DIDDocument: Sendable, Hashable, Decodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id
-        case alsoKnownAs
-        case service
+        case id, alsoKnownAs, service
     }
 
     /// Decodes the document, skipping `alsoKnownAs` entries that are not strings and services without an `id`.

@@ -60,7 +60,7 @@ struct AsyncHTTPClientTransportFailureTests {
     @Test("a body still trickling at the total timeout fails with timeout, on time")
     func slowBody() async throws {
         let handler: LoopbackHTTPServer.Handler = { _ in
-            ScriptedResponse(body: Data(count: 100), trickle: .init(chunkSize: 10, interval: .seconds(30)))
+            ScriptedResponse(body: Data(count: 100), trickle: (chunkSize: 10, interval: .seconds(30)))
         }
         try await LoopbackHTTPServer.withServer(handler: handler) { server in
             try await AsyncHTTPClientTransport.withTransport(configuration: Self.quick) { transport in
@@ -92,7 +92,7 @@ struct AsyncHTTPClientTransportFailureTests {
         let handler: LoopbackHTTPServer.Handler = { _ in
             ScriptedResponse(
                 body: Data(count: 32 << 20),
-                trickle: .init(chunkSize: 16 << 10, interval: .milliseconds(10))
+                trickle: (chunkSize: 16 << 10, interval: .milliseconds(10))
             )
         }
         try await LoopbackHTTPServer.withServer(handler: handler) { server in
@@ -109,7 +109,7 @@ struct AsyncHTTPClientTransportFailureTests {
     @Test("a body of exactly the cap is accepted", arguments: [false, true])
     func bodyAtTheCap(chunked: Bool) async throws {
         let body = Data(repeating: 0x61, count: 64 << 10)
-        let trickle = chunked ? ScriptedResponse.Trickle(chunkSize: 8 << 10, interval: .milliseconds(1)) : nil
+        let trickle: ScriptedResponse.Trickle? = chunked ? (chunkSize: 8 << 10, interval: .milliseconds(1)) : nil
         try await LoopbackHTTPServer.withServer(
             handler: LoopbackHTTPServer.always(ScriptedResponse(body: body, trickle: trickle))
         ) { server in
