@@ -101,7 +101,9 @@ extension SessionManager {
             }
             if let failure = await saveRetrying(updated) {
                 // The stored token may be sent again, and the server answers it with these same tokens.
-                if mayResend { try await keep(current, after: failure) }
+                if mayResend {
+                    try await keep(current, after: SessionError.sessionNotSaved(current.displayName, failure))
+                }
                 await exchange.discard(response)
                 try await end(
                     current,

@@ -135,6 +135,7 @@ struct CategorizedErrorTests {
             Origin(GatewayError.addressInUse("127.0.0.1:8787", port: 8787), .machine),
             Origin(LoopbackListenerError.portInUse(8080), .machine),
             Origin(SessionError.storedSessionUnreadable("damaged"), .machine),
+            Origin(SessionError.sessionNotSaved("alice.test", POSIXError(.ENOSPC)), .machine),
             Origin(DPoPError.invalidKey("damaged"), .machine),
             Origin(AccountError.sessionEnded("alice.test", requestedScope: nil, reason: "cut off"), .account),
             Origin(AccountError.signedOutByServer("alice.test", requestedScope: nil, reason: "revoked"), .account),

@@ -161,6 +161,7 @@ struct EveryErrorTests {
                 signInAgain
             ),
             Row(SessionError.storedSessionUnreadable("damaged"), .signInNeeded, signInAgain),
+            Row(SessionError.sessionNotSaved("alice.test", POSIXError(.ENOSPC)), .failed),
             Row(
                 SessionError.appPasswordRefused(status: 401, serverError: "AuthenticationRequired", message: nil),
                 .failed

@@ -59,6 +59,7 @@ struct FailureTableTests {
         Case(FetchError.unsafeDestination("10.0.0.1 is private"), 502, "UpstreamFailed"),
         Case(SessionError.signInNeeded("no session"), 401, "SessionEnded"),
         Case(SessionError.storedSessionUnreadable("damaged"), 401, "SessionEnded"),
+        Case(SessionError.sessionNotSaved("alice.test", NotOurs()), 500, "InternalServerError"),
         Case(DPoPError.repeatedNonceChallenge(status: 401), 502, "UpstreamFailed"),
         Case(DPoPError.invalidKey("damaged"), 502, "UpstreamFailed"),
         Case(KeystoreError.corrupted, 500, "InternalServerError"),

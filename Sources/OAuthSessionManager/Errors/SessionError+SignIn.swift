@@ -160,6 +160,12 @@ extension SessionError {
         )
     }
 
+    /// A refresh's new tokens could not be saved in the store (`failure`, the store's own words), and the session
+    /// stored before is kept: its refresh token may be sent again, as an app-password session's may.
+    public static func sessionNotSaved(_ account: String, _ failure: any Error) -> SessionError {
+        SessionError(.sessionNotSaved, .failed, "the refreshed tokens of \(account) could not be saved (\(failure))")
+    }
+
     var signInSummary: String {
         switch code {
         case .invalidCallback, .unknownState, .issuerMismatch:
@@ -175,6 +181,7 @@ extension SessionError {
         case .appPasswordRefused: "Sign-in did not complete: \(reason). Nothing was stored."
         case .authFactorRequired: "Sign-in did not complete: \(reason). Nothing was stored."
         case .promptNotSupported: "\(reason). Nothing was sent."
+        case .sessionNotSaved: "Refresh not saved: \(reason)."
         case .oauthSessionKept:
             "\(reason). An app-password session would replace that session, revoke its grant, and hold the account's "
                 + "full rights instead of the permissions granted. Nothing was changed and no password was sent."
@@ -194,7 +201,9 @@ extension SessionError {
         case (.requestFailed, .some(.invalidClient)), (.requestFailed, .some(.unauthorizedClient)):
             " Check the client metadata document or --client-id. A confidential client's assertions are refused too "
                 + "when this machine's clock is more than 30 seconds off the server's; `atoauth doctor` checks both."
-        case (.requestFailed, _) where sessionKept, (.networkFailure, _) where sessionKept: " The session is kept."
+        case (.requestFailed, _) where sessionKept, (.networkFailure, _) where sessionKept,
+            (.sessionNotSaved, _) where sessionKept:
+            " The session is kept."
         default: ""
         }
     }

@@ -103,6 +103,9 @@ public struct SessionError: CategorizedError, Hashable {
         case oauthSessionKept
         /// The authorization server does not list `prompt` in its `prompt_values_supported`; nothing was sent.
         case promptNotSupported
+        /// A refresh's new tokens could not be saved, and the stored session was kept, since its refresh token may be
+        /// sent again (an app-password session).
+        case sessionNotSaved
     }
 
     /// Which failure this is, whatever its details: `error.code == .invalidPKCEVerifier`.
@@ -234,7 +237,7 @@ extension SessionError {
             .authFactorRequired, .invalidInput, .oauthSessionKept:
             .input
         case .signInNeeded, .refreshRefused: .account
-        case .storedSessionUnreadable: .machine
+        case .storedSessionUnreadable, .sessionNotSaved: .machine
         case .networkFailure, .invalidProtectedResourceMetadata, .invalidAuthorizationServerMetadata, .issuerMismatch,
             .authorizationFailed, .requestFailed, .invalidTokenResponse, .subjectMismatch, .issuerNotConfirmed,
             .dpopFailed, .appPasswordRefused, .promptNotSupported:

@@ -48,10 +48,15 @@ struct AppPasswordRefreshTests {
         try await SandboxWorld.with { world in
             let (sessions, store, session) = try await signedIn(world)
             store.failSaves(of: "session/", count: 3)
-            let error = await #expect(throws: (any Error).self) {
+            let error = await #expect(throws: SessionError.self) {
                 try await sessions.refresh(did: session.did, replacing: session.accessToken)
             }
-            #expect("\(error.map { "\($0)" } ?? "")".contains("No space left on device"))
+            #expect(error?.code == .sessionNotSaved)
+            #expect(error?.category == .failed && error?.origin == .machine)
+            #expect(
+                error?.description == "Refresh not saved: the refreshed tokens of alice.test could not be saved "
+                    + "(No space left on device). The session is kept."
+            )
             #expect(try await sessions.storedSession(for: session.did)?.refreshToken == session.refreshToken)
             #expect(world.server.counters.legacySessionsDeleted == 0)
 
