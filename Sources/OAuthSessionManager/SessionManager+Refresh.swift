@@ -100,15 +100,13 @@ extension SessionManager {
                 )
             }
             if let failure = await saveRetrying(updated) {
+                let notSaved = SessionError.sessionNotSaved(current.displayName, failure)
                 // The stored token may be sent again, and the server answers it with these same tokens.
-                if mayResend {
-                    try await keep(current, after: SessionError.sessionNotSaved(current.displayName, failure))
-                }
+                if mayResend { try await keep(current, after: notSaved) }
                 await exchange.discard(response)
                 try await end(
                     current,
-                    "the refreshed tokens of \(current.displayName) could not be saved (\(failure)); \(exchange.discardedWords), "
-                        + "since the old refresh token is spent"
+                    "\(notSaved.reason); \(exchange.discardedWords), since the old refresh token is spent"
                 )
             }
             await RefreshJournal(keystore: store.keystore).end(current.did)
